@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The "npool" mempool ops: a thin adapter from rte_mempool_ops to
+ * libnpool's head cache (lib/npool/npool_head_cache.h), as DPDK's
+ * drivers/mempool/stack adapts lib/stack.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "npool.h"
+#include "rte_mempool_npool.h"
+
+static int
+npool_mp_alloc(struct rte_mempool *mp)
+{
+	char name[RTE_RING_NAMESIZE];
+	struct npool_hc *hc;
+	int ret;
+
+	ret = snprintf(name, sizeof(name), "NP_%s", mp->name);
+	if (ret < 0 || ret >= (int)sizeof(name)) {
+		rte_errno = ENAMETOOLONG;
+		return -ENAMETOOLONG;
+	}
+	hc = npool_hc_create(name, mp->size, mp->socket_id);
+	if (hc == NULL)
+		return -rte_errno;
+	mp->pool_data = hc;
+	return 0;
+}
+
+static void
+npool_mp_free(struct rte_mempool *mp)
+{
+	npool_hc_free(mp->pool_data);
+}
+
+static int
+npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
+		unsigned int n)
+{
+	npool_hc_put_bulk(mp->pool_data, obj_table, n);
+	return 0;
+}
+
+static int
+npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
+{
+	return npool_hc_get_bulk(mp->pool_data, obj_table, n);
+}
+
+static unsigned int
+npool_mp_get_count(const struct rte_mempool *mp)
+{
+	return npool_hc_count(mp->pool_data);
+}
+
+static struct rte_mempool_ops npool_mp_ops = {
+	.name = NPOOL_MEMPOOL_OPS_NAME,
+	.alloc = npool_mp_alloc,
+	.free = npool_mp_free,
+	.enqueue = npool_mp_enqueue,
+	.dequeue = npool_mp_dequeue,
+	.get_count = npool_mp_get_count,
+};
+
+RTE_MEMPOOL_REGISTER_OPS(npool_mp_ops);
+
+struct rte_mempool *
+npool_pktmbuf_pool_create(const char *name, unsigned int n,
+		uint16_t priv_size, uint16_t data_room_size, int socket_id)
+{
+	if (name == NULL || strlen(name) + 4 > RTE_RING_NAMESIZE) {
+		rte_errno = ENAMETOOLONG;
+		return NULL;
+	}
+	/* Cache size 0: the ops are the per-lcore cache. */
+	return rte_pktmbuf_pool_create_by_ops(name, n, 0, priv_size,
+			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
+}
+
+int
+npool_mempool_is_npool(const struct rte_mempool *mp)
+{
+	return mp != NULL &&
+		strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+			NPOOL_MEMPOOL_OPS_NAME) == 0;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef RTE_MEMPOOL_NPOOL_H
+#define RTE_MEMPOOL_NPOOL_H
+
+/**
+ * @file
+ * The "npool" rte_mempool ops driver: per-lcore lockless object caches in
+ * the ops themselves (64 objects, bulk refill 16, flush half when full:
+ * the kernel's NAPI skb cache) over a lock-free rte_ring backing store.
+ *
+ * Pools using it are created with mempool cache size 0: the ops are the
+ * cache. Any PMD's RX queue can take such a pool. Threads without an
+ * lcore id are served from the backing store.
+ */
+
+#include <stdint.h>
+#include <rte_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Create a packet mbuf pool on the "npool" ops, as
+ * rte_pktmbuf_pool_create() does on the default ops.
+ *
+ * Context: main lcore (slow path).
+ *
+ * @param name
+ *   Pool name, at most RTE_MEMPOOL_NAMESIZE - 4 characters (the store
+ *   ring is named "NP_" + name).
+ * @param n
+ *   Number of mbufs, 1 .. 2^30.
+ * @param priv_size
+ *   Application private area per mbuf in bytes, a multiple of
+ *   RTE_MBUF_PRIV_ALIGN.
+ * @param data_room_size
+ *   Data room per mbuf in bytes, headroom included (e.g.
+ *   RTE_MBUF_DEFAULT_BUF_SIZE); 0 for a pool of heads only.
+ * @param socket_id
+ *   NUMA socket, or SOCKET_ID_ANY.
+ * @return
+ *   The pool, or NULL with rte_errno set as rte_pktmbuf_pool_create():
+ *   EINVAL, ENOSPC, EEXIST, ENOMEM; ENAMETOOLONG for a long name.
+ */
+struct rte_mempool *npool_pktmbuf_pool_create(const char *name,
+		unsigned int n, uint16_t priv_size, uint16_t data_room_size,
+		int socket_id);
+
+/**
+ * Whether @p mp uses the "npool" ops. Any thread.
+ */
+int npool_mempool_is_npool(const struct rte_mempool *mp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_MEMPOOL_NPOOL_H */

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "npool.h"
+#include "npool_log.h"
+
+struct npool *npool_g;
+
+RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);
+
+void
+npool_conf_defaults(struct npool_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	conf->nb_chunks = 1024;
+	conf->nb_small_chunks = 256;
+	conf->nb_heads = 16383;
+	conf->headroom = RTE_PKTMBUF_HEADROOM;
+	conf->socket_id = SOCKET_ID_ANY;
+}
+
+static int
+ops_index(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+fail(int err)
+{
+	rte_errno = err;
+	return -err;
+}
+
+int
+npool_init(const struct npool_conf *conf)
+{
+	struct npool_conf def;
+	struct npool *np;
+	unsigned int i;
+	int ret, idx;
+
+	if (npool_g != NULL)
+		return fail(EALREADY);
+	if (conf == NULL) {
+		npool_conf_defaults(&def);
+		conf = &def;
+	}
+	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
+			conf->headroom > 1024)
+		return fail(EINVAL);
+	idx = ops_index(NPOOL_MEMPOOL_OPS_NAME);
+	if (idx < 0) {
+		NPOOL_LOG(ERR, "mempool ops \"%s\" not registered: link libnpool whole (--whole-archive)",
+				NPOOL_MEMPOOL_OPS_NAME);
+		return fail(ENOENT);
+	}
+
+	np = rte_zmalloc_socket("npool", sizeof(*np), RTE_CACHE_LINE_SIZE,
+			conf->socket_id);
+	if (np == NULL)
+		return fail(ENOMEM);
+	ret = npool_arena_create(&np->arena, "main", conf->nb_chunks,
+			conf->nb_small_chunks, conf->socket_id);
+	if (ret < 0) {
+		rte_free(np);
+		return fail(-ret);
+	}
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		np->lc[i].napi.lcore = (uint16_t)i;
+		np->lc[i].guarded.lcore = (uint16_t)i;
+		np->lc[i].guarded.guarded = 1;
+		rte_spinlock_init(&np->lc[i].lock);
+	}
+	np->headroom = conf->headroom;
+	np->hc_ops_index = idx;
+	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
+			conf->nb_heads, 0, 0, 0, conf->socket_id,
+			NPOOL_MEMPOOL_OPS_NAME);
+	if (np->head_pool == NULL) {
+		ret = rte_errno;
+		NPOOL_LOG(ERR, "head pool: %s", rte_strerror(ret));
+		npool_arena_free(&np->arena);
+		rte_free(np);
+		return fail(ret);
+	}
+	np->head_hc = np->head_pool->pool_data;
+	npool_g = np;
+	NPOOL_LOG(DEBUG, "%u chunks of %u B, %u small, %u heads",
+			conf->nb_chunks, NPOOL_CHUNK_SIZE,
+			conf->nb_small_chunks, conf->nb_heads);
+	return 0;
+}
+
+int
+npool_usage_get(struct npool_usage *u)
+{
+	if (npool_g == NULL || u == NULL)
+		return -ENODEV;
+	memset(u, 0, sizeof(*u));
+	u->chunks = npool_g->arena.nb_chunks;
+	u->small_chunks = npool_g->arena.nb_small;
+	u->chunks_in_use = npool_arena_in_use(&npool_g->arena);
+	u->frags_out = npool_frags_outstanding();
+	u->heads = npool_g->head_pool->size;
+	u->heads_out = rte_mempool_in_use_count(npool_g->head_pool);
+	return 0;
+}
+
+struct rte_mempool *
+npool_head_pool(void)
+{
+	return npool_g != NULL ? npool_g->head_pool : NULL;
+}
+
+int
+npool_fini(void)
+{
+	struct npool *np = npool_g;
+
+	if (np == NULL)
+		return -ENODEV;
+	if (npool_frags_outstanding() != 0 ||
+			rte_mempool_in_use_count(np->head_pool) != 0)
+		return -EBUSY;
+	npool_frag_cache_drain_all();
+	if (npool_arena_in_use(&np->arena) != 0) {
+		NPOOL_LOG(ERR, "fini: %u chunks still in use",
+				npool_arena_in_use(&np->arena));
+		return -EBUSY;
+	}
+	npool_g = NULL;
+	rte_mempool_free(np->head_pool);
+	npool_arena_free(&np->arena);
+	rte_free(np);
+	return 0;
+}
+
+int
+npool_stats_get(unsigned int slot, struct npool_stats *out)
+{
+	if (npool_g == NULL || out == NULL || slot > NPOOL_NON_EAL_SLOT)
+		return -EINVAL;
+	*out = npool_g->lc[slot].stats;
+	return 0;
+}
+
+int
+npool_stats_sum(struct npool_stats *out)
+{
+	unsigned int i, j;
+
+	if (npool_g == NULL || out == NULL)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		const uint64_t *src = (const uint64_t *)&npool_g->lc[i].stats;
+		uint64_t *dst = (uint64_t *)out;
+
+		for (j = 0; j < sizeof(*out) / sizeof(uint64_t); j++)
+			dst[j] += src[j];
+	}
+	return 0;
+}
+
+void
+npool_stats_reset(void)
+{
+	unsigned int i;
+
+	if (npool_g == NULL)
+		return;
+	/* Keep npool_frags_outstanding() true across the reset. */
+	npool_g->frags_out_base = npool_frags_outstanding();
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
+		memset(&npool_g->lc[i].stats, 0, sizeof(npool_g->lc[i].stats));
+}

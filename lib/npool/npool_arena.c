@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
+
+#include "npool_arena.h"
+#include "npool_log.h"
+
+#define NPOOL_ARENA_MAX_CHUNKS (1u << 20)
+
+int
+npool_arena_create(struct npool_arena *a, const char *name,
+		uint32_t nb_chunks, uint32_t nb_small, int socket_id)
+{
+	char mz_name[RTE_MEMZONE_NAMESIZE];
+	char ring_name[RTE_RING_NAMESIZE];
+	unsigned int mz_flags = 0;
+	uint32_t total, i;
+	size_t len;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	if (name == NULL || strlen(name) > 20 || nb_chunks == 0 ||
+			nb_chunks > NPOOL_ARENA_MAX_CHUNKS ||
+			nb_small > NPOOL_ARENA_MAX_CHUNKS) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	total = nb_chunks + nb_small;
+	len = (size_t)nb_chunks * NPOOL_CHUNK_SIZE +
+		(size_t)nb_small * NPOOL_SMALL_CHUNK_SIZE;
+
+	/* A chunk must be IOVA-contiguous for DMA; with IOVA as VA every
+	 * memzone is, with physical addresses ask for it. */
+	if (rte_eal_iova_mode() == RTE_IOVA_PA)
+		mz_flags |= RTE_MEMZONE_IOVA_CONTIG;
+	snprintf(mz_name, sizeof(mz_name), "npa_%s", name);
+	a->mz = rte_memzone_reserve_aligned(mz_name, len, socket_id,
+			mz_flags, NPOOL_CHUNK_SIZE);
+	if (a->mz == NULL) {
+		ret = -rte_errno;
+		NPOOL_LOG(ERR, "arena %s: no memzone of %zu bytes: %s",
+				name, len, rte_strerror(rte_errno));
+		return ret;
+	}
+	a->base = a->mz->addr;
+	a->big_len = (uintptr_t)nb_chunks * NPOOL_CHUNK_SIZE;
+	a->small_len = (uintptr_t)nb_small * NPOOL_SMALL_CHUNK_SIZE;
+	a->nb_chunks = nb_chunks;
+	a->nb_small = nb_small;
+
+	a->chunks = rte_zmalloc_socket("npool_chunks",
+			sizeof(*a->chunks) * total, RTE_CACHE_LINE_SIZE,
+			socket_id);
+	if (a->chunks == NULL)
+		goto nomem;
+
+	snprintf(ring_name, sizeof(ring_name), "npb_%s", name);
+	a->free_big = rte_ring_create(ring_name, rte_align32pow2(nb_chunks + 1),
+			socket_id, 0);
+	snprintf(ring_name, sizeof(ring_name), "nps_%s", name);
+	a->free_small = rte_ring_create(ring_name,
+			rte_align32pow2(nb_small + 1), socket_id, 0);
+	if (a->free_big == NULL || a->free_small == NULL)
+		goto nomem;
+
+	for (i = 0; i < total; i++) {
+		struct npool_chunk *c = &a->chunks[i];
+
+		c->index = i;
+		c->owner = RTE_MAX_LCORE;
+		if (i < nb_chunks) {
+			c->size = NPOOL_CHUNK_SIZE;
+			c->va = a->base + (size_t)i * NPOOL_CHUNK_SIZE;
+		} else {
+			c->size = NPOOL_SMALL_CHUNK_SIZE;
+			c->flags = NPOOL_CHUNK_F_SMALL;
+			c->va = a->base + a->big_len +
+				(size_t)(i - nb_chunks) * NPOOL_SMALL_CHUNK_SIZE;
+		}
+		c->iova = rte_mem_virt2iova(c->va);
+		npool_arena_put(a, c);
+	}
+	return 0;
+
+nomem:
+	rte_ring_free(a->free_big);
+	rte_ring_free(a->free_small);
+	rte_free(a->chunks);
+	rte_memzone_free(a->mz);
+	memset(a, 0, sizeof(*a));
+	rte_errno = ENOMEM;
+	return -ENOMEM;
+}
+
+unsigned int
+npool_arena_in_use(const struct npool_arena *a)
+{
+	if (a->mz == NULL)
+		return 0;
+	return a->nb_chunks - rte_ring_count(a->free_big) +
+		a->nb_small - rte_ring_count(a->free_small);
+}
+
+int
+npool_arena_free(struct npool_arena *a)
+{
+	if (a->mz == NULL)
+		return 0;
+	if (npool_arena_in_use(a) != 0)
+		return -EBUSY;
+	rte_ring_free(a->free_big);
+	rte_ring_free(a->free_small);
+	rte_free(a->chunks);
+	rte_memzone_free(a->mz);
+	memset(a, 0, sizeof(*a));
+	return 0;
+}

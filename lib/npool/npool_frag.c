@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_spinlock.h>
+
+#include "npool_frag.h"
+
+/*
+ * References a cache takes on a fresh chunk: more than the number of
+ * fragments a chunk can ever give (one per byte), so the bias never runs
+ * out before the chunk does (PAGE_FRAG_CACHE_MAX_SIZE + 1).
+ */
+#define NPOOL_BIAS_MAX ((uint32_t)NPOOL_CHUNK_SIZE + 1)
+
+void *
+npool_frag_fail_pvt(unsigned int slot, int err)
+{
+	if (npool_g != NULL)
+		NPOOL_STAT_ADD(slot, failures, 1);
+	rte_errno = err;
+	return NULL;
+}
+
+/*
+ * The current chunk cannot hold the request: the slow half of
+ * __page_frag_alloc_align().
+ */
+void *
+npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
+		uint32_t align_mask)
+{
+	struct npool_arena *a = &npool_g->arena;
+	struct npool_chunk *c = nc->chunk;
+	unsigned int slot = nc->lcore;
+	int32_t offset;
+
+	if (c != NULL) {
+		/*
+		 * Give up the references not handed out. If that drops the
+		 * count to zero every fragment is already back: reuse the
+		 * chunk in place, no trip through the arena. A small chunk
+		 * goes back instead, so that a big one is tried first.
+		 */
+		if (__atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
+				__ATOMIC_ACQ_REL) == 0) {
+			if (!(c->flags & NPOOL_CHUNK_F_SMALL)) {
+				NPOOL_STAT_ADD(slot, reuses, 1);
+				goto reset;
+			}
+			npool_arena_put(a, c);
+		}
+		/* Else the last fragment freed gives the chunk back. */
+		nc->chunk = NULL;
+		nc->va = NULL;
+		nc->offset = 0;
+		nc->pagecnt_bias = 0;
+	}
+
+	c = npool_arena_get(a, 0);
+	if (unlikely(c == NULL)) {
+		/* The order-0 fallback: one 4 KiB chunk, if it fits. */
+		if (size > NPOOL_SMALL_CHUNK_SIZE)
+			return npool_frag_fail_pvt(slot, ENOMEM);
+		c = npool_arena_get(a, 1);
+		if (c == NULL)
+			return npool_frag_fail_pvt(slot, ENOMEM);
+		NPOOL_STAT_ADD(slot, small_fallbacks, 1);
+	}
+	NPOOL_STAT_ADD(slot, refills, 1);
+	c->owner = (uint16_t)slot;
+	nc->chunk = c;
+	nc->va = c->va;
+
+reset:
+	/* Nobody else holds a reference: a plain store is enough. */
+	__atomic_store_n(&c->refcnt, NPOOL_BIAS_MAX, __ATOMIC_RELEASE);
+	nc->pagecnt_bias = NPOOL_BIAS_MAX;
+	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
+	nc->pagecnt_bias--;
+	nc->offset = offset;
+	return nc->va + offset;
+}
+
+void *
+npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
+{
+	unsigned int slot = npool_slot();
+	struct npool_lcore *lc;
+	void *p;
+
+	if (unlikely(npool_g == NULL))
+		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
+	if (unlikely(size - 1 >= NPOOL_CHUNK_SIZE || align == 0 ||
+			(align & (align - 1)) != 0 ||
+			align > NPOOL_CHUNK_SIZE))
+		return npool_frag_fail_pvt(slot, EINVAL);
+	lc = &npool_g->lc[slot];
+	rte_spinlock_lock(&lc->lock);
+	p = npool_frag_cache_alloc_pvt(&lc->guarded, size, -align);
+	rte_spinlock_unlock(&lc->lock);
+	if (likely(p != NULL))
+		NPOOL_STAT_ADD(slot, guarded_allocs, 1);
+	return p;
+}
+
+static void
+frag_cache_drain(struct npool_frag_cache *nc)
+{
+	struct npool_chunk *c = nc->chunk;
+
+	if (c != NULL && __atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
+			__ATOMIC_ACQ_REL) == 0)
+		npool_arena_put(&npool_g->arena, c);
+	nc->chunk = NULL;
+	nc->va = NULL;
+	nc->offset = 0;
+	nc->pagecnt_bias = 0;
+}
+
+void
+npool_frag_cache_drain_all(void)
+{
+	unsigned int i;
+
+	if (npool_g == NULL)
+		return;
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		struct npool_lcore *lc = &npool_g->lc[i];
+
+		frag_cache_drain(&lc->napi);
+		rte_spinlock_lock(&lc->lock);
+		frag_cache_drain(&lc->guarded);
+		rte_spinlock_unlock(&lc->lock);
+	}
+}
+
+int64_t
+npool_frags_outstanding(void)
+{
+	struct npool_stats s;
+
+	if (npool_stats_sum(&s) != 0)
+		return 0;
+	return npool_g->frags_out_base +
+		(int64_t)(s.allocs + s.guarded_allocs) - (int64_t)s.frees;
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_FRAG_H
+#define NPOOL_FRAG_H
+
+/**
+ * @file
+ * Fragment allocation: the kernel's page_frag_cache (mm/page_frag_cache.c).
+ *
+ * Two flavors, named by calling context as in the kernel:
+ * - npool_napi_alloc_frag*(): the calling lcore's own cache, no lock and
+ *   no atomic operation (napi_alloc_frag(), softirq/NAPI context only).
+ *   Only EAL lcores (or threads registered with rte_thread_register()).
+ * - npool_alloc_frag*(): any thread, non-EAL threads included, under a
+ *   spinlock (netdev_alloc_frag(), any context, irq-guarded).
+ * Both carve fragments from the end of a chunk toward its start and keep a
+ * pagecnt_bias so that one allocation costs no atomic operation.
+ * npool_free_frag() frees a fragment of either flavor from any thread.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+#include <rte_errno.h>
+#include <rte_debug.h>
+
+#include "npool_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @internal Refill slow path of a fragment cache. */
+void *npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
+		uint32_t align_mask);
+/** @internal Fail an allocation: count it, set rte_errno, return NULL. */
+void *npool_frag_fail_pvt(unsigned int slot, int err);
+/** @internal Guarded allocation (out of line: takes the lock). */
+void *npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align);
+
+/**
+ * @internal Carve @p size bytes from the cache's current chunk.
+ * The whole page_frag_alloc_align() fast path: a subtraction, a mask and
+ * a decrement of the bias, nothing else.
+ */
+static __rte_always_inline void *
+npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
+		uint32_t align_mask)
+{
+	int32_t offset = nc->offset - (int32_t)size;
+
+	/* Counting down, alignment is a mask of the start offset. */
+	offset &= (int32_t)align_mask;
+	/* A cache without a chunk has offset 0, so it refills here too. */
+	if (unlikely(offset < 0))
+		return npool_frag_refill_pvt(nc, size, align_mask);
+	nc->pagecnt_bias--;
+	nc->offset = offset;
+	return nc->va + offset;
+}
+
+/**
+ * Allocate a fragment from the calling lcore's napi cache, aligned.
+ * Kernel: napi_alloc_frag_align() / __napi_alloc_frag_align().
+ *
+ * Context: the owner lcore only, i.e. an EAL lcore (or a registered
+ * non-EAL thread) allocating from its own cache; never two threads with
+ * one lcore id. From a thread without an lcore id it fails with EPERM (a
+ * build with -Dnpool_debug=true panics instead). Lock-free, atomic-free.
+ *
+ * @param size
+ *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
+ * @param align
+ *   Alignment in bytes, a power of two, 1 .. NPOOL_CHUNK_SIZE.
+ * @return
+ *   The fragment, or NULL with rte_errno set: EINVAL (size 0 or above
+ *   NPOOL_CHUNK_SIZE, or align not a power of two), EPERM (no lcore id),
+ *   ENOMEM (no chunk free in the arena; also when only small chunks are
+ *   left and @p size is above NPOOL_SMALL_CHUNK_SIZE), ENODEV (npool not
+ *   initialised).
+ */
+static __rte_always_inline void *
+npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
+{
+	unsigned int slot = npool_slot();
+	struct npool_lcore *lc;
+	void *p;
+
+	if (unlikely(npool_g == NULL))
+		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
+	if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
+#if NPOOL_DEBUG
+		rte_panic("npool: napi flavor called from a non-EAL thread\n");
+#endif
+		return npool_frag_fail_pvt(slot, EPERM);
+	}
+	if (unlikely(size - 1 >= NPOOL_CHUNK_SIZE ||
+			(align & (align - 1)) != 0 || align == 0 ||
+			align > NPOOL_CHUNK_SIZE))
+		return npool_frag_fail_pvt(slot, EINVAL);
+	lc = &npool_g->lc[slot];
+	p = npool_frag_cache_alloc_pvt(&lc->napi, size, -align);
+	lc->stats.allocs += (p != NULL);
+	return p;
+}
+
+/**
+ * Allocate a fragment from the calling lcore's napi cache.
+ * Kernel: napi_alloc_frag(). No alignment beyond what @p size gives:
+ * round sizes up (e.g. to RTE_CACHE_LINE_SIZE) to keep fragments aligned.
+ *
+ * Context, parameters and errors as npool_napi_alloc_frag_align() with
+ * align 1.
+ */
+static __rte_always_inline void *
+npool_napi_alloc_frag(uint32_t size)
+{
+	return npool_napi_alloc_frag_align(size, 1);
+}
+
+/**
+ * Allocate a fragment from any thread, aligned.
+ * Kernel: netdev_alloc_frag_align(): the per-lcore guarded cache of the
+ * calling lcore, or for threads without an lcore id one shared cache,
+ * each under an rte_spinlock (the kernel's local_irq_save()).
+ *
+ * Context: any thread, non-EAL threads included. Multi-thread safe.
+ *
+ * @param size
+ *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
+ * @param align
+ *   Alignment in bytes, a power of two, 1 .. NPOOL_CHUNK_SIZE.
+ * @return
+ *   The fragment, or NULL with rte_errno set: EINVAL, ENOMEM, ENODEV as
+ *   for npool_napi_alloc_frag_align().
+ */
+static inline void *
+npool_alloc_frag_align(uint32_t size, uint32_t align)
+{
+	return npool_alloc_frag_guarded_pvt(size, align);
+}
+
+/**
+ * Allocate a fragment from any thread. Kernel: netdev_alloc_frag().
+ * As npool_alloc_frag_align() with align 1.
+ */
+static inline void *
+npool_alloc_frag(uint32_t size)
+{
+	return npool_alloc_frag_guarded_pvt(size, 1);
+}
+
+/**
+ * Free a fragment of either flavor, given any address inside it.
+ * Kernel: page_frag_free() (formerly skb_free_frag()).
+ *
+ * One atomic decrement of the chunk's reference count; the last reference
+ * gives the chunk back to the arena, unless a cache still holds it (its
+ * pagecnt_bias keeps the count above zero).
+ *
+ * Context: any thread, non-EAL threads included. Multi-thread safe.
+ *
+ * @param p
+ *   Any address inside a fragment from this npool. NULL is ignored. An
+ *   address outside the arena is ignored and counted as a failure (debug
+ *   builds panic); freeing a fragment twice is undefined (debug builds
+ *   panic when a chunk's count goes below zero).
+ */
+static __rte_always_inline void
+npool_free_frag(const void *p)
+{
+	unsigned int slot = npool_slot();
+	struct npool_chunk *c;
+
+	if (unlikely(p == NULL))
+		return;
+	c = npool_arena_chunk(&npool_g->arena, p);
+	if (unlikely(c == NULL)) {
+#if NPOOL_DEBUG
+		rte_panic("npool: free of %p, not an npool fragment\n", p);
+#endif
+		NPOOL_STAT_ADD(slot, failures, 1);
+		return;
+	}
+	NPOOL_STAT_ADD(slot, frees, 1);
+	if (c->owner != slot)
+		NPOOL_STAT_ADD(slot, remote_frees, 1);
+#if NPOOL_DEBUG
+	if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0)
+		rte_panic("npool: double free of fragment %p\n", p);
+#endif
+	if (__atomic_sub_fetch(&c->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
+		npool_arena_put(&npool_g->arena, c);
+}
+
+/**
+ * IO address of any byte of an npool fragment (for DMA descriptors).
+ *
+ * @param p
+ *   Any address inside a fragment.
+ * @return
+ *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside the arena.
+ *   Any thread.
+ */
+static __rte_always_inline rte_iova_t
+npool_frag_iova(const void *p)
+{
+	const struct npool_chunk *c = npool_arena_chunk(&npool_g->arena, p);
+
+	if (unlikely(c == NULL))
+		return RTE_BAD_IOVA;
+	return c->iova + (uintptr_t)((const char *)p - c->va);
+}
+
+/**
+ * Give back the chunks held by every fragment cache, napi and guarded, as
+ * the kernel's page_frag_cache_drain(). A chunk whose fragments have all
+ * come back returns to the arena; the others return when their last
+ * fragment is freed.
+ *
+ * Context: main lcore, while no other thread allocates (e.g. after
+ * rte_eal_mp_wait_lcore()). Allocating afterwards is allowed: caches
+ * refill.
+ */
+void npool_frag_cache_drain_all(void);
+
+/**
+ * Fragments handed out and not yet freed, over all flavors and lcores
+ * (sum of allocs + guarded_allocs - frees). Any thread; exact only when
+ * no thread allocates or frees.
+ */
+int64_t npool_frags_outstanding(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_FRAG_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "npool_head_cache.h"
+
+struct npool_hc *
+npool_hc_create(const char *name, uint32_t size, int socket_id)
+{
+	struct npool_hc *hc;
+
+	if (name == NULL || size == 0 || size > (1u << 30)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	hc = rte_zmalloc_socket("npool_hc", sizeof(*hc), RTE_CACHE_LINE_SIZE,
+			socket_id);
+	if (hc == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* Multi-producer/multi-consumer: any lcore refills and flushes. */
+	hc->store = rte_ring_create(name, rte_align32pow2(size + 1),
+			socket_id, 0);
+	if (hc->store == NULL) {
+		rte_free(hc);
+		return NULL;
+	}
+	hc->size = size;
+	return hc;
+}
+
+void
+npool_hc_free(struct npool_hc *hc)
+{
+	if (hc == NULL)
+		return;
+	rte_ring_free(hc->store);
+	rte_free(hc);
+}
+
+unsigned int
+npool_hc_count(const struct npool_hc *hc)
+{
+	unsigned int i, n = rte_ring_count(hc->store);
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		n += __atomic_load_n(&hc->lc[i].len, __ATOMIC_RELAXED);
+	return n;
+}
+
+int
+npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
+		void **objs, unsigned int n)
+{
+	unsigned int want, got, i;
+
+	if (unlikely(n > NPOOL_HC_SIZE)) {
+		/* Larger than the cache itself: straight from the store. */
+		if (rte_ring_dequeue_bulk(hc->store, objs, n, NULL) != n) {
+			c->misses++;
+			return -ENOBUFS;
+		}
+		return 0;
+	}
+	/* Bulks of NPOOL_HC_BULK, enough for this request. */
+	want = RTE_ALIGN_CEIL(n - c->len, NPOOL_HC_BULK);
+	if (want > NPOOL_HC_SIZE - c->len)
+		want = NPOOL_HC_SIZE - c->len;
+	got = rte_ring_dequeue_burst(hc->store, &c->objs[c->len], want, NULL);
+	c->len += got;
+	c->refills++;
+	if (unlikely(c->len < n)) {
+		c->misses++;
+		return -ENOBUFS;
+	}
+	for (i = 0; i < n; i++)
+		objs[i] = c->objs[c->len - 1 - i];
+	c->len -= n;
+	return 0;
+}
+
+void
+npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
+		void * const *objs, unsigned int n)
+{
+	if (n >= NPOOL_HC_HALF) {
+		/* A big bulk bypasses the cache: it would only churn it. */
+		rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
+		c->flushes++;
+		return;
+	}
+	/*
+	 * Give the coldest half (the bottom of the stack) back in one bulk
+	 * and keep the hot half. The kernel frees the top half for brevity;
+	 * keeping the objects freed last is kinder to the data cache.
+	 */
+	rte_ring_enqueue_bulk(hc->store, c->objs, NPOOL_HC_HALF, NULL);
+	memmove(c->objs, &c->objs[NPOOL_HC_HALF],
+			(c->len - NPOOL_HC_HALF) * sizeof(void *));
+	c->len -= NPOOL_HC_HALF;
+	c->flushes++;
+	memcpy(&c->objs[c->len], objs, n * sizeof(void *));
+	c->len += n;
+}

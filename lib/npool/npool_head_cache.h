@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_HEAD_CACHE_H
+#define NPOOL_HEAD_CACHE_H
+
+/**
+ * @file
+ * Per-lcore cache of packet heads (or any mempool object) over a shared
+ * lock-free backing store: the kernel's NAPI skb cache (Lobakin, 2021,
+ * napi_skb_cache_get() / napi_skb_cache_put()).
+ *
+ * Each lcore keeps up to NPOOL_HC_SIZE (64) objects. An empty cache is
+ * refilled from the backing rte_ring in bulks of NPOOL_HC_BULK (16), as
+ * kmem_cache_alloc_bulk(16); a full cache flushes NPOOL_HC_HALF (32)
+ * objects back in one bulk. Threads without an lcore id go straight to
+ * the ring. This is the engine of the "npool" mempool ops driver; the
+ * inline get/put are also called directly by npool's packet fast paths so
+ * that they skip the ops function pointer.
+ */
+
+#include <stdint.h>
+#include <string.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Objects one lcore's cache holds at most (NAPI_SKB_CACHE_SIZE). */
+#define NPOOL_HC_SIZE 64
+/** Objects taken from the store when the cache runs dry (_BULK). */
+#define NPOOL_HC_BULK 16
+/** Objects given back to the store when the cache is full (_HALF). */
+#define NPOOL_HC_HALF (NPOOL_HC_SIZE / 2)
+
+/** One lcore's cache. */
+struct npool_hc_lcore {
+	uint32_t len;        /**< objects in @c objs */
+	uint32_t pad;
+	uint64_t refills;    /**< bulk refills from the store */
+	uint64_t flushes;    /**< half flushes to the store */
+	uint64_t misses;     /**< gets that failed: store empty */
+	void *objs[NPOOL_HC_SIZE]; /**< LIFO: objs[len - 1] is the hottest */
+} __rte_cache_aligned;
+
+/** A head cache: the store plus one cache per lcore. */
+struct npool_hc {
+	struct rte_ring *store;   /**< shared backing store, MP/MC */
+	uint32_t size;            /**< objects that exist in all */
+	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
+};
+
+/**
+ * Create a head cache with a store large enough for @p size objects.
+ * Slow path.
+ *
+ * @param name
+ *   Ring name (unique, at most RTE_RING_NAMESIZE - 1 characters).
+ * @param size
+ *   Number of objects that will ever be put, 1 .. 2^30.
+ * @param socket_id
+ *   NUMA socket, or SOCKET_ID_ANY.
+ * @return
+ *   The cache, or NULL with rte_errno set: EINVAL, ENOMEM, EEXIST.
+ */
+struct npool_hc *npool_hc_create(const char *name, uint32_t size,
+		int socket_id);
+
+/** Free a head cache (the objects themselves are not touched). */
+void npool_hc_free(struct npool_hc *hc);
+
+/**
+ * Objects available: store plus every lcore's cache. Any thread; exact
+ * only while no thread gets or puts.
+ */
+unsigned int npool_hc_count(const struct npool_hc *hc);
+
+/** @internal Get slow path: refill @p c, then take @p n objects. */
+int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
+		void **objs, unsigned int n);
+/** @internal Flush slow path: store @p n objects that do not fit. */
+void npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
+		void * const *objs, unsigned int n);
+
+/**
+ * Get @p n objects, all or none. Kernel: napi_skb_cache_get().
+ *
+ * Context: any thread. EAL lcores use their own cache without lock or
+ * atomic (one lcore id must not be shared by two running threads);
+ * threads without an lcore id use the store (lock-free ring).
+ *
+ * @param hc
+ *   The head cache.
+ * @param objs
+ *   Array of at least @p n pointers to fill.
+ * @param n
+ *   Number of objects wanted, 1 .. any.
+ * @return
+ *   0, or -ENOBUFS if fewer than @p n objects could be had (nothing is
+ *   taken then).
+ */
+static __rte_always_inline int
+npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct npool_hc_lcore *c;
+	unsigned int i, len;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return rte_ring_dequeue_bulk(hc->store, objs, n, NULL) == n ?
+			0 : -ENOBUFS;
+	c = &hc->lc[lcore];
+	/* Empty cache: one bulk refill, never one object at a time. */
+	if (unlikely(c->len < n))
+		return npool_hc_get_slow_pvt(hc, c, objs, n);
+	/* Hottest first: the objects freed last are still in cache. */
+	len = c->len;
+	for (i = 0; i < n; i++)
+		objs[i] = c->objs[len - 1 - i];
+	c->len = len - n;
+	return 0;
+}
+
+/**
+ * Put @p n objects back. Kernel: napi_skb_cache_put().
+ *
+ * Context: as npool_hc_get_bulk(). Never fails: the store holds every
+ * object that exists.
+ */
+static __rte_always_inline void
+npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct npool_hc_lcore *c;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE)) {
+		rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
+		return;
+	}
+	c = &hc->lc[lcore];
+	/* Full: flush half in one bulk rather than object by object. */
+	if (unlikely(c->len + n > NPOOL_HC_SIZE)) {
+		npool_hc_flush_pvt(hc, c, objs, n);
+		return;
+	}
+	memcpy(&c->objs[c->len], objs, n * sizeof(void *));
+	c->len += n;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_HEAD_CACHE_H */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+
+#include <rte_errno.h>
+
+#include "npool_pkt.h"
+
+/* Heads released in one batch by the consume path. */
+#define NPOOL_CONSUME_BATCH 64
+
+void
+npool_pkt_free_cb_pvt(void *addr, void *opaque __rte_unused)
+{
+	npool_free_frag(addr);
+}
+
+struct rte_mbuf *
+npool_pkt_fail_pvt(unsigned int slot, int err)
+{
+	if (npool_g != NULL)
+		NPOOL_STAT_ADD(slot, pkt_failures, 1);
+	rte_errno = err;
+	return NULL;
+}
+
+static struct rte_mbuf *
+pkt_head_get(unsigned int slot)
+{
+	struct rte_mbuf *m;
+
+	if (rte_mempool_get(npool_g->head_pool, (void **)&m) != 0)
+		return npool_pkt_fail_pvt(slot, ENOBUFS);
+	return m;
+}
+
+struct rte_mbuf *
+npool_alloc_pkt(uint32_t len)
+{
+	unsigned int slot = npool_slot();
+	struct rte_mbuf *m;
+	uint32_t fragsz;
+	void *frag;
+
+	if (npool_g == NULL)
+		return npool_pkt_fail_pvt(slot, ENODEV);
+	if (len > NPOOL_PKT_MAX_LEN)
+		return npool_pkt_fail_pvt(slot, EINVAL);
+	m = pkt_head_get(slot);
+	if (m == NULL)
+		return NULL;
+	fragsz = npool_pkt_fragsz(len);
+	frag = npool_alloc_frag_align(fragsz, RTE_CACHE_LINE_SIZE);
+	if (frag == NULL) {
+		int err = rte_errno;
+
+		rte_mempool_put(npool_g->head_pool, m);
+		return npool_pkt_fail_pvt(slot, err);
+	}
+	NPOOL_STAT_ADD(slot, pkt_allocs, 1);
+	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag));
+	return m;
+}
+
+struct rte_mbuf *
+npool_build_pkt(void *frag, uint32_t fragsz)
+{
+	unsigned int slot = npool_slot();
+	const struct npool_chunk *c;
+	struct rte_mbuf *m;
+	uintptr_t off;
+
+	if (npool_g == NULL)
+		return npool_pkt_fail_pvt(slot, ENODEV);
+	c = npool_arena_chunk(&npool_g->arena, frag);
+	if (c == NULL || ((uintptr_t)frag & (sizeof(uintptr_t) - 1)) != 0 ||
+			fragsz <= NPOOL_SHINFO_SIZE ||
+			fragsz > UINT16_MAX + NPOOL_SHINFO_SIZE)
+		return npool_pkt_fail_pvt(slot, EINVAL);
+	/* A fragment never straddles two chunks. */
+	off = (uintptr_t)((char *)frag - c->va);
+	if (off + fragsz > c->size)
+		return npool_pkt_fail_pvt(slot, EINVAL);
+	m = pkt_head_get(slot);
+	if (m == NULL)
+		return NULL;
+	NPOOL_STAT_ADD(slot, pkt_builds, 1);
+	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off);
+	return m;
+}
+
+static inline void
+consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	if (n == 0)
+		return;
+	if (mp->ops_index == npool_g->hc_ops_index)
+		npool_hc_put_bulk(mp->pool_data, objs, n);
+	else
+		rte_mempool_put_bulk(mp, objs, n);
+}
+
+void
+npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
+{
+	void *pending[NPOOL_CONSUME_BATCH];
+	struct rte_mempool *mp = NULL;
+	unsigned int i, np = 0;
+	uint64_t segs = 0;
+
+	if (npool_g == NULL) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i], *next;
+
+		for (; m != NULL; m = next) {
+			next = m->next;
+			segs++;
+			m = rte_pktmbuf_prefree_seg(m);
+			if (m == NULL)
+				continue;
+			if (m->pool != mp || np == NPOOL_CONSUME_BATCH) {
+				consume_flush(mp, pending, np);
+				mp = m->pool;
+				np = 0;
+			}
+			pending[np++] = m;
+		}
+	}
+	consume_flush(mp, pending, np);
+	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, segs);
+}
+
+void
+npool_napi_consume_pkt(struct rte_mbuf *m)
+{
+	if (m != NULL)
+		npool_napi_consume_bulk(&m, 1);
+}
+
+uint32_t
+npool_pkt_truesize(const struct rte_mbuf *m)
+{
+	uint32_t head = m->pool != NULL ?
+		m->pool->header_size + m->pool->elt_size +
+		m->pool->trailer_size : sizeof(*m);
+
+	if (npool_pkt_is_npool(m))
+		return head + RTE_ALIGN_CEIL((uint32_t)m->buf_len +
+				NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE);
+	return head;
+}

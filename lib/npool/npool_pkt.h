@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_PKT_H
+#define NPOOL_PKT_H
+
+/**
+ * @file
+ * Packets built around npool fragments: build_skb(), napi_alloc_skb(),
+ * netdev_alloc_skb() and napi_consume_skb() for rte_mbuf.
+ *
+ * An npool packet is a head mbuf (from the head pool, data room 0) with an
+ * npool fragment attached as an external buffer
+ * (rte_pktmbuf_attach_extbuf()); the rte_mbuf_ext_shared_info sits at the
+ * fragment's tail, as skb_shared_info does. rte_pktmbuf_free(),
+ * rte_pktmbuf_clone() and chains work unchanged: the last reference to the
+ * fragment frees it with npool_free_frag(), the head returns to its pool.
+ */
+
+#include <stdint.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "npool_frag.h"
+#include "npool_head_cache.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes kept at the tail of each packet fragment for the shared info. */
+#define NPOOL_SHINFO_SIZE \
+	RTE_ALIGN_CEIL(sizeof(struct rte_mbuf_ext_shared_info), 8)
+
+/**
+ * Largest @c len accepted by the packet allocators: the room that fits a
+ * chunk (and the 16-bit buf_len of an mbuf) after headroom and shared info.
+ */
+#define NPOOL_PKT_MAX_LEN (RTE_MIN(NPOOL_CHUNK_SIZE, UINT16_MAX + 1) - \
+	NPOOL_SHINFO_SIZE - RTE_PKTMBUF_HEADROOM - RTE_CACHE_LINE_SIZE)
+
+/** @internal Extbuf free callback: npool_free_frag(addr). */
+void npool_pkt_free_cb_pvt(void *addr, void *opaque);
+/** @internal Out-of-line failure of the packet allocators. */
+struct rte_mbuf *npool_pkt_fail_pvt(unsigned int slot, int err);
+
+/**
+ * Fragment size (truesize of the data part) of a packet with @p len bytes
+ * of room: headroom + len + shared info, rounded up to a cache line.
+ */
+static __rte_always_inline uint32_t
+npool_pkt_fragsz(uint32_t len)
+{
+	return RTE_ALIGN_CEIL(npool_g->headroom + len + NPOOL_SHINFO_SIZE,
+			RTE_CACHE_LINE_SIZE);
+}
+
+/** @internal Attach fragment @p frag of @p fragsz bytes to head @p m. */
+static __rte_always_inline void
+npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
+		rte_iova_t iova)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	uint16_t buf_len;
+
+	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
+			frag + fragsz - sizeof(*shinfo),
+			sizeof(uintptr_t));
+	shinfo->free_cb = npool_pkt_free_cb_pvt;
+	shinfo->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(shinfo, 1);
+	buf_len = (uint16_t)((char *)shinfo - frag);
+	rte_pktmbuf_reset(m);
+	rte_pktmbuf_attach_extbuf(m, frag, iova, buf_len, shinfo);
+	m->data_off = (uint16_t)RTE_MIN(npool_g->headroom, buf_len);
+}
+
+/**
+ * Allocate an empty packet with at least @p len bytes of tailroom after
+ * the headroom, from the calling lcore's napi fragment cache and head
+ * cache. Kernel: napi_alloc_skb() / __napi_alloc_skb().
+ *
+ * Context: owner lcore only (an EAL lcore); from a thread without an
+ * lcore id it fails with EPERM (debug builds panic). No lock, no atomic.
+ *
+ * @param len
+ *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN.
+ * @return
+ *   The packet (data_len 0, data_off = headroom), or NULL with rte_errno:
+ *   EINVAL (len too large), EPERM (no lcore id), ENOBUFS (no head left),
+ *   ENOMEM (no chunk left), ENODEV (npool not initialised).
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_napi_alloc_pkt(uint32_t len)
+{
+	unsigned int slot = npool_slot();
+	struct npool_lcore *lc;
+	struct rte_mbuf *m;
+	uint32_t fragsz;
+	char *frag;
+
+	if (unlikely(npool_g == NULL || slot == NPOOL_NON_EAL_SLOT ||
+			len > NPOOL_PKT_MAX_LEN)) {
+#if NPOOL_DEBUG
+		if (npool_g != NULL && slot == NPOOL_NON_EAL_SLOT)
+			rte_panic("npool: napi flavor called from a non-EAL thread\n");
+#endif
+		return npool_pkt_fail_pvt(slot, npool_g == NULL ? ENODEV :
+				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
+	}
+	lc = &npool_g->lc[slot];
+	if (unlikely(npool_hc_get_bulk(npool_g->head_hc, (void **)&m, 1) < 0))
+		return npool_pkt_fail_pvt(slot, ENOBUFS);
+	fragsz = npool_pkt_fragsz(len);
+	frag = npool_frag_cache_alloc_pvt(&lc->napi, fragsz,
+			-(uint32_t)RTE_CACHE_LINE_SIZE);
+	if (unlikely(frag == NULL)) {
+		npool_hc_put_bulk(npool_g->head_hc, (void **)&m, 1);
+		return npool_pkt_fail_pvt(slot, rte_errno);
+	}
+	lc->stats.allocs++;
+	lc->stats.pkt_allocs++;
+	npool_pkt_attach_pvt(m, frag, fragsz,
+			lc->napi.chunk->iova + (uintptr_t)(frag - lc->napi.va));
+	return m;
+}
+
+/**
+ * Allocate an empty packet from any thread: guarded fragment cache and the
+ * head pool's generic path. Kernel: netdev_alloc_skb() / __alloc_skb().
+ *
+ * Context: any thread, non-EAL threads included. Multi-thread safe.
+ *
+ * @param len
+ *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN.
+ * @return
+ *   The packet, or NULL with rte_errno: EINVAL, ENOBUFS, ENOMEM, ENODEV as
+ *   for npool_napi_alloc_pkt().
+ */
+struct rte_mbuf *npool_alloc_pkt(uint32_t len);
+
+/**
+ * Build a packet around a fragment: take a head and attach @p frag as its
+ * external buffer, with the shared info in the last bytes of the fragment.
+ * Kernel: build_skb() / napi_build_skb().
+ *
+ * The packet owns the fragment from then on: rte_pktmbuf_free() (or
+ * npool_napi_consume_pkt()) frees it; on failure the caller still owns it.
+ *
+ * Context: any thread. Multi-thread safe.
+ *
+ * @param frag
+ *   Start of a fragment from npool_napi_alloc_frag*() or
+ *   npool_alloc_frag*(), aligned to 8 bytes.
+ * @param fragsz
+ *   The size it was allocated with, in bytes: NPOOL_SHINFO_SIZE + 1 ..
+ *   the chunk's size, and at most UINT16_MAX + NPOOL_SHINFO_SIZE.
+ * @return
+ *   The packet: buf_len = @p fragsz minus the shared info, data_off =
+ *   min(headroom, buf_len), data_len 0. NULL with rte_errno: EINVAL
+ *   (@p frag not in npool, misaligned, or @p fragsz out of range or past
+ *   the chunk's end), ENOBUFS (no head left), ENODEV (no npool).
+ */
+struct rte_mbuf *npool_build_pkt(void *frag, uint32_t fragsz);
+
+/**
+ * Release a packet (every segment) on the owner lcore, putting the heads
+ * of npool-ops pools straight into this lcore's head cache without the
+ * mempool ops indirection. Kernel: napi_consume_skb().
+ *
+ * Equivalent to rte_pktmbuf_free() in effect (clones, chains, extbufs and
+ * heads of other pools are all handled); only the route back is shorter.
+ *
+ * Context: any thread; the shortcut is taken on EAL lcores. NULL is
+ * ignored.
+ */
+void npool_napi_consume_pkt(struct rte_mbuf *m);
+
+/**
+ * Release @p n packets, batching their heads per pool.
+ * Kernel: napi_consume_skb() on a TX completion / drop batch.
+ *
+ * @param pkts
+ *   Packets to release; NULL entries are ignored.
+ * @param n
+ *   Number of entries in @p pkts.
+ *
+ * Context: as npool_napi_consume_pkt().
+ */
+void npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n);
+
+/**
+ * Whether @p m is an npool packet (its buffer is an npool fragment).
+ * Any thread.
+ */
+static inline int
+npool_pkt_is_npool(const struct rte_mbuf *m)
+{
+	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo != NULL &&
+		m->shinfo->free_cb == npool_pkt_free_cb_pvt;
+}
+
+/**
+ * Truesize of a packet segment in bytes: what it pins in memory. For an
+ * npool packet the head's mempool element plus its fragment; for another
+ * mbuf its mempool element. Kernel: skb->truesize.
+ */
+uint32_t npool_pkt_truesize(const struct rte_mbuf *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_PKT_H */
