@@ -1,0 +1,41 @@
+#!/bin/bash
+# Install the Debian packages npool needs, only those missing.
+# Usage: scripts/deps.sh [build|test|demo|bench]...   (default: test)
+set -euo pipefail
+
+build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
+	libnuma-dev libpcap-dev python3"
+test_pkgs="libcmocka-dev"
+demo_pkgs="iproute2 ethtool iputils-ping"
+bench_pkgs="dpdk-doc gnuplot-nox valgrind"
+
+want=$build_pkgs
+for what in "${@:-test}"; do
+	case $what in
+	build) ;;
+	test) want="$want $test_pkgs" ;;
+	demo) want="$want $test_pkgs $demo_pkgs" ;;
+	bench) want="$want $test_pkgs $bench_pkgs" ;;
+	*) echo "deps.sh: unknown set '$what' (build|test|demo|bench)" >&2
+	   exit 2 ;;
+	esac
+done
+
+missing=()
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps.sh: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
