@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry endpoints (dpdk-telemetry.py, or the socket under
+ * /var/run/dpdk/<prefix>/):
+ *   /npool/stats   counters summed over all lcores
+ *   /npool/lcore,<id>  counters of one lcore (id RTE_MAX_LCORE: non-EAL)
+ *   /npool/usage   chunks, fragments and heads in use
+ */
+#include <stdlib.h>
+
+#include <rte_telemetry.h>
+
+#include "npool.h"
+
+#define STAT(d, s, f) rte_tel_data_add_dict_u64(d, #f, (s)->f)
+
+static void
+stats_to_dict(struct rte_tel_data *d, const struct npool_stats *s)
+{
+	STAT(d, s, allocs);
+	STAT(d, s, guarded_allocs);
+	STAT(d, s, frees);
+	STAT(d, s, remote_frees);
+	STAT(d, s, refills);
+	STAT(d, s, reuses);
+	STAT(d, s, small_fallbacks);
+	STAT(d, s, failures);
+	STAT(d, s, pkt_allocs);
+	STAT(d, s, pkt_builds);
+	STAT(d, s, pkt_failures);
+	STAT(d, s, pkt_consumes);
+}
+
+static int
+tel_stats(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct npool_stats s;
+
+	if (npool_stats_sum(&s) != 0)
+		return -ENODEV;
+	rte_tel_data_start_dict(d);
+	stats_to_dict(d, &s);
+	return 0;
+}
+
+static int
+tel_lcore(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	struct npool_stats s;
+	char *end;
+	unsigned long id;
+
+	if (params == NULL || *params == '\0')
+		return -EINVAL;
+	id = strtoul(params, &end, 0);
+	if (*end != '\0' || npool_stats_get((unsigned int)id, &s) != 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	stats_to_dict(d, &s);
+	return 0;
+}
+
+static int
+tel_usage(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct npool_usage u;
+
+	if (npool_usage_get(&u) != 0)
+		return -ENODEV;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "chunks", u.chunks);
+	rte_tel_data_add_dict_u64(d, "small_chunks", u.small_chunks);
+	rte_tel_data_add_dict_u64(d, "chunks_in_use", u.chunks_in_use);
+	rte_tel_data_add_dict_int(d, "frags_out", (int)u.frags_out);
+	rte_tel_data_add_dict_u64(d, "heads", u.heads);
+	rte_tel_data_add_dict_u64(d, "heads_out", u.heads_out);
+	rte_tel_data_add_dict_u64(d, "chunk_size", NPOOL_CHUNK_SIZE);
+	return 0;
+}
+
+RTE_INIT(npool_telemetry_init)
+{
+	rte_telemetry_register_cmd("/npool/stats", tel_stats,
+		"npool counters summed over all lcores. No parameters");
+	rte_telemetry_register_cmd("/npool/lcore", tel_lcore,
+		"npool counters of one lcore. Parameters: lcore id");
+	rte_telemetry_register_cmd("/npool/usage", tel_usage,
+		"npool chunks, fragments and heads in use. No parameters");
+}
