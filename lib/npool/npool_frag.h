@@ -152,9 +152,12 @@ npool_alloc_frag(uint32_t size)
  * Free a fragment of either flavor, given any address inside it.
  * Kernel: page_frag_free() (formerly skb_free_frag()).
  *
- * One atomic decrement of the chunk's reference count; the last reference
- * gives the chunk back to the arena, unless a cache still holds it (its
- * pagecnt_bias keeps the count above zero).
+ * A fragment freed on the lcore whose napi cache is still carving its
+ * chunk costs no atomic operation: the reference goes back into that
+ * cache's pagecnt_bias (refcount - bias stays the number of fragments
+ * out). Any other free is one atomic decrement of the chunk's reference
+ * count; the last reference gives the chunk back to the arena, unless a
+ * cache still holds it (its bias keeps the count above zero).
  *
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
@@ -168,6 +171,7 @@ static __rte_always_inline void
 npool_free_frag(const void *p)
 {
 	unsigned int slot = npool_slot();
+	struct npool_frag_cache *nc;
 	struct npool_chunk *c;
 
 	if (unlikely(p == NULL))
@@ -180,9 +184,26 @@ npool_free_frag(const void *p)
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}
-	NPOOL_STAT_ADD(slot, frees, 1);
-	if (c->owner != slot)
-		NPOOL_STAT_ADD(slot, remote_frees, 1);
+	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
+		nc = &npool_g->lc[slot].napi;
+		npool_g->lc[slot].stats.frees++;
+		/* Our own napi cache's chunk: no one else touches the bias. */
+		if (likely(nc->chunk == c)) {
+#if NPOOL_DEBUG
+			if (nc->pagecnt_bias >=
+					__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED))
+				rte_panic("npool: double free of fragment %p\n", p);
+#endif
+			nc->pagecnt_bias++;
+			return;
+		}
+		if (c->owner != slot)
+			npool_g->lc[slot].stats.remote_frees++;
+	} else {
+		NPOOL_STAT_ADD(slot, frees, 1);
+		if (c->owner != slot)
+			NPOOL_STAT_ADD(slot, remote_frees, 1);
+	}
 #if NPOOL_DEBUG
 	if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0)
 		rte_panic("npool: double free of fragment %p\n", p);
