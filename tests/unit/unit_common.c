@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_mempool.h>
+
+#include "unit_common.h"
+
+#define UT_MAX_ARGS 32
+
+static char ut_prefix[64];
+
+int
+ut_eal_init(const char *prefix, int extra_argc, const char **extra_argv)
+{
+	char *argv[UT_MAX_ARGS];
+	int argc = 0, i, ret;
+
+	if (extra_argc < 0 || extra_argc > UT_MAX_ARGS - 14)
+		return -1;
+	snprintf(ut_prefix, sizeof(ut_prefix), "%s", prefix);
+	argv[argc++] = (char *)(uintptr_t)"npool_unit";
+	argv[argc++] = (char *)(uintptr_t)"--no-huge";
+	argv[argc++] = (char *)(uintptr_t)"-m";
+	argv[argc++] = (char *)(uintptr_t)"512";
+	argv[argc++] = (char *)(uintptr_t)"--no-pci";
+	argv[argc++] = (char *)(uintptr_t)"--no-shconf";
+	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";
+	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
+	argv[argc++] = (char *)(uintptr_t)"--file-prefix";
+	argv[argc++] = ut_prefix;
+	argv[argc++] = (char *)(uintptr_t)"-l";
+	argv[argc++] = (char *)(uintptr_t)"0-1";
+	for (i = 0; i < extra_argc; i++)
+		argv[argc++] = (char *)(uintptr_t)extra_argv[i];
+	argv[argc] = NULL;
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+		ut_remove_runtime_dir(prefix);
+		return -1;
+	}
+	if (rte_lcore_count() < 2) {
+		fprintf(stderr, "need 2 lcores, have %u\n", rte_lcore_count());
+		return -1;
+	}
+	return 0;
+}
+
+static int
+rm_entry(const char *path, const struct stat *sb __rte_unused,
+		int type __rte_unused, struct FTW *ftw __rte_unused)
+{
+	remove(path);
+	return 0;
+}
+
+void
+ut_remove_runtime_dir(const char *prefix)
+{
+	const char *base = "/var/run";
+	char path[PATH_MAX];
+
+	/* Where EAL puts it (eal_create_runtime_dir()). */
+	if (getuid() != 0) {
+		base = getenv("XDG_RUNTIME_DIR");
+		if (base == NULL)
+			base = "/tmp";
+	}
+	if (prefix == NULL || prefix[0] == '\0' || strchr(prefix, '/') != NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/dpdk/%s", base, prefix);
+	nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void
+ut_eal_cleanup(void)
+{
+	rte_eal_cleanup();
+	ut_remove_runtime_dir(ut_prefix);
+}
+
+int
+ut_main(const char *prefix, int extra_argc, const char **extra_argv,
+		const char *group, const struct CMUnitTest *tests, size_t n)
+{
+	int ret;
+
+	if (ut_eal_init(prefix, extra_argc, extra_argv) != 0)
+		return 1;
+	ret = _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+	ut_eal_cleanup();
+	return ret;
+}
+
+int
+ut_on_other_lcore(int (*fn)(void *), void *arg)
+{
+	if (rte_eal_remote_launch(fn, arg, UT_OTHER_LCORE) != 0)
+		return -EBUSY;
+	return rte_eal_wait_lcore(UT_OTHER_LCORE);
+}
+
+struct ut_thread {
+	int (*fn)(void *);
+	void *arg;
+	int ret;
+};
+
+static void *
+ut_thread_main(void *p)
+{
+	struct ut_thread *t = p;
+
+	t->ret = t->fn(t->arg);
+	return NULL;
+}
+
+int
+ut_in_pthread(int (*fn)(void *), void *arg)
+{
+	struct ut_thread t = { .fn = fn, .arg = arg, .ret = -1 };
+	pthread_t tid;
+
+	if (pthread_create(&tid, NULL, ut_thread_main, &t) != 0)
+		return -EAGAIN;
+	pthread_join(tid, NULL);
+	return t.ret;
+}
+
+int
+ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
+		uint32_t headroom)
+{
+	struct npool_conf conf;
+
+	npool_conf_defaults(&conf);
+	if (nb_chunks != 0)
+		conf.nb_chunks = nb_chunks;
+	conf.nb_small_chunks = nb_small;
+	if (nb_heads != 0)
+		conf.nb_heads = nb_heads;
+	if (headroom != 0)
+		conf.headroom = headroom;
+	return npool_init(&conf);
+}
+
+int
+ut_setup_default(void **state __rte_unused)
+{
+	return npool_init(NULL) == 0 ? 0 : -1;
+}
+
+int
+ut_teardown_check(void **state __rte_unused)
+{
+	struct npool_arena *a = &npool_g->arena;
+	struct npool_usage u;
+
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.frags_out, 0);
+	assert_int_equal(u.heads_out, 0);
+	assert_int_equal(rte_mempool_avail_count(npool_head_pool()), u.heads);
+	npool_frag_cache_drain_all();
+	/* Every chunk back exactly once: a second put would show here. */
+	assert_int_equal(npool_arena_in_use(a), 0);
+	assert_int_equal(rte_ring_count(a->free_big), a->nb_chunks);
+	assert_int_equal(rte_ring_count(a->free_small), a->nb_small);
+	assert_int_equal(npool_fini(), 0);
+	assert_null(npool_g);
+	return 0;
+}
+
+struct npool_stats
+ut_stats_sum(void)
+{
+	struct npool_stats s;
+
+	assert_int_equal(npool_stats_sum(&s), 0);
+	return s;
+}
+
+struct npool_stats
+ut_stats_self(void)
+{
+	struct npool_stats s;
+
+	assert_int_equal(npool_stats_get(npool_slot(), &s), 0);
+	return s;
+}
+
+struct npool_chunk *
+ut_chunk_of(const void *p)
+{
+	return npool_arena_chunk(&npool_g->arena, p);
+}
+
+struct npool_frag_cache *
+ut_napi_cache(void)
+{
+	return &npool_g->lc[npool_slot()].napi;
+}
+
+struct npool_frag_cache *
+ut_guarded_cache(void)
+{
+	return &npool_g->lc[npool_slot()].guarded;
+}
+
+unsigned int
+ut_free_big(void)
+{
+	return rte_ring_count(npool_g->arena.free_big);
+}

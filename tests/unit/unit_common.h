@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_UNIT_COMMON_H
+#define NPOOL_UNIT_COMMON_H
+
+/*
+ * Shared helpers of the cmocka unit tests: EAL start and clean-up, npool
+ * set-up and leak-checked tear-down, running a function on lcore 1 or on a
+ * plain (non-EAL) pthread. Include after <setjmp.h>/<cmocka.h>.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "npool.h"
+
+/* The lcore used for "another lcore" tests (EAL runs with -l 0-1). */
+#define UT_OTHER_LCORE 1
+
+/*
+ * Start EAL for a test binary: --no-huge -m 512 --no-pci --no-shconf
+ * --no-telemetry --file-prefix @p prefix -l 0-1, plus @p extra_argc
+ * arguments from @p extra_argv (e.g. "--vdev=net_null0").
+ * Return 0, or -1 after printing why.
+ */
+int ut_eal_init(const char *prefix, int extra_argc, const char **extra_argv);
+
+/*
+ * A test binary's main: ut_eal_init(), run the cmocka group @p tests,
+ * ut_eal_cleanup(). Return the exit status (0: every test passed).
+ */
+int ut_main(const char *prefix, int extra_argc, const char **extra_argv,
+		const char *group, const struct CMUnitTest *tests, size_t n);
+
+#define UT_MAIN(prefix, tests) \
+	ut_main(prefix, 0, NULL, #tests, tests, RTE_DIM(tests))
+
+/* rte_eal_cleanup() and remove /var/run/dpdk/<prefix>. */
+void ut_eal_cleanup(void);
+
+/* Remove the runtime folder of @p prefix (for processes that died). */
+void ut_remove_runtime_dir(const char *prefix);
+
+/* Run @p fn(arg) on UT_OTHER_LCORE and wait: its return value. */
+int ut_on_other_lcore(int (*fn)(void *), void *arg);
+
+/* Run @p fn(arg) on a new non-EAL pthread and join: its return value. */
+int ut_in_pthread(int (*fn)(void *), void *arg);
+
+/* npool_init() with these settings (0 keeps a default); 0 or -errno. */
+int ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
+		uint32_t headroom);
+
+/* cmocka setup: npool_init() with the defaults. */
+int ut_setup_default(void **state);
+
+/*
+ * cmocka teardown: assert nothing leaked (no fragment or head out, arena
+ * empty after draining the caches, counters consistent), then npool_fini().
+ */
+int ut_teardown_check(void **state);
+
+/* Counters summed over every slot. */
+struct npool_stats ut_stats_sum(void);
+
+/* Counters of the calling thread's slot. */
+struct npool_stats ut_stats_self(void);
+
+/* Chunk header of a fragment address. */
+struct npool_chunk *ut_chunk_of(const void *p);
+
+/* The calling lcore's napi / guarded fragment cache. */
+struct npool_frag_cache *ut_napi_cache(void);
+struct npool_frag_cache *ut_guarded_cache(void);
+
+/* Free big chunks in the arena's ring. */
+unsigned int ut_free_big(void);
+
+#endif /* NPOOL_UNIT_COMMON_H */
