@@ -59,8 +59,10 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 
 	c = npool_arena_get(a, 0);
 	if (unlikely(c == NULL)) {
-		/* The order-0 fallback: one 4 KiB chunk, if it fits. */
-		if (size > NPOOL_SMALL_CHUNK_SIZE)
+		/* The order-0 fallback: one 4 KiB chunk, if it fits and
+		 * its 4 KiB alignment is enough. */
+		if (size > NPOOL_SMALL_CHUNK_SIZE ||
+				(align_mask & NPOOL_SMALL_CHUNK_SIZE) == 0)
 			return npool_frag_fail_pvt(slot, ENOMEM);
 		c = npool_arena_get(a, 1);
 		if (c == NULL)

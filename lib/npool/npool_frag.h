@@ -49,8 +49,14 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 
 	/* Counting down, alignment is a mask of the start offset. */
 	offset &= (int32_t)align_mask;
-	/* A cache without a chunk has offset 0, so it refills here too. */
-	if (unlikely(offset < 0))
+	/*
+	 * A cache without a chunk has offset 0, so it refills here too.
+	 * A small chunk is only aligned to its 4 KiB: a larger alignment
+	 * needs a big chunk (the test folds away for a constant align).
+	 */
+	if (unlikely(offset < 0 ||
+			((align_mask & NPOOL_SMALL_CHUNK_SIZE) == 0 &&
+			 (nc->chunk->flags & NPOOL_CHUNK_F_SMALL))))
 		return npool_frag_refill_pvt(nc, size, align_mask);
 	nc->pagecnt_bias--;
 	nc->offset = offset;
@@ -74,8 +80,8 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
  *   The fragment, or NULL with rte_errno set: EINVAL (size 0 or above
  *   NPOOL_CHUNK_SIZE, or align not a power of two), EPERM (no lcore id),
  *   ENOMEM (no chunk free in the arena; also when only small chunks are
- *   left and @p size is above NPOOL_SMALL_CHUNK_SIZE), ENODEV (npool not
- *   initialised).
+ *   left and @p size or @p align is above NPOOL_SMALL_CHUNK_SIZE), ENODEV
+ *   (npool not initialised).
  */
 static __rte_always_inline void *
 npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
