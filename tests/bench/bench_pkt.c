@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packet alloc+free: npool_napi_alloc_pkt(len) with npool_napi_consume
+ * (napi_alloc_skb + napi_consume_skb, seeds 3 and 7) vs rte_pktmbuf_alloc
+ * and rte_pktmbuf_free on a stock pool with cache 256 (the anchor). Also
+ * npool packets freed by plain rte_pktmbuf_free (through the mempool ops),
+ * the guarded npool_alloc_pkt, and stock mbufs from a pool on the "npool"
+ * ops (the head cache as a mempool cache). Per op and per burst of 32.
+ */
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "npool.h"
+#include "rte_mempool_npool.h"
+#include "bench_common.h"
+
+enum pv { PV_NAPI, PV_NAPI_FREE, PV_GUARDED, PV_MBUF256, PV_MBUF_NPOOL };
+
+static const char * const pv_name[] = {
+	[PV_NAPI] = "napi_alloc+consume",
+	[PV_NAPI_FREE] = "napi_alloc+pktmbuf_free",
+	[PV_GUARDED] = "npool_alloc_pkt+free",
+	[PV_MBUF256] = "pktmbuf cache256",
+	[PV_MBUF_NPOOL] = "pktmbuf npool-ops",
+};
+
+struct pkt_arg {
+	int burst;
+	uint32_t len;
+	struct rte_mempool *mp;
+};
+
+static __rte_always_inline struct rte_mbuf *
+pv_alloc(enum pv v, const struct pkt_arg *a)
+{
+	struct rte_mbuf *m;
+
+	switch (v) {
+	case PV_NAPI:
+	case PV_NAPI_FREE:
+		m = npool_napi_alloc_pkt(a->len);
+		break;
+	case PV_GUARDED:
+		m = npool_alloc_pkt(a->len);
+		break;
+	default:
+		m = rte_pktmbuf_alloc(a->mp);
+	}
+	if (unlikely(m == NULL))
+		rte_panic("bench pkt: %s: %s\n", pv_name[v],
+				rte_strerror(rte_errno));
+	return m;
+}
+
+static __rte_always_inline void
+pv_free(enum pv v, struct rte_mbuf *m)
+{
+	if (v == PV_NAPI)
+		npool_napi_consume_pkt(m);
+	else
+		rte_pktmbuf_free(m);
+}
+
+static __rte_always_inline void
+pv_burst(enum pv v, const struct pkt_arg *a)
+{
+	struct rte_mbuf *pkts[BENCH_BURST];
+	unsigned int i;
+
+	if (v == PV_MBUF256 || v == PV_MBUF_NPOOL) {
+		if (rte_pktmbuf_alloc_bulk(a->mp, pkts, BENCH_BURST) != 0)
+			rte_panic("bench pkt: pool empty\n");
+	} else {
+		for (i = 0; i < BENCH_BURST; i++)
+			pkts[i] = pv_alloc(v, a);
+	}
+	if (v == PV_NAPI)
+		npool_napi_consume_bulk(pkts, BENCH_BURST);
+	else
+		rte_pktmbuf_free_bulk(pkts, BENCH_BURST);
+}
+
+static __rte_always_inline uint64_t
+pkt_loop(enum pv v, const void *arg, unsigned int n)
+{
+	const struct pkt_arg *a = arg;
+	uint64_t t0 = rte_rdtsc_precise();
+	unsigned int i;
+
+	if (a->burst) {
+		for (i = 0; i < n; i += BENCH_BURST)
+			pv_burst(v, a);
+	} else {
+		for (i = 0; i < n; i++)
+			pv_free(v, pv_alloc(v, a));
+	}
+	return rte_rdtsc_precise() - t0;
+}
+
+BENCH_RUN_FN(pkt_loop, PV_NAPI)
+BENCH_RUN_FN(pkt_loop, PV_NAPI_FREE)
+BENCH_RUN_FN(pkt_loop, PV_GUARDED)
+BENCH_RUN_FN(pkt_loop, PV_MBUF256)
+BENCH_RUN_FN(pkt_loop, PV_MBUF_NPOOL)
+
+static uint64_t (* const pv_run[])(void *, unsigned int) = {
+	[PV_NAPI] = run_PV_NAPI, [PV_NAPI_FREE] = run_PV_NAPI_FREE,
+	[PV_GUARDED] = run_PV_GUARDED, [PV_MBUF256] = run_PV_MBUF256,
+	[PV_MBUF_NPOOL] = run_PV_MBUF_NPOOL,
+};
+
+static struct rte_mempool *mp256, *mpnp;
+
+static void
+pkt_case(int burst, uint32_t len)
+{
+	struct pkt_arg args[RTE_DIM(pv_name)];
+	struct bench_case bc;
+	unsigned int v;
+
+	memset(&bc, 0, sizeof(bc));
+	bc.bench = "pkt";
+	snprintf(bc.name, sizeof(bc.name), "%s len %u",
+			burst ? "burst32" : "op", len);
+	if (!bench_selected(bc.name))
+		return;
+	bc.seed = "3/7 napi_alloc_skb";
+	bc.n = bench_scale(1u << 19);
+	bc.ops_per_call = 1;
+	for (v = 0; v < RTE_DIM(pv_name); v++) {
+		args[v].burst = burst;
+		args[v].len = len;
+		args[v].mp = v == PV_MBUF_NPOOL ? mpnp : mp256;
+		bench_add(&bc, pv_name[v], pv_run[v], &args[v]);
+	}
+	bc.anchor = PV_MBUF256;
+	bench_case_run(&bc);
+	bench_target(bc.v[PV_NAPI].target, sizeof(bc.v[0].target),
+			bc.v[PV_NAPI].ratio <= 1.0, "<=1.00x");
+	bench_case_print(&bc);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const uint32_t lens[] = { 64, 256, 1500 };
+	unsigned int i;
+
+	bench_init(argc, argv, "pkt", 512, 1);
+	if (npool_init(NULL) != 0)
+		rte_exit(1, "npool_init: %s\n", rte_strerror(rte_errno));
+	mp256 = rte_pktmbuf_pool_create("bench_mb256", 8191, 256, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	mpnp = npool_pktmbuf_pool_create("bench_mbnp", 8191, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (mp256 == NULL || mpnp == NULL)
+		rte_exit(1, "mbuf pools: %s\n", rte_strerror(rte_errno));
+	bench_table_header();
+	for (i = 0; i < RTE_DIM(lens); i++)
+		pkt_case(0, lens[i]);
+	for (i = 0; i < RTE_DIM(lens); i++)
+		pkt_case(1, lens[i]);
+	rte_mempool_free(mp256);
+	rte_mempool_free(mpnp);
+	if (npool_fini() != 0)
+		fprintf(stderr, "bench pkt: npool_fini: leak\n");
+	return bench_fini(0);
+}
