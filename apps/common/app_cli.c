@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include "npool.h"
+#include "app_cli.h"
+
+enum {
+	OPT_CONFIG = 256,
+	OPT_POOL,
+	OPT_COPYBREAK,
+	OPT_NB_MBUFS,
+	OPT_MBUF_SIZE,
+	OPT_STATS,
+	OPT_DURATION,
+	OPT_IDLE_EXIT,
+	OPT_JSON,
+	OPT_HELP,
+};
+
+static const struct option common_long_opts[] = {
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "copybreak", required_argument, NULL, OPT_COPYBREAK },
+	{ "nb-mbufs", required_argument, NULL, OPT_NB_MBUFS },
+	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
+	{ "stats", required_argument, NULL, OPT_STATS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "idle-exit", required_argument, NULL, OPT_IDLE_EXIT },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+};
+
+#define COMMON_SHORT_OPTS "p:Ph"
+#define MAX_LONG_OPTS 64
+
+static const char common_usage[] =
+	"  -p PORTMASK         hex mask of the ports to use (required)\n"
+	"  -P                  put the ports in promiscuous mode\n"
+	"  --config \"(port,queue,lcore)[,...]\"\n"
+	"                      RX queues polled by each lcore (default: queue 0\n"
+	"                      of every port on the first worker lcore)\n"
+	"  --pool npool|mempool\n"
+	"                      RX pools on the \"npool\" ops (default) or DPDK's\n"
+	"                      rte_pktmbuf_pool_create()\n"
+	"  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
+	"                      free the RX mbuf at once (0 = off, the default)\n"
+	"  --nb-mbufs N        mbufs per RX pool (default: sized from the rings)\n"
+	"  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
+	"                      the driver profile's)\n"
+	"  --stats SEC         print the counters every SEC seconds (0 = off)\n"
+	"  --duration SEC      stop after SEC seconds (0 = no limit)\n"
+	"  --idle-exit MS      stop when no packet arrived for MS milliseconds\n"
+	"  --json FILE         write the final counters to FILE as JSON\n"
+	"  -h, --help          print this help\n";
+
+static const char *err_prog = "npool";
+
+void
+app_err_set_prog(const char *prog)
+{
+	err_prog = prog;
+}
+
+void
+app_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", err_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+app_opts_defaults(struct app_opts *o, const char *prog)
+{
+	memset(o, 0, sizeof(*o));
+	o->prog = prog;
+	o->pool = APP_POOL_NPOOL;
+	app_err_set_prog(prog);
+}
+
+/* All of @p s as an unsigned number in @p base: no sign, no blank. */
+static int
+to_ull(const char *s, int base, unsigned long long *v)
+{
+	char *end;
+
+	/* strtoull() takes "-1" and leading blanks: refuse them first. */
+	if (s == NULL || !isxdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return errno != 0 || *end != '\0' ? -1 : 0;
+}
+
+int
+app_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
+		uint64_t *out)
+{
+	unsigned long long v;
+
+	if (to_ull(s, 0, &v) < 0) {
+		app_err("%s: '%s' is not a number", flag, s ? s : "");
+		return -1;
+	}
+	if (v < min || v > max) {
+		app_err("%s: %llu is out of range %" PRIu64 "..%" PRIu64,
+				flag, v, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+app_parse_double(const char *flag, const char *s, double min, double max,
+		double *out)
+{
+	char *end = NULL;
+	double v = 0;
+
+	if (s != NULL && (isdigit((unsigned char)s[0]) || s[0] == '.')) {
+		errno = 0;
+		v = strtod(s, &end);
+	}
+	if (end == NULL || errno != 0 || *end != '\0' || !isfinite(v)) {
+		app_err("%s: '%s' is not a number", flag, s ? s : "");
+		return -1;
+	}
+	if (v < min || v > max) {
+		app_err("%s: %s is out of range %g..%g", flag, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+app_parse_portmask(const char *flag, const char *s, uint64_t *mask)
+{
+	unsigned long long v;
+
+	if (to_ull(s, 16, &v) < 0) {
+		app_err("%s: '%s' is not a hexadecimal port mask", flag,
+				s ? s : "");
+		return -1;
+	}
+	if (v == 0) {
+		app_err("%s: the port mask selects no port", flag);
+		return -1;
+	}
+	*mask = v;
+	return 0;
+}
+
+int
+app_parse_mac(const char *flag, const char *s, struct rte_ether_addr *a)
+{
+	if (s == NULL || strlen(s) != 17 || rte_ether_unformat_addr(s, a) != 0) {
+		app_err("%s: '%s' is not a MAC address xx:xx:xx:xx:xx:xx",
+				flag, s ? s : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* One "(port,queue,lcore)" at *p; advances *p past it. */
+static int
+parse_config_entry(const char *flag, const char **p, struct app_rxq_map *m)
+{
+	unsigned long v[3];
+	const char *s = *p;
+	char *end;
+	int i;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s++ != '(')
+		return -1;
+	for (i = 0; i < 3; i++) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		errno = 0;
+		v[i] = strtoul(s, &end, 10);
+		if (errno != 0 || v[i] > UINT16_MAX)
+			return -1;
+		s = end;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s++ != (i < 2 ? ',' : ')'))
+			return -1;
+	}
+	if (v[0] >= RTE_MAX_ETHPORTS || v[2] >= RTE_MAX_LCORE) {
+		app_err("%s: port %lu or lcore %lu out of range", flag,
+				v[0], v[2]);
+		return -2;
+	}
+	m->port = (uint16_t)v[0];
+	m->queue = (uint16_t)v[1];
+	m->lcore = (uint16_t)v[2];
+	*p = s;
+	return 0;
+}
+
+int
+app_parse_config(const char *flag, const char *s, struct app_opts *o)
+{
+	const char *p = s;
+	int rc;
+
+	o->nb_rxq = 0;
+	for (;;) {
+		if (o->nb_rxq == APP_MAX_RXQ) {
+			app_err("%s: more than %d entries", flag, APP_MAX_RXQ);
+			return -1;
+		}
+		rc = parse_config_entry(flag, &p, &o->rxq[o->nb_rxq]);
+		if (rc == -2)
+			return -1;
+		if (rc < 0) {
+			app_err("%s: bad entry at '%s' (want \"(port,queue,lcore)[,...]\")",
+					flag, p);
+			return -1;
+		}
+		o->nb_rxq++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',') {
+			app_err("%s: bad entry at '%s' (want \"(port,queue,lcore)[,...]\")",
+					flag, p - 1);
+			return -1;
+		}
+	}
+}
+
+/* Every enabled port must exist. */
+static int
+check_portmask(const struct app_opts *o)
+{
+	unsigned int p;
+
+	if (o->portmask == 0) {
+		app_err("-p: a port mask is required");
+		return -1;
+	}
+	for (p = 0; p < 64; p++) {
+		if (!(o->portmask & (UINT64_C(1) << p)))
+			continue;
+		if (p >= RTE_MAX_ETHPORTS || !rte_eth_dev_is_valid_port(p)) {
+			app_err("-p: port %u does not exist (%u ports probed)",
+					p, rte_eth_dev_count_avail());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Default --config: queue 0 of every port on the first worker lcore. */
+static void
+default_config(struct app_opts *o)
+{
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
+	uint16_t p;
+
+	if (lcore >= RTE_MAX_LCORE)
+		lcore = rte_get_main_lcore();
+	o->nb_rxq = 0;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (o->portmask & (UINT64_C(1) << p))
+			o->rxq[o->nb_rxq++] = (struct app_rxq_map){ p, 0, lcore };
+}
+
+/* Ports enabled, lcores enabled, no duplicate, queues 0..n-1 per port. */
+static int
+check_config(const struct app_opts *o)
+{
+	uint32_t nq[RTE_MAX_ETHPORTS] = { 0 }, maxq[RTE_MAX_ETHPORTS] = { 0 };
+	unsigned int i, j;
+	uint16_t p;
+
+	for (i = 0; i < o->nb_rxq; i++) {
+		const struct app_rxq_map *m = &o->rxq[i];
+
+		if (!(o->portmask & (UINT64_C(1) << m->port))) {
+			app_err("--config: port %u is not enabled in -p", m->port);
+			return -1;
+		}
+		if (!rte_lcore_is_enabled(m->lcore)) {
+			app_err("--config: lcore %u is not enabled (EAL -l/-c)",
+					m->lcore);
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (o->rxq[j].port == m->port &&
+					o->rxq[j].queue == m->queue) {
+				app_err("--config: queue %u of port %u is listed twice",
+						m->queue, m->port);
+				return -1;
+			}
+		nq[m->port]++;
+		maxq[m->port] = RTE_MAX(maxq[m->port], (uint32_t)m->queue + 1);
+	}
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!(o->portmask & (UINT64_C(1) << p)))
+			continue;
+		if (nq[p] == 0) {
+			app_err("--config: port %u is enabled but has no RX queue",
+					p);
+			return -1;
+		}
+		if (nq[p] != maxq[p]) {
+			app_err("--config: the queues of port %u must be 0..%u",
+					p, nq[p] - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+check_opts(struct app_opts *o)
+{
+	if (check_portmask(o) < 0)
+		return -1;
+	if (o->nb_rxq == 0)
+		default_config(o);
+	return check_config(o);
+}
+
+/* A shared option: 0, or -1 after app_err(). */
+static int
+parse_common(struct app_opts *o, int opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'p':
+		return app_parse_portmask("-p", arg, &o->portmask);
+	case 'P':
+		o->promisc = true;
+		return 0;
+	case OPT_CONFIG:
+		return app_parse_config("--config", arg, o);
+	case OPT_POOL:
+		if (strcmp(arg, "npool") == 0)
+			o->pool = APP_POOL_NPOOL;
+		else if (strcmp(arg, "mempool") == 0)
+			o->pool = APP_POOL_MEMPOOL;
+		else {
+			app_err("--pool: '%s' is not npool or mempool", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_COPYBREAK:
+		if (app_parse_u64("--copybreak", arg, 0, NPOOL_PKT_MAX_LEN, &v))
+			return -1;
+		o->copybreak = (uint32_t)v;
+		return 0;
+	case OPT_NB_MBUFS:
+		if (app_parse_u64("--nb-mbufs", arg, 1024, 1 << 24, &v))
+			return -1;
+		o->nb_mbufs = (uint32_t)v;
+		return 0;
+	case OPT_MBUF_SIZE:
+		if (app_parse_u64("--mbuf-size", arg, RTE_PKTMBUF_HEADROOM + 64,
+				UINT16_MAX, &v))
+			return -1;
+		o->mbuf_size = (uint16_t)v;
+		return 0;
+	case OPT_STATS:
+		if (app_parse_u64("--stats", arg, 0, 86400, &v))
+			return -1;
+		o->stats_s = (uint32_t)v;
+		return 0;
+	case OPT_DURATION:
+		return app_parse_double("--duration", arg, 0, 1e9,
+				&o->duration_s);
+	case OPT_IDLE_EXIT:
+		return app_parse_u64("--idle-exit", arg, 0, UINT32_MAX,
+				&o->idle_ms);
+	case OPT_JSON:
+		if (arg[0] == '\0') {
+			app_err("--json: empty file name");
+			return -1;
+		}
+		o->json = arg;
+		return 0;
+	}
+	return 1;
+}
+
+void
+app_cli_usage(FILE *f, const struct app_opts *o, const struct app_cli *cli)
+{
+	fprintf(f, "Usage: %s [EAL options] -- -p PORTMASK [options]\n"
+			"Options:\n%s%s", o->prog, common_usage,
+			cli->usage != NULL ? cli->usage : "");
+}
+
+/* Common and app long options in one getopt table. */
+static int
+build_long_opts(const struct app_cli *cli, struct option *lo)
+{
+	unsigned int n = 0, i;
+
+	for (i = 0; i < RTE_DIM(common_long_opts); i++)
+		lo[n++] = common_long_opts[i];
+	for (i = 0; cli->long_opts != NULL && cli->long_opts[i].name != NULL;
+			i++) {
+		if (n == MAX_LONG_OPTS - 1)
+			return -1;
+		lo[n++] = cli->long_opts[i];
+	}
+	memset(&lo[n], 0, sizeof(lo[n]));
+	return 0;
+}
+
+static int
+report_getopt_error(int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (opt == ':')
+		app_err("option '%s' needs a value", arg);
+	else if (optopt != 0)
+		app_err("unknown option '-%c'", optopt);
+	else
+		app_err("unknown option '%s'", arg);
+	return -1;
+}
+
+int
+app_cli_parse(int argc, char **argv, struct app_opts *o,
+		const struct app_cli *cli)
+{
+	struct option lo[MAX_LONG_OPTS];
+	char so[64];
+	int opt, rc = 0;
+
+	snprintf(so, sizeof(so), ":%s%s", COMMON_SHORT_OPTS,
+			cli->short_opts != NULL ? cli->short_opts : "");
+	if (build_long_opts(cli, lo) < 0) {
+		app_err("too many options");
+		return -1;
+	}
+	opterr = 0;
+	optind = 1;
+	while (rc == 0 && (opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (opt == 'h' || opt == OPT_HELP) {
+			app_cli_usage(stdout, o, cli);
+			return 1;
+		}
+		if (opt == '?' || opt == ':') {
+			rc = report_getopt_error(opt, argv);
+			break;
+		}
+		rc = parse_common(o, opt, optarg);
+		if (rc > 0)
+			rc = cli->parse != NULL ?
+				cli->parse(opt, optarg, cli->ctx) : -1;
+	}
+	if (rc == 0 && optind < argc) {
+		app_err("unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = check_opts(o);
+	if (rc != 0) {
+		app_cli_usage(stderr, o, cli);
+		return -1;
+	}
+	return 0;
+}

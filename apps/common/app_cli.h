@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_CLI_H
+#define APP_CLI_H
+
+/**
+ * @file
+ * Command line of the npool apps: the options every app shares (-p, -P,
+ * --config, --pool, --copybreak, --nb-mbufs, --mbuf-size, --stats,
+ * --duration, --idle-exit, --json), strict number/portmask/MAC parsing
+ * and one error line that names the flag, then the usage.
+ *
+ * EAL options come first and end with "--"; app_cli_parse() sees what
+ * rte_eal_init() left.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <getopt.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Exit status: success. */
+#define APP_EXIT_OK 0
+/** Exit status: setup or runtime error (EAL, ports, memory, JSON file). */
+#define APP_EXIT_SETUP 1
+/** Exit status: bad command line, route file or configuration. */
+#define APP_EXIT_USAGE 2
+/** Exit status: an mbuf or fragment was not back at the end. */
+#define APP_EXIT_LEAK 3
+
+/** Most (port, queue, lcore) entries in --config. */
+#define APP_MAX_RXQ 256
+
+/** Where the RX buffers come from (--pool). */
+enum app_pool_kind {
+	APP_POOL_NPOOL,   /**< npool_pktmbuf_pool_create(): "npool" ops */
+	APP_POOL_MEMPOOL, /**< rte_pktmbuf_pool_create(): stock ring ops */
+};
+
+/** One --config entry: RX queue @c queue of @c port polled by @c lcore. */
+struct app_rxq_map {
+	uint16_t port;
+	uint16_t queue;
+	uint16_t lcore;
+};
+
+/** Options shared by the apps, after app_cli_parse(). */
+struct app_opts {
+	const char *prog;        /**< app name, first word of every message */
+	uint64_t portmask;       /**< -p (required) */
+	bool promisc;            /**< -P */
+	enum app_pool_kind pool; /**< --pool, default npool */
+	uint32_t copybreak;      /**< --copybreak bytes, 0 = off */
+	uint32_t nb_mbufs;       /**< --nb-mbufs, 0 = sized from the rings */
+	uint16_t mbuf_size;      /**< --mbuf-size data room, 0 = profile's */
+	uint32_t stats_s;        /**< --stats period in seconds, 0 = off */
+	double duration_s;       /**< --duration seconds, 0 = unlimited */
+	uint64_t idle_ms;        /**< --idle-exit milliseconds, 0 = off */
+	const char *json;        /**< --json file, NULL = none */
+	uint16_t nb_rxq;         /**< entries in @c rxq */
+	struct app_rxq_map rxq[APP_MAX_RXQ]; /**< --config, or the default */
+};
+
+/** First option id free for an app's own long options. */
+#define APP_OPT_APP_BASE 512
+
+/** What an app adds to the shared command line. */
+struct app_cli {
+	/** Usage of the app's own options, lines ending in '\n', or NULL. */
+	const char *usage;
+	/** getopt short options of the app (no leading ':'), or NULL. */
+	const char *short_opts;
+	/** The app's long options (val >= APP_OPT_APP_BASE or a short
+	 * option letter), ended by a zeroed entry; or NULL. */
+	const struct option *long_opts;
+	/** Take one app option: 0, or -1 after app_err(). */
+	int (*parse)(int opt, const char *arg, void *ctx);
+	/** Passed to @c parse. */
+	void *ctx;
+};
+
+/** Fill @p o with the defaults; @p prog names the app in messages. */
+void app_opts_defaults(struct app_opts *o, const char *prog);
+
+/**
+ * Parse the app arguments (what follows "--"), validate them against the
+ * probed ports and the EAL lcores, and fill the default --config.
+ *
+ * @return
+ *   0 to run; 1 when -h/--help printed the usage (exit 0); -1 after one
+ *   error line and the usage on stderr (exit APP_EXIT_USAGE).
+ */
+int app_cli_parse(int argc, char **argv, struct app_opts *o,
+		const struct app_cli *cli);
+
+/** Print the usage (shared options and the app's) to @p f. */
+void app_cli_usage(FILE *f, const struct app_opts *o,
+		const struct app_cli *cli);
+
+/** Print "<prog>: <message>\n" on stderr. */
+void app_err(const char *fmt, ...) __rte_format_printf(1, 2);
+
+/** Name used by app_err() (set by app_opts_defaults()). */
+void app_err_set_prog(const char *prog);
+
+/**
+ * Parse an unsigned decimal (or 0x hex) number, all of @p s, within
+ * [@p min, @p max]. On error prints "<flag>: ..." with app_err().
+ *
+ * @return 0, or -1.
+ */
+int app_parse_u64(const char *flag, const char *s, uint64_t min,
+		uint64_t max, uint64_t *out);
+
+/** As app_parse_u64() for a non-negative decimal fraction ("1.5"). */
+int app_parse_double(const char *flag, const char *s, double min,
+		double max, double *out);
+
+/** Parse a hexadecimal port mask ("0x3" or "3"); not 0. */
+int app_parse_portmask(const char *flag, const char *s, uint64_t *mask);
+
+/** Parse a MAC address "xx:xx:xx:xx:xx:xx". */
+int app_parse_mac(const char *flag, const char *s, struct rte_ether_addr *a);
+
+/** Parse --config "(port,queue,lcore)[,...]" into @p o (not validated). */
+int app_parse_config(const char *flag, const char *s, struct app_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_CLI_H */

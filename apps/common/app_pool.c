@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include "npool.h"
+#include "rte_mempool_npool.h"
+#include "app_pool.h"
+
+#define MAX_POOLS 64
+
+static struct rte_mempool *pools[MAX_POOLS];
+static unsigned int nb_pools;
+static bool npool_up;
+
+int
+app_pool_init(const struct app_opts *o, uint32_t heads)
+{
+	struct npool_conf conf;
+	int ret;
+
+	if (o->pool != APP_POOL_NPOOL && o->copybreak == 0)
+		return 0;
+	npool_conf_defaults(&conf);
+	if (heads > conf.nb_heads)
+		conf.nb_heads = RTE_MIN(heads, 1u << 24);
+	ret = npool_init(&conf);
+	if (ret < 0) {
+		app_err("npool_init: %s", rte_strerror(-ret));
+		return -1;
+	}
+	npool_up = true;
+	return 0;
+}
+
+struct rte_mempool *
+app_pool_create(const char *name, unsigned int n, uint16_t data_room,
+		int socket, enum app_pool_kind kind)
+{
+	struct rte_mempool *mp;
+	unsigned int cache;
+
+	if (nb_pools == MAX_POOLS) {
+		app_err("pool %s: too many pools", name);
+		return NULL;
+	}
+	if (kind == APP_POOL_NPOOL) {
+		mp = npool_pktmbuf_pool_create(name, n, 0, data_room, socket);
+	} else {
+		/* The mempool library wants cache <= n / 1.5. */
+		cache = RTE_MIN(APP_MEMPOOL_CACHE, n * 2 / 3);
+		mp = rte_pktmbuf_pool_create(name, n, cache, 0, data_room,
+				socket);
+	}
+	if (mp == NULL) {
+		app_err("pool %s (%u mbufs of %u bytes): %s", name, n,
+				data_room, rte_strerror(rte_errno));
+		return NULL;
+	}
+	pools[nb_pools++] = mp;
+	return mp;
+}
+
+void
+app_pool_leak_check(FILE *f, struct app_leak *lk)
+{
+	struct npool_usage u;
+	unsigned int i;
+
+	memset(lk, 0, sizeof(*lk));
+	fprintf(f, "pools:\n");
+	for (i = 0; i < nb_pools; i++) {
+		const struct rte_mempool *mp = pools[i];
+		unsigned int avail = rte_mempool_avail_count(mp);
+		unsigned int out = mp->size - avail;
+
+		fprintf(f, "  %-16s %-7s size %7u  avail %7u  out %u\n",
+				mp->name, npool_mempool_is_npool(mp) ?
+				"npool" : "mempool", mp->size, avail, out);
+		lk->mbufs_out += out;
+	}
+	if (npool_up) {
+		/* Caches keep their current chunk: give them back first. */
+		npool_frag_cache_drain_all();
+		npool_usage_get(&u);
+		fprintf(f, "  %-16s %-7s size %7u  avail %7u  out %u\n",
+				"npool heads", "npool", u.heads,
+				u.heads - u.heads_out, u.heads_out);
+		fprintf(f, "  npool arena: %" PRId64 " fragments out, %u of %u+%u chunks in use\n",
+				u.frags_out, u.chunks_in_use, u.chunks,
+				u.small_chunks);
+		lk->mbufs_out += u.heads_out;
+		lk->frags_out = u.frags_out;
+		lk->chunks_in_use = u.chunks_in_use;
+	}
+	lk->ok = lk->mbufs_out == 0 && lk->frags_out == 0 &&
+		lk->chunks_in_use == 0;
+	fprintf(f, "leak check: %s (%" PRIu64 " mbufs, %" PRId64
+			" fragments, %u chunks out)\n", lk->ok ? "OK" : "LEAK",
+			lk->mbufs_out, lk->frags_out, lk->chunks_in_use);
+}
+
+void
+app_pool_fini(void)
+{
+	int ret;
+
+	while (nb_pools > 0)
+		rte_mempool_free(pools[--nb_pools]);
+	if (npool_up) {
+		ret = npool_fini();
+		if (ret < 0)
+			app_err("npool_fini: %s", rte_strerror(-ret));
+		npool_up = false;
+	}
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_POOL_H
+#define APP_POOL_H
+
+/**
+ * @file
+ * Packet pools of the apps (--pool npool|mempool) and the leak check at
+ * exit: every mbuf back in every pool, no npool fragment and no chunk out.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_mempool.h>
+
+#include "app_cli.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Cache size of the stock pools (--pool mempool), as l3fwd. */
+#define APP_MEMPOOL_CACHE 256u
+
+/** State of the pools after a run. */
+struct app_leak {
+	uint64_t mbufs_out;     /**< mbufs (heads included) not back */
+	int64_t frags_out;      /**< npool fragments not freed */
+	uint32_t chunks_in_use; /**< npool chunks not back in the arena */
+	bool ok;                /**< all three are 0 */
+};
+
+/**
+ * Initialise npool when the run needs it (--pool npool or --copybreak).
+ * Context: main lcore, after rte_eal_init().
+ *
+ * @param heads
+ *   Packet heads wanted in npool's head pool (0: npool's default).
+ * @return 0, or -1 after app_err().
+ */
+int app_pool_init(const struct app_opts *o, uint32_t heads);
+
+/**
+ * Create a packet mbuf pool of the kind chosen by --pool and remember it
+ * for app_pool_leak_check() and app_pool_fini().
+ *
+ * @param name
+ *   Pool name (unique), short: at most RTE_MEMPOOL_NAMESIZE - 4 chars.
+ * @param n
+ *   Number of mbufs.
+ * @param data_room
+ *   Data room in bytes, headroom included; 0 for indirect mbufs only.
+ * @param socket
+ *   NUMA socket or SOCKET_ID_ANY.
+ * @return
+ *   The pool, or NULL after app_err().
+ */
+struct rte_mempool *app_pool_create(const char *name, unsigned int n,
+		uint16_t data_room, int socket, enum app_pool_kind kind);
+
+/**
+ * Leak check, after the ports are closed and the lcores stopped: drain
+ * npool's fragment caches, then compare every pool's free count with its
+ * size and read npool's usage. Prints the pools' state to @p f.
+ */
+void app_pool_leak_check(FILE *f, struct app_leak *lk);
+
+/** Free every pool created here, then npool_fini(). Main lcore. */
+void app_pool_fini(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_POOL_H */

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_errno.h>
+
+#include "npool_rx.h"
+#include "app_pool.h"
+#include "app_port.h"
+
+struct app_lcore_conf app_lcores[RTE_MAX_LCORE];
+struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
+
+static struct {
+	bool configured;
+	bool started;
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t nb_rxd;
+	uint16_t nb_txd;
+	const struct npool_rx_profile *prof;
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+} ports[RTE_MAX_ETHPORTS];
+
+static unsigned int nb_fwd_lcores;
+static struct rte_mempool *rx_pools[RTE_MAX_NUMA_NODES];
+
+#define MIN_POOL_MBUFS 8192u
+
+unsigned int
+app_fwd_lcore_count(void)
+{
+	return nb_fwd_lcores;
+}
+
+unsigned int
+app_ports_tx_descs(void)
+{
+	unsigned int p, n = 0;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (ports[p].configured)
+			n += ports[p].nb_txq * ports[p].nb_txd;
+	return n;
+}
+
+/* The --config entries, per lcore; TX queue ids 0..n-1 in lcore order. */
+static int
+build_lcore_map(const struct app_opts *o)
+{
+	unsigned int i, lcore;
+
+	memset(app_lcores, 0, sizeof(app_lcores));
+	for (i = 0; i < o->nb_rxq; i++) {
+		const struct app_rxq_map *m = &o->rxq[i];
+		struct app_lcore_conf *lc = &app_lcores[m->lcore];
+
+		if (lc->nb_rxq == APP_MAX_RXQ_PER_LCORE) {
+			app_err("--config: lcore %u polls more than %d queues",
+					m->lcore, APP_MAX_RXQ_PER_LCORE);
+			return -1;
+		}
+		lc->rxq[lc->nb_rxq].port = m->port;
+		lc->rxq[lc->nb_rxq].queue = m->queue;
+		lc->nb_rxq++;
+		ports[m->port].nb_rxq = RTE_MAX(ports[m->port].nb_rxq,
+				(uint16_t)(m->queue + 1));
+	}
+	nb_fwd_lcores = 0;
+	RTE_LCORE_FOREACH(lcore)
+		if (app_lcores[lcore].nb_rxq != 0)
+			app_lcores[lcore].txq = (uint16_t)nb_fwd_lcores++;
+	return 0;
+}
+
+/* Profile, queue counts, offloads and rte_eth_dev_configure(). */
+static int
+configure_port(uint16_t p, const struct app_port_params *pp)
+{
+	struct rte_eth_dev_info *info = &ports[p].info;
+	struct rte_eth_conf *conf = &ports[p].conf;
+	int ret;
+
+	ret = rte_eth_dev_info_get(p, info);
+	if (ret != 0) {
+		app_err("port %u: rte_eth_dev_info_get: %s", p,
+				rte_strerror(-ret));
+		return -1;
+	}
+	ports[p].prof = npool_rx_profile_find(info->driver_name);
+	ports[p].nb_txq = pp->tx ? (uint16_t)nb_fwd_lcores : 0;
+	if (ports[p].nb_rxq > info->max_rx_queues ||
+			ports[p].nb_txq > info->max_tx_queues) {
+		app_err("port %u (%s): needs %u RX and %u TX queues (one TX queue per forwarding lcore), the driver has %u and %u",
+				p, info->driver_name, ports[p].nb_rxq,
+				ports[p].nb_txq, info->max_rx_queues,
+				info->max_tx_queues);
+		return -1;
+	}
+	memset(conf, 0, sizeof(*conf));
+	/* Chains (frames above the data room, fragments) must go out. */
+	conf->txmode.offloads = info->tx_offload_capa &
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	conf->rxmode.offloads = info->rx_offload_capa &
+		(RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM);
+	ret = npool_rx_profile_fit(p, ports[p].prof, conf, &ports[p].nb_rxd,
+			&ports[p].nb_txd);
+	if (ret == 0)
+		ret = rte_eth_dev_configure(p, ports[p].nb_rxq,
+				ports[p].nb_txq, conf);
+	if (ret != 0) {
+		app_err("port %u (%s): configure: %s", p, info->driver_name,
+				rte_strerror(-ret));
+		return -1;
+	}
+	ports[p].configured = true;
+	/* Again: configure may have changed the descriptor limits. */
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p, &ports[p].nb_rxd,
+			&ports[p].nb_txd);
+	if (ret == 0 && pp->mtu != 0 && pp->mtu != RTE_ETHER_MTU) {
+		ret = rte_eth_dev_set_mtu(p, pp->mtu);
+		if (ret == -ENOTSUP)
+			ret = 0;
+	}
+	if (ret != 0) {
+		app_err("port %u (%s): %s", p, info->driver_name,
+				rte_strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* One RX pool per socket of a forwarding lcore, sized as l3fwd does. */
+static int
+create_rx_pools(const struct app_opts *o)
+{
+	unsigned int n = 0, lcore, p, socket;
+	uint16_t data_room = o->mbuf_size;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!ports[p].configured)
+			continue;
+		n += ports[p].nb_rxq * ports[p].nb_rxd +
+			ports[p].nb_txq * ports[p].nb_txd +
+			nb_fwd_lcores * APP_BURST;
+		if (o->mbuf_size == 0)
+			data_room = RTE_MAX(data_room,
+					ports[p].prof->data_room);
+	}
+	n += nb_fwd_lcores * (APP_MEMPOOL_CACHE + APP_BURST);
+	n = o->nb_mbufs != 0 ? o->nb_mbufs : RTE_MAX(n, MIN_POOL_MBUFS);
+	RTE_LCORE_FOREACH(lcore) {
+		if (app_lcores[lcore].nb_rxq == 0)
+			continue;
+		socket = rte_lcore_to_socket_id(lcore);
+		if (socket >= RTE_MAX_NUMA_NODES)
+			socket = 0;
+		if (rx_pools[socket] != NULL)
+			continue;
+		snprintf(name, sizeof(name), "rx_s%u", socket);
+		rx_pools[socket] = app_pool_create(name, n, data_room,
+				(int)socket, o->pool);
+		if (rx_pools[socket] == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+setup_queues(void)
+{
+	unsigned int lcore, i, socket;
+	struct rte_eth_rxconf rxconf;
+	struct rte_eth_txconf txconf;
+	uint16_t p, q;
+	int ret;
+
+	RTE_LCORE_FOREACH(lcore) {
+		const struct app_lcore_conf *lc = &app_lcores[lcore];
+
+		socket = rte_lcore_to_socket_id(lcore);
+		if (socket >= RTE_MAX_NUMA_NODES)
+			socket = 0;
+		for (i = 0; i < lc->nb_rxq; i++) {
+			p = lc->rxq[i].port;
+			rxconf = ports[p].info.default_rxconf;
+			rxconf.offloads = ports[p].conf.rxmode.offloads;
+			rxconf.rx_free_thresh = ports[p].prof->rx_free_thresh;
+			ret = rte_eth_rx_queue_setup(p, lc->rxq[i].queue,
+					ports[p].nb_rxd, socket, &rxconf,
+					rx_pools[socket]);
+			if (ret != 0) {
+				app_err("port %u: RX queue %u: %s", p,
+						lc->rxq[i].queue,
+						rte_strerror(-ret));
+				return -1;
+			}
+		}
+	}
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!ports[p].configured)
+			continue;
+		txconf = ports[p].info.default_txconf;
+		txconf.offloads = ports[p].conf.txmode.offloads;
+		for (q = 0; q < ports[p].nb_txq; q++) {
+			ret = rte_eth_tx_queue_setup(p, q, ports[p].nb_txd,
+					rte_eth_dev_socket_id(p), &txconf);
+			if (ret != 0) {
+				app_err("port %u: TX queue %u: %s", p, q,
+						rte_strerror(-ret));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+start_port(uint16_t p, bool promisc)
+{
+	int ret;
+
+	ret = rte_eth_dev_start(p);
+	if (ret != 0) {
+		app_err("port %u: start: %s", p, rte_strerror(-ret));
+		return -1;
+	}
+	ports[p].started = true;
+	ret = rte_eth_macaddr_get(p, &app_port_mac[p]);
+	if (ret != 0) {
+		app_err("port %u: MAC address: %s", p, rte_strerror(-ret));
+		return -1;
+	}
+	if (promisc) {
+		ret = rte_eth_promiscuous_enable(p);
+		if (ret != 0 && ret != -ENOTSUP) {
+			app_err("port %u: promiscuous mode: %s", p,
+					rte_strerror(-ret));
+			return -1;
+		}
+	}
+	printf("port %u: %s, profile %s, %u RX queue(s) x %u desc, %u TX queue(s) x %u desc, MAC "
+			RTE_ETHER_ADDR_PRT_FMT "\n", p,
+			ports[p].info.driver_name, ports[p].prof->driver,
+			ports[p].nb_rxq, ports[p].nb_rxd, ports[p].nb_txq,
+			ports[p].nb_txd, RTE_ETHER_ADDR_BYTES(&app_port_mac[p]));
+	return 0;
+}
+
+int
+app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
+{
+	uint16_t p;
+
+	memset(ports, 0, sizeof(ports));
+	if (build_lcore_map(o) < 0)
+		return -1;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if ((o->portmask & (UINT64_C(1) << p)) &&
+				configure_port(p, pp) < 0)
+			return -1;
+	if (create_rx_pools(o) < 0 || setup_queues() < 0)
+		return -1;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (ports[p].configured && start_port(p, o->promisc) < 0)
+			return -1;
+	return 0;
+}
+
+void
+app_ports_close(void)
+{
+	uint16_t p;
+	int ret;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!ports[p].configured)
+			continue;
+		if (ports[p].started) {
+			ret = rte_eth_dev_stop(p);
+			if (ret != 0)
+				app_err("port %u: stop: %s", p,
+						rte_strerror(-ret));
+		}
+		ret = rte_eth_dev_close(p);
+		if (ret != 0)
+			app_err("port %u: close: %s", p, rte_strerror(-ret));
+		ports[p].configured = false;
+		ports[p].started = false;
+	}
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_PORT_H
+#define APP_PORT_H
+
+/**
+ * @file
+ * Ports and queues of the apps: the --config map per lcore, RX pools per
+ * NUMA socket, each port configured with its driver's npool RX profile
+ * (ring sizes, data room; never RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE), one TX
+ * queue per forwarding lcore on every port.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_lcore.h>
+
+#include "app_cli.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most RX queues one lcore polls. */
+#define APP_MAX_RXQ_PER_LCORE 16
+/** Packets per rte_eth_rx_burst() / rte_eth_tx_burst(). */
+#define APP_BURST 32
+
+/** What an lcore does, from --config. Read-only while running. */
+struct app_lcore_conf {
+	uint16_t nb_rxq;   /**< RX queues it polls; 0 = idle lcore */
+	uint16_t txq;      /**< its TX queue id on every port */
+	struct {
+		uint16_t port;
+		uint16_t queue;
+	} rxq[APP_MAX_RXQ_PER_LCORE];
+};
+
+/** Per-lcore map, indexed by lcore id. */
+extern struct app_lcore_conf app_lcores[RTE_MAX_LCORE];
+/** MAC address of each started port. */
+extern struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
+
+/** How the app wants its ports. */
+struct app_port_params {
+	bool tx;         /**< set up one TX queue per forwarding lcore */
+	uint16_t mtu;    /**< IP MTU to set on the ports, 0 = leave it */
+};
+
+/**
+ * Build the lcore map from @p o, create the RX pools, configure and start
+ * every enabled port.
+ *
+ * @return 0, or -1 after app_err() (what was started is stopped by
+ *   app_ports_close()).
+ */
+int app_ports_start(const struct app_opts *o,
+		const struct app_port_params *pp);
+
+/** Number of lcores that poll at least one RX queue. */
+unsigned int app_fwd_lcore_count(void);
+
+/** TX descriptors over all started ports and queues (for pool sizing). */
+unsigned int app_ports_tx_descs(void);
+
+/**
+ * Stop and close every started port, so that the RX and TX rings give
+ * their mbufs back. Main lcore, after the lcores stopped.
+ */
+void app_ports_close(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_PORT_H */

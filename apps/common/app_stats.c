@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "app_json.h"
+#include "app_stats.h"
+
+struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
+
+static struct {
+	struct app_stats_desc d;
+	const struct app_opts *o;
+	double prev_s;
+	uint64_t prev_rx[RTE_MAX_ETHPORTS];
+	uint64_t prev_tx[RTE_MAX_ETHPORTS];
+} st;
+
+void
+app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
+{
+	memset(app_ctr, 0, sizeof(app_ctr));
+	memset(&st, 0, sizeof(st));
+	st.d = *d;
+	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
+	st.o = o;
+}
+
+static bool
+port_enabled(uint16_t p)
+{
+	return (st.o->portmask & (UINT64_C(1) << p)) != 0;
+}
+
+/* Add @p c into @p sum. */
+static void
+add_ctr(struct app_port_ctr *sum, const volatile struct app_port_ctr *c)
+{
+	unsigned int r;
+
+	sum->rx += c->rx;
+	sum->tx += c->tx;
+	sum->fwd += c->fwd;
+	for (r = 0; r < st.d.nb_reasons; r++)
+		sum->drops[r] += c->drops[r];
+}
+
+/* Counters of port @p p over all lcores. */
+static void
+sum_port(uint16_t p, struct app_port_ctr *out)
+{
+	unsigned int l;
+
+	memset(out, 0, sizeof(*out));
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		add_ctr(out, &app_ctr[l].port[p]);
+}
+
+static uint64_t
+dropped(const struct app_port_ctr *c)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < st.d.nb_reasons; r++)
+		n += c->drops[r];
+	return n;
+}
+
+uint64_t
+app_stats_rx_total(void)
+{
+	uint64_t n = 0;
+	unsigned int l;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		n += __atomic_load_n(&app_ctr[l].rx, __ATOMIC_RELAXED);
+	return n;
+}
+
+void
+app_stats_print_periodic(double elapsed_s)
+{
+	struct app_port_ctr c;
+	double dt = elapsed_s - st.prev_s;
+	uint16_t p;
+
+	if (dt <= 0)
+		return;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!port_enabled(p))
+			continue;
+		sum_port(p, &c);
+		printf("[%8.1f s] port %u: rx %" PRIu64 " (%.3f Mpps) tx %"
+				PRIu64 " (%.3f Mpps) dropped %" PRIu64 "\n",
+				elapsed_s, p, c.rx,
+				(c.rx - st.prev_rx[p]) / dt / 1e6, c.tx,
+				(c.tx - st.prev_tx[p]) / dt / 1e6, dropped(&c));
+		st.prev_rx[p] = c.rx;
+		st.prev_tx[p] = c.tx;
+	}
+	st.prev_s = elapsed_s;
+	fflush(stdout);
+}
+
+/* Packets per second of an lcore between its first and last burst. */
+static double
+lcore_pps(const struct app_lcore_ctr *c)
+{
+	uint64_t cycles = c->last_tsc - c->first_tsc;
+
+	if (c->first_tsc == 0 || cycles == 0 || c->rx <= c->first_n)
+		return 0;
+	return (double)(c->rx - c->first_n) * rte_get_tsc_hz() / cycles;
+}
+
+static void
+print_row(FILE *f, const char *name, const uint64_t *v, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(f, "%-16s", name);
+	for (i = 0; i < n; i++)
+		fprintf(f, " %14" PRIu64, v[i]);
+	fputc('\n', f);
+}
+
+void
+app_stats_print_final(FILE *f, double duration_s)
+{
+	struct app_port_ctr c[RTE_MAX_ETHPORTS + 1];
+	uint64_t v[RTE_MAX_ETHPORTS + 1];
+	char name[32];
+	unsigned int n = 0, i, r, l;
+	uint16_t p;
+
+	memset(&c[RTE_MAX_ETHPORTS], 0, sizeof(c[0]));
+	fprintf(f, "\n%s: %.3f s, pool %s, copybreak %u\n%-16s", st.d.app,
+			duration_s, st.o->pool == APP_POOL_NPOOL ?
+			"npool" : "mempool", st.o->copybreak, "");
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!port_enabled(p))
+			continue;
+		sum_port(p, &c[n]);
+		add_ctr(&c[RTE_MAX_ETHPORTS], &c[n]);
+		snprintf(name, sizeof(name), "port %u", p);
+		fprintf(f, " %14s", name);
+		n++;
+	}
+	c[n] = c[RTE_MAX_ETHPORTS];
+	fprintf(f, " %14s\n", "total");
+#define ROW(label, expr) do { \
+		for (i = 0; i <= n; i++) \
+			v[i] = (expr); \
+		print_row(f, label, v, n + 1); \
+	} while (0)
+	ROW("rx", c[i].rx);
+	ROW("tx", c[i].tx);
+	ROW("forwarded", c[i].fwd);
+	ROW("dropped", dropped(&c[i]));
+	for (r = 0; r < st.d.nb_reasons; r++) {
+		snprintf(name, sizeof(name), "  %s", st.d.reasons[r]);
+		ROW(name, c[i].drops[r]);
+	}
+#undef ROW
+	RTE_LCORE_FOREACH(l) {
+		double pps = lcore_pps(&app_ctr[l]);
+
+		if (app_ctr[l].rx == 0)
+			continue;
+		fprintf(f, "lcore %u: rx %" PRIu64 ", %.3f Mpps, %.1f ns/packet\n",
+				l, app_ctr[l].rx, pps / 1e6,
+				pps > 0 ? 1e9 / pps : 0.0);
+	}
+	fflush(f);
+}
+
+static void
+json_ctr(struct app_json *j, const struct app_port_ctr *c)
+{
+	unsigned int r;
+
+	app_json_u64(j, "rx", c->rx);
+	app_json_u64(j, "tx", c->tx);
+	app_json_u64(j, "forwarded", c->fwd);
+	app_json_u64(j, "dropped", dropped(c));
+	app_json_obj_begin(j, "drops");
+	for (r = 0; r < st.d.nb_reasons; r++)
+		app_json_u64(j, st.d.reasons[r], c->drops[r]);
+	app_json_obj_end(j);
+}
+
+static void
+json_ports(struct app_json *j)
+{
+	struct app_port_ctr c, total;
+	uint16_t p;
+
+	memset(&total, 0, sizeof(total));
+	app_json_arr_begin(j, "ports");
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!port_enabled(p))
+			continue;
+		sum_port(p, &c);
+		add_ctr(&total, &c);
+		app_json_obj_begin(j, NULL);
+		app_json_u64(j, "port", p);
+		json_ctr(j, &c);
+		app_json_obj_end(j);
+	}
+	app_json_arr_end(j);
+	app_json_obj_begin(j, "total");
+	json_ctr(j, &total);
+	app_json_obj_end(j);
+}
+
+static void
+json_lcores(struct app_json *j)
+{
+	unsigned int l;
+
+	app_json_arr_begin(j, "lcores");
+	RTE_LCORE_FOREACH(l) {
+		double pps = lcore_pps(&app_ctr[l]);
+
+		if (app_ctr[l].rx == 0)
+			continue;
+		app_json_obj_begin(j, NULL);
+		app_json_u64(j, "lcore", l);
+		app_json_u64(j, "rx", app_ctr[l].rx);
+		app_json_double(j, "mpps", pps / 1e6);
+		app_json_double(j, "ns_per_pkt", pps > 0 ? 1e9 / pps : 0.0);
+		app_json_obj_end(j);
+	}
+	app_json_arr_end(j);
+}
+
+int
+app_stats_write_json(const char *path, double duration_s,
+		const struct app_leak *lk)
+{
+	struct app_json j;
+	FILE *f;
+
+	f = fopen(path, "w");
+	if (f == NULL) {
+		app_err("--json: cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	app_json_init(&j, f);
+	app_json_obj_begin(&j, NULL);
+	app_json_str(&j, "app", st.d.app);
+	app_json_str(&j, "pool", st.o->pool == APP_POOL_NPOOL ?
+			"npool" : "mempool");
+	app_json_u64(&j, "copybreak", st.o->copybreak);
+	app_json_double(&j, "duration_s", duration_s);
+	json_ports(&j);
+	json_lcores(&j);
+	app_json_obj_begin(&j, "leak");
+	app_json_u64(&j, "mbufs_out", lk->mbufs_out);
+	app_json_i64(&j, "frags_out", lk->frags_out);
+	app_json_u64(&j, "chunks_in_use", lk->chunks_in_use);
+	app_json_bool(&j, "ok", lk->ok);
+	app_json_obj_end(&j);
+	app_json_obj_end(&j);
+	if (fclose(f) != 0) {
+		app_err("--json: cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_STATS_H
+#define APP_STATS_H
+
+/**
+ * @file
+ * Per-lcore, per-port packet counters with drops by reason; the periodic
+ * line (--stats), the end-of-run table and the JSON file (--json).
+ *
+ * Each lcore writes only its own struct app_lcore_ctr with plain adds;
+ * the main lcore sums them (reads may lag by a burst while running).
+ * Invariant per port and in total: rx == forwarded + dropped.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include "app_cli.h"
+#include "app_pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most drop reasons an app may name. */
+#define APP_MAX_REASONS 16u
+
+/** Counters of one port on one lcore. */
+struct app_port_ctr {
+	uint64_t rx;   /**< packets received on the port */
+	uint64_t tx;   /**< packets sent out of the port (fragments each) */
+	uint64_t fwd;  /**< packets received here and forwarded */
+	uint64_t drops[APP_MAX_REASONS]; /**< received here, dropped */
+};
+
+/** Counters of one lcore. */
+struct app_lcore_ctr {
+	uint64_t rx;        /**< packets received, all ports */
+	uint64_t first_n;   /**< packets in the first non-empty burst */
+	uint64_t first_tsc; /**< TSC at the first non-empty burst, 0 = none */
+	uint64_t last_tsc;  /**< TSC at the last non-empty burst */
+	struct app_port_ctr port[RTE_MAX_ETHPORTS];
+} __rte_cache_aligned;
+
+/** Counters, indexed by lcore id. */
+extern struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
+
+/** How an app names itself and its drop reasons. */
+struct app_stats_desc {
+	const char *app;              /**< "npool-fwd" */
+	const char *const *reasons;   /**< drop reason names, JSON keys */
+	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
+};
+
+/**
+ * Count a non-empty RX burst of @p n packets on @p port.
+ * Inline: the lcore's fast path, one TSC read per burst.
+ */
+static __rte_always_inline void
+app_ctr_rx(struct app_lcore_ctr *c, uint16_t port, uint16_t n)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (unlikely(c->first_tsc == 0)) {
+		c->first_tsc = now;
+		c->first_n = n;
+	}
+	c->last_tsc = now;
+	c->rx += n;
+	c->port[port].rx += n;
+}
+
+/** Reset the counters and remember the app's names. Main lcore. */
+void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o);
+
+/** Packets received so far over all lcores (for --idle-exit). */
+uint64_t app_stats_rx_total(void);
+
+/** Print one line per port: counters and rates since the last call. */
+void app_stats_print_periodic(double elapsed_s);
+
+/** Print the end-of-run table: per port and total, then per lcore. */
+void app_stats_print_final(FILE *f, double duration_s);
+
+/**
+ * Write the final counters and the leak check to @p path as JSON.
+ * @return 0, or -1 after app_err().
+ */
+int app_stats_write_json(const char *path, double duration_s,
+		const struct app_leak *lk);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_STATS_H */
