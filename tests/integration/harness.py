@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Running npool apps on net_pcap vdevs from a test: EAL arguments, unique
+file prefixes, temp folders, time limits and clean-up (python3 stdlib)."""
+
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import pcaplib
+
+SKIP = 77   # meson's exit code for a skipped test
+APP_TIMEOUT = 180
+
+_seq = itertools.count()
+
+
+def log(*args):
+    print(*args, flush=True)
+
+
+def skip(msg):
+    log('SKIP: ' + msg)
+    sys.exit(SKIP)
+
+
+def require_app(path, what):
+    if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):
+        skip('%s not built (%s): build it with ninja -C build' % (what, path))
+
+
+def runtime_dirs(prefix):
+    """Where EAL puts a primary process's runtime folder (eal_filesystem.h):
+    /var/run/dpdk/<prefix> for root, else $XDG_RUNTIME_DIR or /tmp."""
+    dirs = ['/var/run/dpdk/' + prefix, '/tmp/dpdk/' + prefix]
+    xdg = os.environ.get('XDG_RUNTIME_DIR')
+    if xdg:
+        dirs.append(os.path.join(xdg, 'dpdk', prefix))
+    return dirs
+
+
+class Workdir:
+    """A temp folder and a unique EAL file prefix; both are removed on exit
+    (unless keep is true, for debugging)."""
+
+    def __init__(self, tag, keep=False):
+        self.keep = keep
+        self.path = tempfile.mkdtemp(prefix='npool-it-%s-' % tag)
+        self.prefixes = []
+
+    def new_prefix(self):
+        p = 'npool-it-%d-%d' % (os.getpid(), next(_seq))
+        self.prefixes.append(p)
+        return p
+
+    def file(self, name):
+        return os.path.join(self.path, name)
+
+    def cleanup(self):
+        for p in self.prefixes:
+            for d in runtime_dirs(p):
+                shutil.rmtree(d, ignore_errors=True)
+        if self.keep:
+            log('kept ' + self.path)
+        else:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+def eal_args(prefix, vdevs, lcores='0'):
+    args = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf',
+            '--file-prefix', prefix, '--no-telemetry', '-l', lcores]
+    for v in vdevs:
+        args += ['--vdev', v]
+    return args
+
+
+def pcap_vdevs(work, rx_files, nports):
+    """net_pcap vdevs: port i reads rx_files[i] (an empty capture when
+    absent) and writes tx_<i>.pcap.  Returns (vdev args, tx paths)."""
+    empty = work.file('empty.pcap')
+    if not os.path.exists(empty):
+        pcaplib.write_empty(empty)
+    vdevs, txs = [], []
+    for i in range(nports):
+        rx = rx_files[i] if i < len(rx_files) and rx_files[i] else empty
+        tx = work.file('tx_%d.pcap' % i)
+        if os.path.exists(tx):
+            os.unlink(tx)
+        vdevs.append('net_pcap%d,rx_pcap=%s,tx_pcap=%s' % (i, rx, tx))
+        txs.append(tx)
+    return vdevs, txs
+
+
+class Result:
+    def __init__(self, cmd, rc, out, err, timed_out):
+        self.cmd = cmd
+        self.rc = rc
+        self.stdout = out
+        self.stderr = err
+        self.timed_out = timed_out
+        self.json = None
+
+    @property
+    def crashed(self):
+        return self.rc is None or self.rc < 0 or self.rc >= 128
+
+    def describe(self):
+        if self.timed_out:
+            return 'timed out'
+        if self.rc < 0:
+            return 'killed by signal %d' % -self.rc
+        return 'exit status %d' % self.rc
+
+    def tail(self, n=15):
+        lines = (self.stdout + self.stderr).splitlines()
+        return '\n'.join('    | ' + l for l in lines[-n:])
+
+
+def run(cmd, timeout=APP_TIMEOUT):
+    """Run cmd in its own process group; kill the group on time-out."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    return Result(cmd, proc.returncode, out.decode('utf-8', 'replace'),
+                  err.decode('utf-8', 'replace'), timed_out)
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        return {'_error': str(e)}
+
+
+def read_tx(path):
+    """Records of a tx pcap as [(data, orig_len)]; a missing file (port not
+    started) is an empty list."""
+    if not os.path.exists(path):
+        return []
+    return [(r.data, r.orig_len) for r in pcaplib.read(path)]
+
+
+def leak_problems(js):
+    """The contract's leak block: every counter 0 and ok true."""
+    leak = js.get('leak')
+    if not isinstance(leak, dict):
+        return ['JSON has no "leak" object']
+    probs = []
+    for k in ('mbufs_out', 'frags_out', 'chunks_in_use'):
+        if leak.get(k) != 0:
+            probs.append('leak.%s = %r' % (k, leak.get(k)))
+    if leak.get('ok') is not True:
+        probs.append('leak.ok = %r' % leak.get('ok'))
+    return probs

@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Run npool-fwd on net_pcap vdevs and check every packet against the
+RFC 1812 oracle (and, for the edge-case sets, against hand-written counts).
+
+  run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|captures
+             [--captures DIR] [--pool npool|mempool] [--copybreak N]
+             [--keep] [--diagnose]
+
+Port 0 reads the input capture; ports 0..3 write tx_<port>.pcap; ports 1..3
+read an empty capture.  Checks: exit status 0, leak block clean, rx ==
+forwarded + dropped per port and in total, per-reason and per-port tx
+counts equal to the oracle's (and to the hand counts), every transmitted
+frame byte-identical to the oracle's, in order per port.  Exit 0 pass,
+1 fail, 77 skip.
+"""
+
+import argparse
+import collections
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import edgecases  # noqa: E402
+import harness  # noqa: E402
+import oracle  # noqa: E402
+import pcaplib  # noqa: E402
+
+NPORTS = 4
+MAX_REPORTED = 25
+
+
+# ------------------------------------------------------------------ inputs
+
+class Inputs:
+    """The frames port 0 receives, a label for each, and the run's
+    configuration (routes, portmask, extra app arguments)."""
+
+    def __init__(self, frames, labels, portmask, rules, eth_dest, hand=None,
+                 hand_verdicts=None, notes=()):
+        self.frames = frames
+        self.labels = labels
+        self.portmask = portmask
+        self.rules = rules            # (v4 text, v6 text) or None
+        self.eth_dest = eth_dest      # {port: 'mac'}
+        self.hand = hand              # hand counts (edge sets)
+        self.hand_verdicts = hand_verdicts
+        self.notes = list(notes)
+
+
+def edge_inputs(name):
+    if name == 'main':
+        cases = edgecases.main_cases()
+        return Inputs(edgecases.frames(cases), [k.name for k in cases],
+                      edgecases.MAIN_PORTMASK,
+                      (edgecases.ROUTES_V4, edgecases.ROUTES_V6),
+                      {1: edgecases.ETH_DEST_1}, edgecases.MAIN_EXPECTED,
+                      [k.expect for k in cases])
+    cases = edgecases.deftables_cases()
+    return Inputs(edgecases.frames(cases), [k.name for k in cases],
+                  edgecases.DEFTABLES_PORTMASK, None, {},
+                  edgecases.DEFTABLES_EXPECTED, [k.expect for k in cases])
+
+
+def capture_files(directory):
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory)
+                  if f.endswith(('.pcap', '.cap', '.pcapng')))
+
+
+def capture_inputs(directory):
+    frames, labels, notes = [], [], []
+    for path in capture_files(directory):
+        name = os.path.basename(path)
+        try:
+            pc = pcaplib.read(path)
+        except pcaplib.PcapError as e:
+            notes.append('skipped %s' % e)
+            continue
+        if pc.linktype != pcaplib.LINKTYPE_ETHERNET:
+            notes.append('skipped %s: link type %d' % (name, pc.linktype))
+            continue
+        for n, f in enumerate(pcaplib.libpcap_frames(pc), 1):
+            frames.append(f)
+            labels.append('%s#%d' % (name, n))
+    return Inputs(frames, labels, edgecases.MAIN_PORTMASK,
+                  (edgecases.ROUTES_V4, edgecases.ROUTES_V6),
+                  {1: edgecases.ETH_DEST_1}, notes=notes)
+
+
+# --------------------------------------------------------------- app run
+
+MAC_RE = re.compile(r'[Pp]ort\s*(\d+)\D{0,24}?'
+                    r'((?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2})')
+
+
+def port_macs(res):
+    """Egress MACs as the app reports them: JSON ports[].mac, else a start-up
+    line such as 'Port 0: 02:70:63:61:70:00'."""
+    macs = {}
+    for p in (res.json or {}).get('ports', []) or []:
+        if isinstance(p, dict) and isinstance(p.get('mac'), str):
+            macs[p.get('port')] = oracle.mac_bytes(p['mac'].replace('-', ':'))
+    if not macs:
+        for m in MAC_RE.finditer(res.stdout + res.stderr):
+            macs.setdefault(int(m.group(1)),
+                            oracle.mac_bytes(m.group(2).replace('-', ':')))
+    return macs
+
+
+def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None):
+    frames = inputs.frames if frames is None else frames
+    tag = json_name or 'run'
+    rx = work.file('%s_in.pcap' % tag)
+    pcaplib.write(rx, frames)
+    vdevs, txs = harness.pcap_vdevs(work, [rx], NPORTS)
+    jpath = work.file('%s.json' % tag)
+    if os.path.exists(jpath):
+        os.unlink(jpath)
+    args = ['-p', '0x%x' % inputs.portmask, '--pool', pool,
+            '--idle-exit', '300', '--json', jpath]
+    if inputs.rules:
+        for fam, text in zip(('ipv4', 'ipv6'), inputs.rules):
+            path = work.file('routes_%s.cfg' % fam)
+            with open(path, 'w') as f:
+                f.write(text)
+            args += ['--rule_%s' % fam, path]
+    for port, mac in sorted(inputs.eth_dest.items()):
+        args += ['--eth-dest', '%d,%s' % (port, mac)]
+    if copybreak is not None:
+        args += ['--copybreak', str(copybreak)]
+    cmd = [app] + harness.eal_args(work.new_prefix(), vdevs) + ['--'] + args
+    res = harness.run(cmd)
+    res.json = harness.load_json(jpath)
+    res.tx = [harness.read_tx(t) for t in txs]
+    return res
+
+
+def make_config(inputs, macs):
+    if inputs.rules:
+        r4 = oracle.parse_routes(inputs.rules[0], 4, 'routes_ipv4.cfg')
+        r6 = oracle.parse_routes(inputs.rules[1], 6, 'routes_ipv6.cfg')
+    else:
+        r4, r6 = oracle.L3FWD_DEFAULT_V4, oracle.L3FWD_DEFAULT_V6
+    enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
+    eth_dest = {p: oracle.mac_bytes(m) for p, m in inputs.eth_dest.items()}
+    return oracle.Config(r4, r6, enabled, edgecases.MTU, eth_dest, macs)
+
+
+# --------------------------------------------------------------- checking
+
+def expected_counts(verdicts):
+    drops = collections.Counter(v.reason for v in verdicts if v.reason)
+    tx = collections.Counter()
+    for v in verdicts:
+        if not v.reason:
+            tx[v.port] += v.nfrags
+    return drops, tx
+
+
+def check_json(js, inputs, verdicts, pool, copybreak, tx_records):
+    probs = []
+    if '_error' in js:
+        return ['no JSON: %s' % js['_error']]
+    if js.get('app') != 'npool-fwd':
+        probs.append('JSON app = %r' % js.get('app'))
+    if js.get('pool') != pool:
+        probs.append('JSON pool = %r, run with %s' % (js.get('pool'), pool))
+    if js.get('copybreak') != (copybreak or 0):
+        probs.append('JSON copybreak = %r, run with %s'
+                     % (js.get('copybreak'), copybreak or 0))
+    probs += harness.leak_problems(js)
+    ports = {p.get('port'): p for p in js.get('ports', [])
+             if isinstance(p, dict)}
+    exp_drops, exp_tx = expected_counts(verdicts)
+    nfwd = sum(1 for v in verdicts if not v.reason)
+    enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
+    for p in enabled:
+        if p not in ports:
+            probs.append('JSON has no entry for port %d' % p)
+    tot = {'rx': 0, 'tx': 0, 'dropped': 0}
+    tot_drops = collections.Counter()
+    for p, e in sorted(ports.items()):
+        drops = e.get('drops', {})
+        missing = [r for r in oracle.REASONS if r not in drops]
+        if missing:
+            probs.append('port %s: reason keys missing: %s'
+                         % (p, ' '.join(missing)))
+        if e.get('dropped') != sum(drops.values()):
+            probs.append('port %s: dropped %r != sum of drops %d'
+                         % (p, e.get('dropped'), sum(drops.values())))
+        want_rx = len(inputs.frames) if p == 0 else 0
+        if e.get('rx') != want_rx:
+            probs.append('port %s: rx %r, expected %d' % (p, e.get('rx'),
+                                                          want_rx))
+        if isinstance(p, int) and p < NPORTS:
+            if e.get('tx') != exp_tx.get(p, 0):
+                probs.append('port %d: tx %r, oracle %d' % (
+                    p, e.get('tx'), exp_tx.get(p, 0)))
+            if e.get('tx') != len(tx_records[p]):
+                probs.append('port %d: JSON tx %r but %d frames in its '
+                             'tx pcap' % (p, e.get('tx'), len(tx_records[p])))
+        if 'forwarded' in e:
+            want = nfwd if p == 0 else 0
+            if e['forwarded'] != want:
+                probs.append('port %s: forwarded %r, oracle %d'
+                             % (p, e['forwarded'], want))
+        if p != 0:
+            bad = {r: n for r, n in drops.items() if n}
+            if bad:
+                probs.append('port %s: drops on an idle port: %s' % (p, bad))
+        for k in tot:
+            tot[k] += e.get(k, 0) if isinstance(e.get(k), int) else 0
+        tot_drops.update({r: n for r, n in drops.items()
+                          if isinstance(n, int)})
+    p0 = ports.get(0, {})
+    if isinstance(p0.get('rx'), int) and isinstance(p0.get('dropped'), int):
+        if p0['rx'] - p0['dropped'] != nfwd:
+            probs.append('port 0: rx - dropped = %d forwarded, oracle %d'
+                         % (p0['rx'] - p0['dropped'], nfwd))
+    for r in oracle.REASONS:
+        got = tot_drops.get(r, 0)
+        if got != exp_drops.get(r, 0):
+            probs.append('drops[%s] = %d, oracle %d' % (r, got,
+                                                        exp_drops.get(r, 0)))
+    total = js.get('total', {})
+    for k in tot:
+        if total.get(k) != tot[k]:
+            probs.append('total.%s = %r, sum over ports %d'
+                         % (k, total.get(k), tot[k]))
+    tdrops = total.get('drops', {})
+    for r in oracle.REASONS:
+        if tdrops.get(r) != tot_drops.get(r, 0):
+            probs.append('total.drops[%s] = %r, sum over ports %d'
+                         % (r, tdrops.get(r), tot_drops.get(r, 0)))
+    return probs
+
+
+def check_hand(inputs, verdicts):
+    """The oracle against the hand-written expectations of an edge set."""
+    probs = []
+    for label, v, e in zip(inputs.labels, verdicts, inputs.hand_verdicts):
+        if e[0] == 'drop':
+            ok = v.reason == e[1]
+        elif e[0] == 'fwd':
+            ok = not v.reason and not v.frag and v.port == e[1] \
+                and v.out[14:] == e[2] and v.out[12:14] == \
+                e[3].to_bytes(2, 'big')
+        else:
+            ok = not v.reason and v.frag and v.port == e[1] \
+                and v.nfrags == e[2]
+        if not ok:
+            probs.append('ORACLE disagrees with hand verdict for %r: hand %s,'
+                         ' oracle %s' % (label, e[:2], v.kind))
+    drops, tx = expected_counts(verdicts)
+    want = inputs.hand
+    if dict(drops) != want['drops'] or \
+            {p: n for p, n in tx.items() if n} != \
+            {p: n for p, n in want['tx'].items() if n}:
+        probs.append('ORACLE counts %s / tx %s differ from hand counts %s'
+                     % (dict(drops), dict(tx), want))
+    return probs
+
+
+def _src_mac_problems(tx_records, macs):
+    """Without the egress MACs from the app: one source MAC per port, all
+    different from each other."""
+    probs = []
+    seen = {}
+    for p, recs in enumerate(tx_records):
+        srcs = {d[6:12] for d, _ in recs if len(d) >= 12}
+        if len(srcs) > 1:
+            probs.append('port %d: %d different source MACs' % (p, len(srcs)))
+        for s in srcs:
+            if s in seen and seen[s] != p:
+                probs.append('ports %d and %d send with the same source MAC'
+                             ' %s' % (seen[s], p, oracle.mac_text(s)))
+            seen[s] = p
+    return probs
+
+
+def _l3_identity(frame):
+    """A key that finds the input frame an output frame came from."""
+    off = 14
+    et = oracle.be16(frame, 12) if len(frame) >= 14 else 0
+    if et == 0x8100 and len(frame) >= 18:
+        et, off = oracle.be16(frame, 16), 18
+    l3 = frame[off:]
+    if et == 0x0800 and len(l3) >= 20:
+        ihl = (l3[0] & 15) * 4
+        return ('4', l3[9], bytes(l3[12:20]), bytes(l3[4:6]),
+                bytes(l3[ihl:ihl + 24]) if not oracle.be16(l3, 6) & 0x3FFF
+                else b'')
+    if et == 0x86DD and len(l3) >= 40:
+        return ('6', bytes(l3[8:40]), bytes(l3[40:64]))
+    return None
+
+
+def compare_outputs(inputs, verdicts, tx_records, mtu, check_src):
+    """Lock-step comparison per port; on a mismatch, match by content to
+    name the input packets involved."""
+    probs = []
+    desync = False
+    for p in range(NPORTS):
+        recs = tx_records[p]
+        j = 0
+        for i, v in enumerate(verdicts):
+            if v.reason or v.port != p:
+                continue
+            if j >= len(recs):
+                desync = True
+                break
+            if v.frag:
+                used, fp = oracle.check_fragments(v, recs[j:], mtu,
+                                                  check_src)
+                if fp:
+                    desync = True
+                    probs.append('port %d, input %s: fragments: %s'
+                                 % (p, inputs.labels[i], '; '.join(fp[:4])))
+                j += used
+            else:
+                d = oracle.compare_frame(recs[j][0], recs[j][1], v.out,
+                                         check_src)
+                if d:
+                    desync = True
+                    probs.append('port %d, input %s: %s' % (
+                        p, inputs.labels[i], d))
+                j += 1
+        if j != len(recs):
+            desync = True
+    if desync:
+        probs += diagnose_by_content(inputs, verdicts, tx_records, check_src)
+    return probs
+
+
+def diagnose_by_content(inputs, verdicts, tx_records, check_src):
+    """Match each sent frame to the input it came from, so that a missing,
+    extra or misrouted packet is named."""
+    probs = []
+
+    def norm(d):
+        return d if check_src else d[:6] + b'\0' * 6 + d[12:]
+
+    want = collections.defaultdict(collections.deque)
+    fragkeys = {}
+    for i, v in enumerate(verdicts):
+        if v.reason:
+            continue
+        if v.frag:
+            fragkeys[(v.port, v.l3[9], v.l3[12:20], v.l3[4:6])] = i
+        else:
+            want[(v.port, norm(v.out))].append(i)
+    by_id = collections.defaultdict(list)
+    for i, f in enumerate(inputs.frames):
+        k = _l3_identity(f)
+        if k:
+            by_id[k].append(i)
+    for p, recs in enumerate(tx_records):
+        for d, orig_len in recs:
+            q = want.get((p, norm(d)))
+            if q:
+                q.popleft()
+                continue
+            if len(d) >= 34 and oracle.be16(d, 12) == 0x0800 and \
+                    (p, d[23], d[26:34], d[18:20]) in fragkeys:
+                continue
+            k = _l3_identity(d)
+            cand = by_id.get(k, []) if k else []
+            if not cand:
+                probs.append('port %d sent a frame matching no input: %s...'
+                             % (p, d[:48].hex()))
+                continue
+            i = cand[0]
+            v = verdicts[i]
+            if v.reason:
+                what = 'oracle drops it (%s)' % v.reason
+            elif v.port != p:
+                what = 'oracle sends it to port %d' % v.port
+            elif v.frag:
+                what = 'oracle fragments it'
+            else:
+                what = 'bytes differ: ' + (oracle.compare_frame(
+                    d, orig_len, v.out, check_src) or '?')
+            probs.append('input %s: app sent it on port %d; %s'
+                         % (inputs.labels[i], p, what))
+    for (p, _), q in want.items():
+        for i in q:
+            probs.append('input %s: oracle forwards it to port %d, app did '
+                         'not send it there' % (inputs.labels[i], p))
+    return probs
+
+
+def check_run(res, inputs, pool, copybreak):
+    probs = []
+    if res.timed_out or res.rc != 0:
+        probs.append('npool-fwd: %s\n%s' % (res.describe(), res.tail()))
+    macs = port_macs(res)
+    check_src = all(p in macs for p in range(NPORTS)
+                    if inputs.portmask >> p & 1)
+    cfg = make_config(inputs, macs)
+    verdicts = [oracle.decide(f, cfg) for f in inputs.frames]
+    if inputs.hand_verdicts:
+        probs += check_hand(inputs, verdicts)
+    if isinstance(res.json, dict):
+        probs += check_json(res.json, inputs, verdicts, pool, copybreak,
+                            res.tx)
+    if not check_src:
+        probs += _src_mac_problems(res.tx, macs)
+    probs += compare_outputs(inputs, verdicts, res.tx, cfg.mtu, check_src)
+    return probs, verdicts, check_src
+
+
+# -------------------------------------------------------------- diagnosis
+
+def diagnose_reasons(app, work, inputs, pool, copybreak, verdicts, js):
+    """Run suspicious packets one at a time to name the app's reason for
+    each; candidates are the packets whose oracle reason has a count that
+    differs from the app's (slow: one process per packet)."""
+    tot = collections.Counter()
+    for e in js.get('ports', []):
+        tot.update(e.get('drops', {}))
+    exp, _ = expected_counts(verdicts)
+    bad = {r for r in oracle.REASONS if tot.get(r, 0) != exp.get(r, 0)}
+    cand = [i for i, v in enumerate(verdicts) if v.reason in bad or
+            (not v.reason and tot != exp)]
+    out = []
+    for i in cand[:60]:
+        r = run_fwd(app, work, inputs, pool, copybreak,
+                    frames=[inputs.frames[i]], json_name='one')
+        drops = {}
+        for e in (r.json or {}).get('ports', []):
+            drops.update({k: n for k, n in e.get('drops', {}).items() if n})
+        got = ','.join(sorted(drops)) or 'fwd(%s)' % ','.join(
+            str(p) for p in range(NPORTS) if r.tx[p])
+        if r.rc != 0:
+            got += ' [%s]' % r.describe()
+        if got.split(' ')[0] != (verdicts[i].reason or 'fwd(%d)'
+                                 % verdicts[i].port):
+            out.append('  %-45s oracle %-14s app %s  frame %s' % (
+                inputs.labels[i], verdicts[i].kind, got,
+                inputs.frames[i][:64].hex()))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--app', required=True)
+    ap.add_argument('--set', choices=('main', 'deftables', 'captures'),
+                    required=True)
+    ap.add_argument('--captures')
+    ap.add_argument('--pool', default='npool')
+    ap.add_argument('--copybreak', type=int)
+    ap.add_argument('--keep', action='store_true')
+    ap.add_argument('--diagnose', action='store_true',
+                    help='on a count mismatch, rerun packets one by one')
+    a = ap.parse_args()
+    harness.require_app(a.app, 'npool-fwd')
+    if a.set == 'captures':
+        if not a.captures or not os.path.isdir(a.captures):
+            harness.skip('no capture folder %s (../shared/captures next to '
+                         'the repository)' % a.captures)
+        inputs = capture_inputs(a.captures)
+        if not inputs.frames:
+            harness.skip('no Ethernet pcap in %s' % a.captures)
+    else:
+        inputs = edge_inputs(a.set)
+    for n in inputs.notes:
+        harness.log('note: ' + n)
+    with harness.Workdir('fwd-%s-%s' % (a.set, a.pool), a.keep) as work:
+        res = run_fwd(a.app, work, inputs, a.pool, a.copybreak)
+        probs, verdicts, check_src = check_run(res, inputs, a.pool,
+                                               a.copybreak)
+        drops, tx = expected_counts(verdicts)
+        harness.log('npool-fwd --pool %s%s, set %s: %d frames in, %s; '
+                    'oracle: %d forwarded, tx per port %s, drops %s' % (
+                        a.pool, ' --copybreak %d' % a.copybreak
+                        if a.copybreak is not None else '', a.set,
+                        len(inputs.frames), res.describe(),
+                        sum(1 for v in verdicts if not v.reason),
+                        [tx.get(p, 0) for p in range(NPORTS)],
+                        dict(sorted(drops.items()))))
+        if not check_src:
+            harness.log('note: egress MACs not reported by the app; source '
+                        'MACs checked for consistency only')
+        if a.diagnose and probs and isinstance(res.json, dict):
+            harness.log('diagnosis, one packet per run:')
+            for line in diagnose_reasons(a.app, work, inputs, a.pool,
+                                         a.copybreak, verdicts, res.json):
+                harness.log(line)
+    if probs:
+        harness.log('FAIL: %d problem(s)' % len(probs))
+        for p in probs[:MAX_REPORTED]:
+            harness.log('  - ' + p)
+        if len(probs) > MAX_REPORTED:
+            harness.log('  ... %d more' % (len(probs) - MAX_REPORTED))
+        return 1
+    harness.log('PASS')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
