@@ -91,13 +91,14 @@ def capture_inputs(directory):
 
 # --------------------------------------------------------------- app run
 
-MAC_RE = re.compile(r'[Pp]ort\s*(\d+)\D{0,24}?'
-                    r'((?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2})')
+# npool-fwd's start-up line: "port 0: net_pcap, ..., MAC 02:70:63:61:70:00"
+MAC_RE = re.compile(r'^\s*[Pp]ort\s*(\d+)\b.*?\b'
+                    r'((?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2})\b', re.M)
 
 
 def port_macs(res):
-    """Egress MACs as the app reports them: JSON ports[].mac, else a start-up
-    line such as 'Port 0: 02:70:63:61:70:00'."""
+    """Egress MACs as the app reports them: JSON ports[].mac, else the
+    start-up line of each port."""
     macs = {}
     for p in (res.json or {}).get('ports', []) or []:
         if isinstance(p, dict) and isinstance(p.get('mac'), str):
@@ -105,7 +106,7 @@ def port_macs(res):
     if not macs:
         for m in MAC_RE.finditer(res.stdout + res.stderr):
             macs.setdefault(int(m.group(1)),
-                            oracle.mac_bytes(m.group(2).replace('-', ':')))
+                            oracle.mac_bytes(m.group(2)))
     return macs
 
 

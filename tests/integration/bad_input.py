@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Bad command lines and route files for npool-fwd: each must end with a
+non-zero exit status (no signal, no time-out) and a message naming the
+problem (the flag, or file:line for a route file).  A good command line on
+the same vdevs must run and exit 0 (control).
+
+  bad_input.py --app build/apps/fwd/npool-fwd
+Exit 0 pass, 1 fail, 77 skip.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness  # noqa: E402
+
+VDEVS = ['net_null0', 'net_null1']
+TIMEOUT = 60
+
+# name, app arguments ({v4}/{v6}/{other} = route files written below),
+# regex the output must contain (case-insensitive)
+ROUTE_FILES = {
+    'good4': '# ok\nR0.0.0.0/0 0\nR198.18.0.0/15 1\n',
+    'good6': 'R::/0 1\n',
+    'badline4': '# comment\nR198.18.0.0/15 0\nR198.18.0.0/15\n',
+    'badaddr4': 'R198.18.0.0/15 0\n\nR300.18.0.0/15 0\n',
+    'baddepth4': 'R198.18.0.0/33 0\n',
+    'badlead4': 'R198.18.0.0/15 0\nX198.18.0.0/15 0\n',
+    'badport4': 'R198.18.0.0/15 zero\n',
+    'v6in4': 'R2001:2::/48 0\n',
+    'badline6': 'R::/0 0\nR2001:2::/129 1\n',
+    'badaddr6': 'R2001:2::/48 0\nR2001:::2::/48 1\n',
+    'outside4': '# port 1 is not in -p 0x1\nR198.18.0.0/15 1\n',
+    'outside6': 'R::/0 0\nR2001:2::/48 1\n',
+}
+
+CASES = [
+    ('unknown flag', ['-p', '0x3', '--bogus-flag'], r'bogus-flag'),
+    ('portmask not hex', ['-p', 'xyz'], r'(-p\b|portmask).*xyz|xyz.*'
+                                        r'(-p\b|portmask)'),
+    ('portmask 0', ['-p', '0'], r'-p\b|portmask'),
+    ('portmask names an absent port', ['-p', '0x10'], r'port'),
+    ('no portmask', [], r'-p\b|portmask'),
+    ('--config cut short', ['-p', '0x3', '--config', '(0,0'], r'config'),
+    ('--config not a triple', ['-p', '0x3', '--config', '(0,0,0,0)'],
+     r'config'),
+    ('--config lcore not enabled', ['-p', '0x3', '--config', '(0,0,1)'],
+     r'lcore'),
+    ('--config port outside portmask', ['-p', '0x1', '--config', '(1,0,0)'],
+     r'port'),
+    ('--lookup em', ['-p', '0x3', '--lookup', 'em'], r'lookup'),
+    ('--pool unknown', ['-p', '0x3', '--pool', 'bogus'], r'pool.*bogus|'
+                                                        r'bogus.*pool'),
+    ('--copybreak not a number', ['-p', '0x3', '--copybreak', 'abc'],
+     r'copybreak'),
+    ('--eth-dest bad MAC', ['-p', '0x3', '--eth-dest', '0,zz:00:00:00:00:01'],
+     r'eth-dest'),
+    ('--eth-dest no port', ['-p', '0x3', '--eth-dest', '02:00:00:00:00:01'],
+     r'eth-dest'),
+    ('--mtu too small', ['-p', '0x3', '--mtu', '10'], r'mtu'),
+    ('--idle-exit negative', ['-p', '0x3', '--idle-exit', '-5'],
+     r'idle-exit'),
+    ('--rule_ipv4 missing file', ['-p', '0x3', '--rule_ipv4',
+                                  '/nonexistent/npool-routes.cfg'],
+     r'/nonexistent/npool-routes\.cfg'),
+    ('route line without port', ['-p', '0x3', '--rule_ipv4', '{badline4}'],
+     r'{badline4}:3\b'),
+    ('route address invalid', ['-p', '0x3', '--rule_ipv4', '{badaddr4}'],
+     r'{badaddr4}:3\b'),
+    ('route depth 33', ['-p', '0x3', '--rule_ipv4', '{baddepth4}'],
+     r'{baddepth4}:1\b'),
+    ('route line not starting with R', ['-p', '0x3', '--rule_ipv4',
+                                        '{badlead4}'], r'{badlead4}:2\b'),
+    ('route port not a number', ['-p', '0x3', '--rule_ipv4', '{badport4}'],
+     r'{badport4}:1\b'),
+    ('IPv6 route in the IPv4 file', ['-p', '0x3', '--rule_ipv4', '{v6in4}'],
+     r'{v6in4}:1\b'),
+    ('IPv6 route depth 129', ['-p', '0x3', '--rule_ipv6', '{badline6}'],
+     r'{badline6}:2\b'),
+    ('IPv6 route address invalid', ['-p', '0x3', '--rule_ipv6',
+                                    '{badaddr6}'], r'{badaddr6}:2\b'),
+    ('IPv4 route to a port outside the portmask',
+     ['-p', '0x1', '--rule_ipv4', '{outside4}'], r'{outside4}:2\b'),
+    ('IPv6 route to a port outside the portmask',
+     ['-p', '0x1', '--rule_ipv6', '{outside6}'], r'{outside6}:2\b'),
+]
+
+CRASH_RE = re.compile(r'segmentation fault|PANIC|core dumped|'
+                      r'AddressSanitizer|double free', re.I)
+
+
+def run_case(app, work, args):
+    cmd = [app] + harness.eal_args(work.new_prefix(), VDEVS) + ['--'] + args
+    return harness.run(cmd, TIMEOUT)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--app', required=True)
+    ap.add_argument('--keep', action='store_true')
+    a = ap.parse_args()
+    harness.require_app(a.app, 'npool-fwd')
+    fails = []
+    with harness.Workdir('fwd-bad-input', a.keep) as work:
+        files = {}
+        for name, text in ROUTE_FILES.items():
+            files[name] = work.file(name + '.cfg')
+            with open(files[name], 'w') as f:
+                f.write(text)
+        # control: the same vdevs with a good command line run and exit 0
+        good = ['-p', '0x3', '--rule_ipv4', files['good4'], '--rule_ipv6',
+                files['good6'], '--duration', '0.3']
+        res = run_case(a.app, work, good)
+        if res.rc != 0:
+            harness.log('control run failed (%s), nothing below means '
+                        'anything:\n%s' % (res.describe(), res.tail()))
+            return 1
+        for name, args, want in CASES:
+            args = [x.format(**files) for x in args]
+            want = want.format(**{k: re.escape(v) for k, v in files.items()})
+            res = run_case(a.app, work, args)
+            out = res.stdout + res.stderr
+            why = []
+            if res.timed_out or res.crashed:
+                why.append(res.describe())
+            elif res.rc == 0:
+                why.append('exit status 0')
+            if CRASH_RE.search(out):
+                why.append('crash message in the output')
+            if not re.search(want, out, re.I):
+                why.append('no message matching /%s/' % want)
+            status = 'ok  ' if not why else 'FAIL'
+            first = next((l for l in out.splitlines()
+                          if 'npool-fwd' in l or 'error' in l.lower()), '')
+            harness.log('%s %-45s %s | %s' % (status, name, res.describe(),
+                                              first.strip()[:110]))
+            if why:
+                fails.append('%s: %s (args %s)\n%s' % (
+                    name, ', '.join(why), ' '.join(args), res.tail(6)))
+    if fails:
+        harness.log('FAIL: %d case(s)' % len(fails))
+        for f in fails:
+            harness.log('  - ' + f)
+        return 1
+    harness.log('PASS: %d bad command lines refused' % len(CASES))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
