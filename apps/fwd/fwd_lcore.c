@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The forwarding loop of one lcore: RX bursts from its queues (--config),
+ * copy-break, checks and rewrite per packet with prefetch ahead, per-port
+ * TX buffers flushed when full and at the end of each poll round, dropped
+ * packets released in one npool_napi_consume_bulk() per burst.
+ */
+#include <rte_ethdev.h>
+#include <rte_ip_frag.h>
+#include <rte_prefetch.h>
+
+#include "npool.h"
+#include "npool_rx.h"
+#include "app_port.h"
+#include "app_run.h"
+#include "app_stats.h"
+#include "fwd.h"
+#include "fwd_pkt.h"
+
+/* Packets whose data is prefetched ahead of the one being checked. */
+#define FWD_PREFETCH 3
+
+struct fwd_txb {
+	uint16_t n;
+	struct rte_mbuf *m[APP_BURST];
+};
+
+struct fwd_lcore {
+	const struct fwd_conf *fc;
+	struct app_lcore_ctr *ctr;
+	uint16_t txq;
+	uint64_t pending;   /* bit per port with buffered packets */
+	struct fwd_txb tx[RTE_MAX_ETHPORTS];
+} __rte_cache_aligned;
+
+static struct fwd_lcore fwd_lcores[RTE_MAX_LCORE];
+
+/* The TX queue did not take them: dropped, on the port they came in. */
+static __rte_noinline void
+fwd_tx_unsent(struct fwd_lcore *fl, struct rte_mbuf **m, uint16_t n)
+{
+	struct app_port_ctr *c;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (m[i]->port >= RTE_MAX_ETHPORTS)
+			continue;
+		c = &fl->ctr->port[m[i]->port];
+		c->fwd--;
+		c->drops[FWD_TX_FULL]++;
+	}
+	npool_napi_consume_bulk(m, n);
+}
+
+static inline void
+fwd_tx_flush(struct fwd_lcore *fl, uint16_t port)
+{
+	struct fwd_txb *b = &fl->tx[port];
+	uint16_t sent;
+
+	if (b->n == 0)
+		return;
+	sent = rte_eth_tx_burst(port, fl->txq, b->m, b->n);
+	fl->ctr->port[port].tx += sent;
+	if (unlikely(sent < b->n))
+		fwd_tx_unsent(fl, b->m + sent, b->n - sent);
+	b->n = 0;
+}
+
+static inline void
+fwd_tx_drain(struct fwd_lcore *fl)
+{
+	uint64_t pending = fl->pending;
+
+	fl->pending = 0;
+	while (pending != 0) {
+		fwd_tx_flush(fl, (uint16_t)__builtin_ctzll(pending));
+		pending &= pending - 1;
+	}
+}
+
+static __rte_always_inline void
+fwd_tx_enqueue(struct fwd_lcore *fl, uint16_t port, struct rte_mbuf *m)
+{
+	struct fwd_txb *b = &fl->tx[port];
+
+	fl->pending |= UINT64_C(1) << port;
+	b->m[b->n++] = m;
+	if (unlikely(b->n == APP_BURST))
+		fwd_tx_flush(fl, port);
+}
+
+/*
+ * IPv4 above the MTU with DF clear, already rewritten: cut it into
+ * fragments (rte_ipv4_fragment_packet: headers in direct mbufs, payload
+ * by reference) and send them straight after what is buffered for the
+ * port. Counted forwarded when at least one fragment left, else tx_full.
+ */
+static __rte_noinline void
+fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
+		const struct fwd_meta *md, uint16_t in_port)
+{
+	const struct fwd_conf *fc = fl->fc;
+	struct app_port_ctr *ic = &fl->ctr->port[in_port];
+	const struct rte_ipv4_hdr *ip;
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *fip;
+	uint32_t ihl, step, nb;
+	uint16_t sent = 0, k;
+	int32_t n, i;
+
+	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
+	ip = rte_pktmbuf_mtod(m, const struct rte_ipv4_hdr *);
+	ihl = rte_ipv4_hdr_len(ip);
+	step = (fc->mtu - ihl) & ~7u;
+	nb = step != 0 ? (md->ip_len - ihl + step - 1) / step : 0;
+	if (nb == 0 || nb > UINT16_MAX) {
+		ic->drops[FWD_FRAG_FAIL]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	struct rte_mbuf *frags[nb];
+
+	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb, fc->mtu,
+			fc->frag_direct, fc->frag_indirect);
+	/* The fragments hold references to the payload; m itself goes. */
+	rte_pktmbuf_free(m);
+	if (n <= 0) {
+		ic->drops[FWD_FRAG_FAIL]++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		eth = (struct rte_ether_hdr *)rte_pktmbuf_prepend(frags[i],
+				RTE_ETHER_HDR_LEN);
+		memcpy(eth, &fc->l2[md->port], sizeof(fc->l2[0]));
+		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		fip = (struct rte_ipv4_hdr *)(eth + 1);
+		fip->hdr_checksum = 0;
+		fip->hdr_checksum = rte_ipv4_cksum(fip);
+		frags[i]->port = in_port;
+	}
+	fwd_tx_flush(fl, md->port);
+	while (sent < n) {
+		k = rte_eth_tx_burst(md->port, fl->txq, frags + sent,
+				(uint16_t)(n - sent));
+		if (k == 0)
+			break;
+		sent += k;
+	}
+	fl->ctr->port[md->port].tx += sent;
+	if (sent != 0)
+		ic->fwd++;
+	else
+		ic->drops[FWD_TX_FULL]++;
+	if (sent < n)
+		npool_napi_consume_bulk(frags + sent, n - sent);
+}
+
+static __rte_always_inline void
+fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
+		uint16_t in_port)
+{
+	const struct fwd_conf *fc = fl->fc;
+	struct app_port_ctr *ic = &fl->ctr->port[in_port];
+	struct rte_mbuf *drop[APP_BURST];
+	struct fwd_meta md;
+	uint16_t i, nd = 0;
+	int v;
+
+	for (i = 0; i < n && i < FWD_PREFETCH; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (i + FWD_PREFETCH < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + FWD_PREFETCH],
+					void *));
+		v = fwd_classify(fc, m, &md);
+		if (likely(v == FWD_PASS)) {
+			fwd_rewrite(fc, m, &md);
+			ic->fwd++;
+			fwd_tx_enqueue(fl, md.port, m);
+		} else if (v == FWD_FRAGMENT) {
+			fwd_rewrite(fc, m, &md);
+			fwd_fragment(fl, m, &md, in_port);
+		} else {
+			ic->drops[v]++;
+			drop[nd++] = m;
+		}
+	}
+	if (nd != 0)
+		npool_napi_consume_bulk(drop, nd);
+}
+
+int
+fwd_lcore_main(void *arg)
+{
+	const unsigned int lcore = rte_lcore_id();
+	const struct app_lcore_conf *lc = &app_lcores[lcore];
+	struct fwd_lcore *fl = &fwd_lcores[lcore];
+	struct rte_mbuf *pkts[APP_BURST];
+	struct app_loop loop;
+	uint16_t i, n, port, copybreak;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->fc = arg;
+	fl->ctr = &app_ctr[lcore];
+	fl->txq = lc->txq;
+	copybreak = fl->fc->copybreak;
+	app_loop_init(&loop);
+	while (app_loop_running(&loop)) {
+		for (i = 0; i < lc->nb_rxq; i++) {
+			port = lc->rxq[i].port;
+			n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts,
+					APP_BURST);
+			if (n == 0)
+				continue;
+			app_ctr_rx(fl->ctr, port, n);
+			if (copybreak != 0)
+				npool_rx_copybreak(pkts, n, copybreak);
+			fwd_burst(fl, pkts, n, port);
+		}
+		if (fl->pending != 0)
+			fwd_tx_drain(fl);
+	}
+	fwd_tx_drain(fl);
+	return 0;
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_PKT_H
+#define FWD_PKT_H
+
+/**
+ * @file
+ * Per-packet work of npool-fwd, inline: the RFC 1812 checks in the order
+ * of docs/npool-fwd.md (the first failing one names the drop reason), the
+ * route lookup, and the rewrite of a forwarded packet (VID-0 tag and
+ * padding removed, TTL / hop limit - 1 with an RFC 1624 checksum update,
+ * MAC addresses). No offload is assumed: vdevs parse nothing for us.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_lpm.h>
+#include <rte_lpm6.h>
+#include <rte_mbuf.h>
+
+#include "fwd.h"
+
+/** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
+#define FWD_HDR_MAX (RTE_ETHER_HDR_LEN + 4 + 60)
+
+/** What the checks learnt about a packet to forward. */
+struct fwd_meta {
+	uint32_t ip_len;  /**< IP length: header + payload */
+	uint16_t l2_len;  /**< 14, or 18 behind a VID-0 tag */
+	uint16_t port;    /**< egress port */
+	bool v6;
+};
+
+/**
+ * Move the first @p need bytes of a chain into its first segment.
+ * @return 0, or -1 if the packet cannot be written (never for RX mbufs).
+ */
+int fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need);
+
+/** Cut a chain to its first @p len bytes, freeing the segments past. */
+void fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len);
+
+static __rte_always_inline bool
+fwd_is_tag(uint16_t be_type)
+{
+	return be_type == RTE_BE16(RTE_ETHER_TYPE_VLAN) ||
+		be_type == RTE_BE16(RTE_ETHER_TYPE_QINQ) ||
+		be_type == RTE_BE16(RTE_ETHER_TYPE_QINQ1);
+}
+
+/** 0/8, 127/8, 224/4, 255.255.255.255 (host order). */
+static __rte_always_inline bool
+fwd_v4_martian(uint32_t a)
+{
+	return (a >> 24) == 0 || (a >> 24) == 127 || (a >> 28) == 0xe ||
+		a == UINT32_MAX;
+}
+
+/** ::, ::1, fe80::/10, ff00::/8. */
+static __rte_always_inline bool
+fwd_v6_martian(const uint8_t *a)
+{
+	uint64_t hi, lo;
+
+	if (a[0] == 0xff || (a[0] == 0xfe && (a[1] & 0xc0) == 0x80))
+		return true;
+	memcpy(&hi, a, sizeof(hi));
+	memcpy(&lo, a + 8, sizeof(lo));
+	return hi == 0 && (lo == 0 || lo == RTE_BE64(1));
+}
+
+/* The route's port: no route, not enabled, or the egress port. */
+static __rte_always_inline int
+fwd_check_hop(const struct fwd_conf *fc, int32_t hop, struct fwd_meta *md)
+{
+	if (unlikely(hop < 0))
+		return FWD_NO_ROUTE;
+	if (unlikely(hop >= RTE_MAX_ETHPORTS ||
+			!(fc->portmask & (UINT64_C(1) << hop))))
+		return FWD_BAD_PORT;
+	md->port = (uint16_t)hop;
+	return FWD_PASS;
+}
+
+static __rte_always_inline int
+fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		const struct rte_ipv4_hdr *ip, uint32_t l3_len,
+		struct fwd_meta *md)
+{
+	uint32_t ihl, tot, dst, nh;
+	int32_t hop;
+	int v;
+
+	if (unlikely(l3_len < sizeof(*ip)))
+		return FWD_TRUNCATED;
+	ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u;
+	if (unlikely(l3_len < ihl))
+		return FWD_TRUNCATED;
+	if (unlikely((ip->version_ihl >> 4) != 4))
+		return FWD_IP_VERSION;
+	if (unlikely(ihl < sizeof(*ip)))
+		return FWD_IPV4_IHL;
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(tot < ihl || tot > l3_len))
+		return FWD_IPV4_LEN;
+	/* A valid header sums to 0xffff; trust only a PMD that said GOOD. */
+	if ((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
+			RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+			unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
+		return FWD_IPV4_CSUM;
+	dst = rte_be_to_cpu_32(ip->dst_addr);
+	if (unlikely(fwd_v4_martian(dst)))
+		return FWD_MARTIAN_DST;
+	if (unlikely(fwd_v4_martian(rte_be_to_cpu_32(ip->src_addr))))
+		return FWD_MARTIAN_SRC;
+	hop = rte_lpm_lookup(fc->lpm4, dst, &nh) == 0 ? (int32_t)nh : fc->def4;
+	v = fwd_check_hop(fc, hop, md);
+	if (unlikely(v != FWD_PASS))
+		return v;
+	if (unlikely(ip->time_to_live <= 1))
+		return FWD_TTL_EXCEEDED;
+	md->ip_len = tot;
+	md->v6 = false;
+	if (unlikely(tot > fc->mtu))
+		return (ip->fragment_offset &
+				RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0 ?
+			FWD_MTU : FWD_FRAGMENT;
+	return FWD_PASS;
+}
+
+static __rte_always_inline int
+fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
+		uint32_t l3_len, struct fwd_meta *md)
+{
+	uint32_t plen, nh;
+	int32_t hop;
+	int v;
+
+	if (unlikely(l3_len < sizeof(*ip)))
+		return FWD_TRUNCATED;
+	if (unlikely((*(const uint8_t *)ip >> 4) != 6))
+		return FWD_IP_VERSION;
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (unlikely(plen == 0 || plen + sizeof(*ip) > l3_len))
+		return FWD_IPV6_LEN;
+	if (unlikely(fwd_v6_martian(ip->dst_addr)))
+		return FWD_MARTIAN_DST;
+	if (unlikely(fwd_v6_martian(ip->src_addr)))
+		return FWD_MARTIAN_SRC;
+	hop = rte_lpm6_lookup(fc->lpm6, ip->dst_addr, &nh) == 0 ?
+		(int32_t)nh : fc->def6;
+	v = fwd_check_hop(fc, hop, md);
+	if (unlikely(v != FWD_PASS))
+		return v;
+	if (unlikely(ip->hop_limits <= 1))
+		return FWD_TTL_EXCEEDED;
+	md->ip_len = plen + sizeof(*ip);
+	md->v6 = true;
+	/* Routers do not fragment IPv6. */
+	if (unlikely(md->ip_len > fc->mtu))
+		return FWD_MTU;
+	return FWD_PASS;
+}
+
+/**
+ * Check a received packet.
+ * @return A drop reason (enum fwd_reason), FWD_PASS or FWD_FRAGMENT; for
+ *   the last two @p md is filled in.
+ */
+static __rte_always_inline int
+fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
+		struct fwd_meta *md)
+{
+	const uint32_t len = m->pkt_len;
+	const struct rte_vlan_hdr *vh;
+	const uint8_t *p;
+	uint32_t l2 = RTE_ETHER_HDR_LEN;
+	uint16_t type;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN))
+		return FWD_TRUNCATED;
+	/* Headers are read from the first segment only. */
+	if (unlikely(m->data_len < RTE_MIN(len, (uint32_t)FWD_HDR_MAX)) &&
+			fwd_pkt_pullup(m, RTE_MIN(len, (uint32_t)FWD_HDR_MAX)))
+		return FWD_TRUNCATED;
+	p = rte_pktmbuf_mtod(m, const uint8_t *);
+	type = ((const struct rte_ether_hdr *)p)->ether_type;
+	if (unlikely(fwd_is_tag(type))) {
+		if (len < l2 + sizeof(*vh))
+			return FWD_TRUNCATED;
+		vh = (const struct rte_vlan_hdr *)(p + l2);
+		if (type != RTE_BE16(RTE_ETHER_TYPE_VLAN) ||
+				(vh->vlan_tci & RTE_BE16(0x0fff)) != 0)
+			return FWD_VLAN;
+		/* A VID-0 priority tag: look behind it (once). */
+		type = vh->eth_proto;
+		l2 += sizeof(*vh);
+		if (fwd_is_tag(type))
+			return FWD_VLAN;
+	}
+	md->l2_len = (uint16_t)l2;
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+		return fwd_check_ipv4(fc, m,
+				(const struct rte_ipv4_hdr *)(p + l2),
+				len - l2, md);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
+		return fwd_check_ipv6(fc,
+				(const struct rte_ipv6_hdr *)(p + l2),
+				len - l2, md);
+	return FWD_NOT_IP;
+}
+
+/**
+ * Rewrite a packet that passed fwd_classify() for its egress port.
+ * Kernel: ip_decrease_ttl() (RFC 1624 incremental checksum update).
+ */
+static __rte_always_inline void
+fwd_rewrite(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md)
+{
+	uint8_t *l3 = rte_pktmbuf_mtod_offset(m, uint8_t *, md->l2_len);
+	const uint32_t len = RTE_ETHER_HDR_LEN + md->ip_len;
+
+	if (md->v6) {
+		((struct rte_ipv6_hdr *)l3)->hop_limits--;
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint32_t sum = ip->hdr_checksum;
+
+		/* TTL is the high byte of its 16-bit word: HC' = HC + 0x0100
+		 * with end-around carry, 0xffff folding to 0x0000. */
+		sum += RTE_BE16(0x0100);
+		ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
+		ip->time_to_live--;
+	}
+	/* Dropping the 4 tag bytes in front brings the inner EtherType to
+	 * offset 12: the MACs are rewritten below anyway. */
+	if (unlikely(md->l2_len != RTE_ETHER_HDR_LEN))
+		rte_pktmbuf_adj(m, md->l2_len - RTE_ETHER_HDR_LEN);
+	/* Ethernet padding (or any trailer) past the IP length goes. */
+	if (unlikely(m->pkt_len != len)) {
+		if (likely(m->nb_segs == 1)) {
+			m->data_len = (uint16_t)len;
+			m->pkt_len = len;
+		} else {
+			fwd_pkt_trim_chain(m, len);
+		}
+	}
+	memcpy(rte_pktmbuf_mtod(m, void *), &fc->l2[md->port],
+			sizeof(fc->l2[0]));
+}
+
+#endif /* FWD_PKT_H */

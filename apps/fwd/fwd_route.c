@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Route tables of npool-fwd: l3fwd's route files (--rule_ipv4/--rule_ipv6,
+ * "R<prefix>/<depth> <port>" a line, '#' comments) or, per family without
+ * a file, l3fwd's default tables; loaded into rte_lpm / rte_lpm6. Depth 0
+ * is the default route, kept apart: rte_lpm has no depth 0.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "app_cli.h"
+#include "fwd.h"
+
+struct route {
+	uint8_t ip[16];  /* network order; IPv4 in the first 4 bytes */
+	uint8_t depth;
+	uint16_t port;
+};
+
+struct route_set {
+	struct route *r;
+	unsigned int n;
+	unsigned int cap;
+};
+
+/* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
+ * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
+#define L3FWD_DEFAULT_ROUTES 16
+
+static int
+set_add(struct route_set *s, const struct route *r)
+{
+	struct route *nr;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		nr = realloc(s->r, s->cap * sizeof(*nr));
+		if (nr == NULL)
+			return -1;
+		s->r = nr;
+	}
+	s->r[s->n++] = *r;
+	return 0;
+}
+
+static int
+default_table(struct route_set *s, bool v6)
+{
+	struct route r;
+	unsigned int i;
+
+	for (i = 0; i < L3FWD_DEFAULT_ROUTES; i++) {
+		memset(&r, 0, sizeof(r));
+		if (v6) {
+			r.ip[0] = 0x20;
+			r.ip[1] = 0x01;
+			r.ip[2] = 0x02;
+			r.ip[7] = (uint8_t)i;
+			r.depth = 64;
+		} else {
+			r.ip[0] = 198;
+			r.ip[1] = 18;
+			r.ip[2] = (uint8_t)i;
+			r.depth = 24;
+		}
+		r.port = (uint16_t)i;
+		if (set_add(s, &r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+strict_uint(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
+}
+
+/*
+ * One line without its newline: 1 when it holds no rule, 0 for a rule in
+ * @p r, -1 with a message in @p why.
+ */
+static int
+parse_line(char *line, bool v6, uint64_t portmask, struct route *r,
+		const char **why)
+{
+	char *p, *pfx, *port, *extra, *slash, *sp;
+	unsigned long depth, hop;
+
+	p = strchr(line, '#');
+	if (p != NULL)
+		*p = '\0';
+	for (p = line; isspace((unsigned char)*p); p++)
+		;
+	if (*p == '\0')
+		return 1;
+	*why = "bad route line (want R<prefix>/<depth> <port>)";
+	if (*p++ != 'R')
+		return -1;
+	pfx = strtok_r(p, " \t\r\n", &sp);
+	port = strtok_r(NULL, " \t\r\n", &sp);
+	extra = strtok_r(NULL, " \t\r\n", &sp);
+	if (pfx == NULL || port == NULL || extra != NULL)
+		return -1;
+	slash = strchr(pfx, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	memset(r, 0, sizeof(*r));
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, pfx, r->ip) != 1) {
+		*why = v6 ? "bad IPv6 prefix" : "bad IPv4 prefix";
+		return -1;
+	}
+	if (strict_uint(slash + 1, v6 ? 128 : 32, &depth) < 0) {
+		*why = v6 ? "bad depth (0..128)" : "bad depth (0..32)";
+		return -1;
+	}
+	if (strict_uint(port, UINT8_MAX, &hop) < 0) {
+		*why = "bad port (0..255)";
+		return -1;
+	}
+	if (hop >= 64 || !(portmask & (UINT64_C(1) << hop))) {
+		*why = "the route's port is not enabled in -p";
+		return -1;
+	}
+	r->depth = (uint8_t)depth;
+	r->port = (uint16_t)hop;
+	return 0;
+}
+
+static int
+load_file(struct route_set *s, const char *path, bool v6, uint64_t portmask)
+{
+	char line[LINE_MAX];
+	const char *why = NULL;
+	unsigned int lineno = 0;
+	struct route r;
+	size_t len;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "r");
+	if (f == NULL) {
+		app_err("%s: %s: %s", v6 ? "--rule_ipv6" : "--rule_ipv4", path,
+				strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		len = strlen(line);
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
+				!feof(f)) {
+			why = "line too long";
+			rc = -1;
+			break;
+		}
+		rc = parse_line(line, v6, portmask, &r, &why);
+		if (rc == 0 && set_add(s, &r) < 0) {
+			why = "out of memory";
+			rc = -1;
+		}
+		rc = rc > 0 ? 0 : rc;
+	}
+	if (rc < 0)
+		app_err("%s:%u: %s", path, lineno, why);
+	else if (ferror(f)) {
+		app_err("%s: read error", path);
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+static int
+fill_lpm4(struct fwd_conf *fc, const struct route_set *s)
+{
+	struct rte_lpm_config cfg = {
+		.max_rules = s->n + 1,
+		.number_tbl8s = s->n + 256,
+	};
+	unsigned int i;
+	uint32_t ip;
+	int ret;
+
+	fc->lpm4 = rte_lpm_create("fwd_lpm4", SOCKET_ID_ANY, &cfg);
+	if (fc->lpm4 == NULL) {
+		app_err("rte_lpm_create: %s", rte_strerror(rte_errno));
+		return -2;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->r[i].depth == 0) {
+			fc->def4 = s->r[i].port;
+			continue;
+		}
+		memcpy(&ip, s->r[i].ip, sizeof(ip));
+		ret = rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip),
+				s->r[i].depth, s->r[i].port);
+		if (ret < 0) {
+			app_err("IPv4 route %u: rte_lpm_add: %s", i,
+					rte_strerror(-ret));
+			return -2;
+		}
+	}
+	return 0;
+}
+
+static int
+fill_lpm6(struct fwd_conf *fc, const struct route_set *s)
+{
+	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
+	struct rte_lpm6_config cfg = {
+		.max_rules = s->n + 1,
+		.number_tbl8s = 16 * s->n + 256,
+	};
+	unsigned int i;
+	int ret;
+
+	fc->lpm6 = rte_lpm6_create("fwd_lpm6", SOCKET_ID_ANY, &cfg);
+	if (fc->lpm6 == NULL) {
+		app_err("rte_lpm6_create: %s", rte_strerror(rte_errno));
+		return -2;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->r[i].depth == 0) {
+			fc->def6 = s->r[i].port;
+			continue;
+		}
+		ret = rte_lpm6_add(fc->lpm6, s->r[i].ip, s->r[i].depth,
+				s->r[i].port);
+		if (ret < 0) {
+			app_err("IPv6 route %u: rte_lpm6_add: %s", i,
+					rte_strerror(-ret));
+			return -2;
+		}
+	}
+	return 0;
+}
+
+/* Routes of one family: the file, or l3fwd's table without one. */
+static int
+load_family(struct fwd_conf *fc, bool v6)
+{
+	const char *path = v6 ? fc->rule6 : fc->rule4;
+	struct route_set s = { NULL, 0, 0 };
+	char dflt[32] = "none";
+	int32_t def;
+	int rc;
+
+	if (path != NULL)
+		rc = load_file(&s, path, v6, fc->portmask);
+	else if (default_table(&s, v6) < 0) {
+		app_err("out of memory");
+		rc = -2;
+	} else
+		rc = 0;
+	if (rc == 0)
+		rc = v6 ? fill_lpm6(fc, &s) : fill_lpm4(fc, &s);
+	if (rc == 0) {
+		def = v6 ? fc->def6 : fc->def4;
+		if (def >= 0)
+			snprintf(dflt, sizeof(dflt), "to port %d", (int)def);
+		printf("routes IPv%c: %u from %s, default route %s\n",
+				v6 ? '6' : '4', s.n, path != NULL ? path :
+				"l3fwd's default table", dflt);
+	}
+	free(s.r);
+	return rc;
+}
+
+int
+fwd_routes_load(struct fwd_conf *fc)
+{
+	int rc;
+
+	fc->def4 = -1;
+	fc->def6 = -1;
+	rc = load_family(fc, false);
+	if (rc == 0)
+		rc = load_family(fc, true);
+	return rc;
+}
+
+void
+fwd_routes_free(struct fwd_conf *fc)
+{
+	rte_lpm_free(fc->lpm4);
+	rte_lpm6_free(fc->lpm6);
+	fc->lpm4 = NULL;
+	fc->lpm6 = NULL;
+}
