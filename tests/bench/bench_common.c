@@ -15,6 +15,7 @@
 #include <rte_pause.h>
 #include <rte_ring.h>
 
+#include "npool.h"
 #include "bench_common.h"
 
 struct bench_opts bench_opts = { .rounds = 0 };
@@ -36,8 +37,8 @@ usage(const char *prog)
 	exit(2);
 }
 
-static void
-parse_opts(int argc, char **argv)
+void
+bench_parse(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "quick", no_argument, NULL, 'q' },
@@ -48,8 +49,11 @@ parse_opts(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static int parsed;
 	int c;
 
+	if (parsed++)
+		return;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'q':
@@ -89,7 +93,7 @@ bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 		"--log-level", "lib.eal:error",
 	};
 
-	parse_opts(argc, argv);
+	bench_parse(argc, argv);
 	snprintf(mem, sizeof(mem), "%u", mem_mb);
 	snprintf(prefix, sizeof(prefix), "npbench-%s-%d", prog, (int)getpid());
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
@@ -214,6 +218,18 @@ bench_case_run(struct bench_case *bc)
 		}
 		v->ratio = median(ratios, rounds);
 	}
+}
+
+double
+bench_paired_delta(const struct bench_case *bc, unsigned int a,
+		unsigned int b)
+{
+	double d[BENCH_MAX_ROUNDS];
+	unsigned int r;
+
+	for (r = 0; r < bench_opts.rounds; r++)
+		d[r] = bc->v[a].cyc[r] - bc->v[b].cyc[r];
+	return median(d, bench_opts.rounds);
 }
 
 void
@@ -352,6 +368,15 @@ remote_loop(void *arg __rte_unused)
 		__atomic_store_n(&remote.freed, freed, __ATOMIC_RELEASE);
 	}
 	return 0;
+}
+
+void
+bench_free_frags(void **objs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		npool_free_frag(objs[i]);
 }
 
 void

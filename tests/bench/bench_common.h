@@ -68,6 +68,9 @@ struct bench_case {
 	struct bench_variant v[BENCH_MAX_VARIANTS];
 };
 
+/** Parse the common options into bench_opts (once; bench_init() too). */
+void bench_parse(int argc, char **argv);
+
 /**
  * Parse the common options, build the EAL arguments (--no-huge -m @p mem_mb
  * --no-pci --no-shconf --no-telemetry --file-prefix <unique> -l 0-1) and
@@ -89,6 +92,13 @@ unsigned int bench_add(struct bench_case *bc, const char *name,
 
 /** One warm-up call per variant, then the alternating rounds. */
 void bench_case_run(struct bench_case *bc);
+
+/**
+ * Median over the rounds of variant @p a minus variant @p b, in cycles per
+ * op: paired by round, so a disturbed round does not skew the difference.
+ */
+double bench_paired_delta(const struct bench_case *bc, unsigned int a,
+		unsigned int b);
 
 /** Print the rows (and JSON lines) of a case. */
 void bench_case_print(const struct bench_case *bc);
@@ -133,6 +143,9 @@ unsigned int bench_scale(unsigned int full);
 
 /** Frees @p n objects on the remote lcore. */
 typedef void (*bench_free_bulk_t)(void **objs, unsigned int n);
+
+/** A bench_free_bulk_t for npool fragments: npool_free_frag() each. */
+void bench_free_frags(void **objs, unsigned int n);
 
 /** Start the remote freer on lcore 1 (ring of 1024 pointers). */
 void bench_remote_start(void);

@@ -152,15 +152,6 @@ static uint64_t (* const fv_run[])(void *, unsigned int) = {
 
 /* Remote side (lcore 1): the free matching each variant. */
 static void
-remote_free_frags(void **objs, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		npool_free_frag(objs[i]);
-}
-
-static void
 remote_free_malloc(void **objs, unsigned int n)
 {
 	unsigned int i;
@@ -180,7 +171,7 @@ remote_set_for(enum fv v)
 {
 	bench_remote_set(v == FV_MALLOC ? remote_free_malloc :
 			v >= FV_MBUF256 ? remote_free_mbufs :
-			remote_free_frags);
+			bench_free_frags);
 }
 
 /* Remote cases switch the freer between variants: wrap each run. */
@@ -204,12 +195,12 @@ guard_delta_row(const struct bench_case *bc)
 {
 	const struct bench_variant *napi = &bc->v[FV_NAPI];
 	const struct bench_variant *guard = &bc->v[FV_GUARDED];
-	double delta = bench_ns(guard->med - napi->med);
+	double delta = bench_ns(bench_paired_delta(bc, FV_GUARDED, FV_NAPI));
 	char tgt[48];
 
 	bench_target(tgt, sizeof(tgt), delta >= 8.0, "napi-8ns");
 	bench_metric_row(bc->bench, bc->name, "guarded - napi", delta, "ns",
-			guard->med / napi->med, "npool napi", tgt, bc->seed);
+			guard->ratio / napi->ratio, "npool napi", tgt, bc->seed);
 }
 
 static void
