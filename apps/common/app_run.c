@@ -3,14 +3,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_cycles.h>
+#include <rte_errno.h>
 
-#include "app_port.h"
+#include <rte_cycles.h>
+#include <rte_eal.h>
+
+#include "app_pool.h"
 #include "app_run.h"
-#include "app_stats.h"
 
 volatile int app_run_quit_pvt;
 static volatile sig_atomic_t signal_seen;
+static bool eal_up;
 
 static struct {
 	const struct app_opts *o;
@@ -132,4 +135,52 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 		stop_at(rte_rdtsc(), signal_seen ? "signal" : "stopped");
 	rte_eal_mp_wait_lcore();
 	return (double)(run.t_stop - run.t0) / run.hz;
+}
+
+int
+app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
+		const struct app_cli *cli)
+{
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "%s: EAL initialisation failed: %s\n", prog,
+				rte_strerror(rte_errno));
+		return APP_EXIT_SETUP;
+	}
+	eal_up = true;
+	app_run_signals();
+	app_opts_defaults(o, prog);
+	ret = app_cli_parse(argc - ret, argv + ret, o, cli);
+	if (ret != 0)
+		return ret > 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
+	return -1;
+}
+
+int
+app_run_report(const struct app_opts *o, double duration_s)
+{
+	struct app_leak lk;
+	int status = APP_EXIT_OK;
+
+	app_ports_close();
+	app_stats_print_final(stdout, duration_s);
+	app_pool_leak_check(stdout, &lk);
+	if (o->json != NULL &&
+			app_stats_write_json(o->json, duration_s, &lk) < 0)
+		status = APP_EXIT_SETUP;
+	if (!lk.ok)
+		status = APP_EXIT_LEAK;
+	return status;
+}
+
+void
+app_run_cleanup(void)
+{
+	app_ports_close();
+	app_pool_fini();
+	if (eal_up)
+		rte_eal_cleanup();
+	eal_up = false;
 }

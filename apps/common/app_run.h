@@ -18,7 +18,13 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "npool_rx.h"
 #include "app_cli.h"
+#include "app_port.h"
+#include "app_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +60,50 @@ app_loop_running(struct app_loop *l)
 		app_run_control_pvt();
 	return likely(!app_run_quit_pvt);
 }
+
+/**
+ * Receive a burst from the @p i-th RX queue of lcore @p lc, count it and,
+ * with @p copybreak != 0, copy-break it (npool_rx_copybreak()).
+ *
+ * @return Packets in @p pkts (at most APP_BURST).
+ */
+static __rte_always_inline uint16_t
+app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
+		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
+		uint16_t copybreak)
+{
+	const uint16_t port = lc->rxq[i].port;
+	uint16_t n;
+
+	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
+	if (n == 0)
+		return 0;
+	app_ctr_rx(ctr, port, n);
+	if (copybreak != 0)
+		npool_rx_copybreak(pkts, n, copybreak);
+	return n;
+}
+
+/**
+ * Start an app: rte_eal_init(), the signal handlers, app_opts_defaults()
+ * and app_cli_parse() of what follows "--".
+ *
+ * @return -1 to go on; else the exit status to return after
+ *   app_run_cleanup() (0 after --help, APP_EXIT_USAGE, APP_EXIT_SETUP).
+ */
+int app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
+		const struct app_cli *cli);
+
+/**
+ * After app_run(): close the ports (their rings give the mbufs back),
+ * print the table, check for leaks, write --json.
+ *
+ * @return The exit status: APP_EXIT_OK, APP_EXIT_LEAK or APP_EXIT_SETUP.
+ */
+int app_run_report(const struct app_opts *o, double duration_s);
+
+/** Close the ports, free the pools, npool_fini(), rte_eal_cleanup(). */
+void app_run_cleanup(void);
 
 /**
  * Install the SIGINT/SIGTERM handlers (a signal stops the run cleanly).

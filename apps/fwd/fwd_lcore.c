@@ -10,7 +10,6 @@
 #include <rte_prefetch.h>
 
 #include "npool.h"
-#include "npool_rx.h"
 #include "app_port.h"
 #include "app_run.h"
 #include "app_stats.h"
@@ -200,7 +199,7 @@ fwd_lcore_main(void *arg)
 	struct fwd_lcore *fl = &fwd_lcores[lcore];
 	struct rte_mbuf *pkts[APP_BURST];
 	struct app_loop loop;
-	uint16_t i, n, port, copybreak;
+	uint16_t i, n, copybreak;
 
 	memset(fl, 0, sizeof(*fl));
 	fl->fc = arg;
@@ -210,15 +209,9 @@ fwd_lcore_main(void *arg)
 	app_loop_init(&loop);
 	while (app_loop_running(&loop)) {
 		for (i = 0; i < lc->nb_rxq; i++) {
-			port = lc->rxq[i].port;
-			n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts,
-					APP_BURST);
-			if (n == 0)
-				continue;
-			app_ctr_rx(fl->ctr, port, n);
-			if (copybreak != 0)
-				npool_rx_copybreak(pkts, n, copybreak);
-			fwd_burst(fl, pkts, n, port);
+			n = app_rx_burst(lc, i, fl->ctr, pkts, copybreak);
+			if (n != 0)
+				fwd_burst(fl, pkts, n, lc->rxq[i].port);
 		}
 		if (fl->pending != 0)
 			fwd_tx_drain(fl);

@@ -184,10 +184,16 @@ load_file(struct route_set *s, const char *path, bool v6, uint64_t portmask)
 	return rc;
 }
 
+/* The LPM table of one family; its depth-0 route kept apart. */
 static int
-fill_lpm4(struct fwd_conf *fc, const struct route_set *s)
+fill_lpm(struct fwd_conf *fc, const struct route_set *s, bool v6)
 {
-	struct rte_lpm_config cfg = {
+	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
+	struct rte_lpm6_config cfg6 = {
+		.max_rules = s->n + 1,
+		.number_tbl8s = 16 * s->n + 256,
+	};
+	struct rte_lpm_config cfg4 = {
 		.max_rules = s->n + 1,
 		.number_tbl8s = s->n + 256,
 	};
@@ -195,54 +201,28 @@ fill_lpm4(struct fwd_conf *fc, const struct route_set *s)
 	uint32_t ip;
 	int ret;
 
-	fc->lpm4 = rte_lpm_create("fwd_lpm4", SOCKET_ID_ANY, &cfg);
-	if (fc->lpm4 == NULL) {
-		app_err("rte_lpm_create: %s", rte_strerror(rte_errno));
+	if (v6)
+		fc->lpm6 = rte_lpm6_create("fwd_lpm6", SOCKET_ID_ANY, &cfg6);
+	else
+		fc->lpm4 = rte_lpm_create("fwd_lpm4", SOCKET_ID_ANY, &cfg4);
+	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
+		app_err("LPM table: %s", rte_strerror(rte_errno));
 		return -2;
 	}
 	for (i = 0; i < s->n; i++) {
-		if (s->r[i].depth == 0) {
-			fc->def4 = s->r[i].port;
+		const struct route *r = &s->r[i];
+
+		if (r->depth == 0) {
+			*(v6 ? &fc->def6 : &fc->def4) = r->port;
 			continue;
 		}
-		memcpy(&ip, s->r[i].ip, sizeof(ip));
-		ret = rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip),
-				s->r[i].depth, s->r[i].port);
+		memcpy(&ip, r->ip, sizeof(ip));
+		ret = v6 ? rte_lpm6_add(fc->lpm6, r->ip, r->depth, r->port) :
+			rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip), r->depth,
+					r->port);
 		if (ret < 0) {
-			app_err("IPv4 route %u: rte_lpm_add: %s", i,
-					rte_strerror(-ret));
-			return -2;
-		}
-	}
-	return 0;
-}
-
-static int
-fill_lpm6(struct fwd_conf *fc, const struct route_set *s)
-{
-	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
-	struct rte_lpm6_config cfg = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = 16 * s->n + 256,
-	};
-	unsigned int i;
-	int ret;
-
-	fc->lpm6 = rte_lpm6_create("fwd_lpm6", SOCKET_ID_ANY, &cfg);
-	if (fc->lpm6 == NULL) {
-		app_err("rte_lpm6_create: %s", rte_strerror(rte_errno));
-		return -2;
-	}
-	for (i = 0; i < s->n; i++) {
-		if (s->r[i].depth == 0) {
-			fc->def6 = s->r[i].port;
-			continue;
-		}
-		ret = rte_lpm6_add(fc->lpm6, s->r[i].ip, s->r[i].depth,
-				s->r[i].port);
-		if (ret < 0) {
-			app_err("IPv6 route %u: rte_lpm6_add: %s", i,
-					rte_strerror(-ret));
+			app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4',
+					i, rte_strerror(-ret));
 			return -2;
 		}
 	}
@@ -267,7 +247,7 @@ load_family(struct fwd_conf *fc, bool v6)
 	} else
 		rc = 0;
 	if (rc == 0)
-		rc = v6 ? fill_lpm6(fc, &s) : fill_lpm4(fc, &s);
+		rc = fill_lpm(fc, &s, v6);
 	if (rc == 0) {
 		def = v6 ? fc->def6 : fc->def4;
 		if (def >= 0)

@@ -5,13 +5,9 @@
  * of its own (--lookup, --rule_ipv4/6, --eth-dest, --mtu), setup, run and
  * the report; apps/common does ports, pools, stats and the run loop.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <rte_eal.h>
 #include <rte_ethdev.h>
-#include <rte_ip_frag.h>
 
 #include "app_cli.h"
 #include "app_pool.h"
@@ -169,22 +165,11 @@ main(int argc, char **argv)
 		fwd_usage, NULL, fwd_long_opts, fwd_parse_opt, &fc,
 	};
 	struct app_port_params pp = { .tx = true };
-	struct app_leak lk = { .ok = true };
-	int ret, status = APP_EXIT_OK;
-	double duration;
+	int ret, status;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "npool-fwd: EAL initialisation failed\n");
-		return APP_EXIT_SETUP;
-	}
-	app_run_signals();
-	app_opts_defaults(&o, "npool-fwd");
-	ret = app_cli_parse(argc - ret, argv + ret, &o, &cli);
-	if (ret != 0) {
-		status = ret > 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
+	status = app_run_init(argc, argv, &o, "npool-fwd", &cli);
+	if (status >= 0)
 		goto out;
-	}
 	fc.portmask = o.portmask;
 	fc.copybreak = (uint16_t)o.copybreak;
 	ret = fwd_routes_load(&fc);
@@ -201,18 +186,9 @@ main(int argc, char **argv)
 		goto out;
 	}
 	app_stats_init(&desc, &o);
-	duration = app_run(&o, fwd_lcore_main, &fc);
-	app_ports_close();
-	app_stats_print_final(stdout, duration);
-	app_pool_leak_check(stdout, &lk);
-	if (o.json != NULL && app_stats_write_json(o.json, duration, &lk) < 0)
-		status = APP_EXIT_SETUP;
-	if (!lk.ok)
-		status = APP_EXIT_LEAK;
+	status = app_run_report(&o, app_run(&o, fwd_lcore_main, &fc));
 out:
-	app_ports_close();
 	fwd_routes_free(&fc);
-	app_pool_fini();
-	rte_eal_cleanup();
+	app_run_cleanup();
 	return status;
 }
