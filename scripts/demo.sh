@@ -1,0 +1,451 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# make demo: live traffic through npool-fwd, nothing shipped.
+#
+#   host A (netns npdemo-a)         router (netns npdemo-r)              host B (netns npdemo-b)
+#   npd-a0 198.18.1.2/24   <-veth->  npd-r0 = port 0  [npool-fwd]  port 1 = npd-r1  <-veth->  npd-b0 198.18.2.2/24
+#          2001:2:0:1::2/64                 net_af_packet vdevs                                2001:2:0:2::2/64
+#
+# The hosts route the other subnet via a gateway address (.1 / ::1) whose MAC is
+# the npool port's MAC (a static, permanent neighbour entry: npool-fwd answers no
+# ARP/ND); npool-fwd routes the two subnets with LPM route files and writes the
+# hosts' MACs with --eth-dest.  Then: ping A->B (IPv4, IPv6), a TCP transfer
+# A->B (IPv4, IPv6) checked by byte count and SHA-256, SIGINT to npool-fwd, its
+# stats table, leak check and --json counters.  Everything is deleted on exit.
+#
+# Usage: scripts/demo.sh [BUILD_DIR]      (default: build; needs root)
+# Environment: NPDEMO_BYTES (TCP bytes per transfer, default 16 MiB),
+#   NPDEMO_POOL (npool-fwd --pool: npool (default) or mempool),
+#   NPDEMO_COPYBREAK (npool-fwd --copybreak, default 256: small packets such as
+#   ACKs and pings are copied into npool fragment packets, as ixgbe/igb do).
+
+set -u -o pipefail
+
+BUILD=${1:-build}
+FWD=$BUILD/apps/fwd/npool-fwd
+TCP_BYTES=${NPDEMO_BYTES:-16777216}
+POOL=${NPDEMO_POOL:-npool}
+COPYBREAK=${NPDEMO_COPYBREAK:-256}
+PINGS=5
+
+NS_A=npdemo-a
+NS_B=npdemo-b
+NS_R=npdemo-r
+PREFIX=npdemo                   # DPDK --file-prefix (/var/run/dpdk/npdemo)
+A_IF=npd-a0 R0_IF=npd-r0 R1_IF=npd-r1 B_IF=npd-b0
+
+A4=198.18.1.2 GW_A4=198.18.1.1 NET_A4=198.18.1.0/24
+B4=198.18.2.2 GW_B4=198.18.2.1 NET_B4=198.18.2.0/24
+A6=2001:2:0:1::2 GW_A6=2001:2:0:1::1 NET_A6=2001:2:0:1::/64
+B6=2001:2:0:2::2 GW_B6=2001:2:0:2::1 NET_B6=2001:2:0:2::/64
+
+if [ -t 1 ]; then
+	B=$'\e[1m' G=$'\e[32m' R=$'\e[31m' N=$'\e[0m'
+else
+	B='' G='' R='' N=''
+fi
+
+STEP=0
+step() { STEP=$((STEP + 1)); printf '\n%s==> [%d] %s%s\n' "$B" "$STEP" "$*" "$N"; }
+info() { printf '    %s\n' "$*"; }
+RESULTS=()
+FAILED=0
+pass() { RESULTS+=("${G}PASS${N}  $*"); printf '    %sPASS%s %s\n' "$G" "$N" "$*"; }
+fail() { RESULTS+=("${R}FAIL${N}  $*"); printf '    %sFAIL%s %s\n' "$R" "$N" "$*"; FAILED=1; }
+# fds 3/4: the script's own stdout/stderr, also where a command ran with
+# its output redirected (ERR trap, cleanup).
+exec 3>&1 4>&2
+die() { RESULTS+=("${R}FAIL${N}  $*"); printf '%sdemo: %s%s\n' "$R" "$*" "$N" >&4; FAILED=1; exit 1; }
+indent() { sed 's/^/    | /'; }
+in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+
+# --- preflight --------------------------------------------------------------
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null; then
+		exec sudo -E bash "$0" "$@"
+	fi
+	die "must run as root (network namespaces, veth, AF_PACKET)"
+fi
+for cmd in ip ethtool ping python3 timeout stdbuf; do
+	command -v "$cmd" >/dev/null ||
+		die "'$cmd' not found (Debian: iproute2 ethtool iputils-ping python3 coreutils)"
+done
+PY=$(command -v python3)
+[ -x "$FWD" ] || die "$FWD not found: build first (ninja -C $BUILD)"
+FWD=$(cd "$(dirname "$FWD")" && pwd)/$(basename "$FWD")
+
+WORK=$(mktemp -d /tmp/npdemo.XXXXXX)
+FWD_PID=
+SRV_PID=
+
+fwd_log() {     # npool-fwd's own output, without DPDK's EAL start-up chatter
+	grep -v -E '^(EAL|TELEMETRY|ETHDEV|AFPACKET|USER1|MBUF|MEMPOOL|LPM|LPM6):' "$WORK/fwd.log"
+}
+
+kill_pid() {    # kill_pid PID: TERM, then KILL after 3 s
+	local pid=$1 i
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for i in $(seq 30); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+}
+
+# Remove exactly what this demo creates (also leftovers of an aborted run).
+teardown() {
+	local ns pid
+	for ns in "$NS_A" "$NS_B" "$NS_R"; do
+		[ -e "/var/run/netns/$ns" ] || continue
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do
+			kill_pid "$pid"
+		done
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "/var/run/dpdk/$PREFIX"
+}
+
+summary() {
+	local r
+	printf '\n%sSummary%s\n' "$B" "$N"
+	for r in "${RESULTS[@]}"; do
+		printf '  %s\n' "$r"
+	done
+	if [ "$FAILED" -eq 0 ] && [ "${#RESULTS[@]}" -gt 0 ]; then
+		printf '\n%sdemo PASSED%s: IPv4/IPv6 ping and TCP forwarded by npool-fwd, no leak\n' "$G" "$N"
+	else
+		printf '\n%sdemo FAILED%s\n' "$R" "$N"
+	fi
+}
+
+# On any exit: stop what is still running, delete namespaces and files, summary.
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM ERR
+	set +eE
+	exec 1>&3 2>&4
+	[ "$FAILED" -ne 0 ] && [ "$rc" -eq 0 ] && rc=1
+	[ "$rc" -ne 0 ] && FAILED=1
+	step "Cleaning up (namespaces $NS_A $NS_B $NS_R, /var/run/dpdk/$PREFIX)"
+	[ -n "$SRV_PID" ] && kill_pid "$SRV_PID"
+	[ -n "$FWD_PID" ] && kill_pid "$FWD_PID"
+	teardown
+	rm -rf "$WORK"
+	info "done"
+	summary
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'printf "\ndemo: interrupted\n" >&2; FAILED=1; exit 130' INT TERM
+
+# --- python helpers (stdlib only) -------------------------------------------
+cat >"$WORK/tcp_sink.py" <<'EOF'
+# TCP sink: accept one connection, count bytes and SHA-256, report both back
+# to the client and as JSON on stdout.  Every wait is bounded by a timeout.
+import hashlib, json, socket, sys
+fam = socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET
+addr, port, tmo = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((addr, port))
+s.listen(1)
+s.settimeout(tmo)
+print("listening", flush=True)
+c, peer = s.accept()
+c.settimeout(tmo)
+h, n = hashlib.sha256(), 0
+while True:
+    b = c.recv(1 << 16)
+    if not b:
+        break
+    h.update(b)
+    n += len(b)
+c.sendall(("%d %s\n" % (n, h.hexdigest())).encode())
+c.close()
+print(json.dumps({"bytes": n, "sha256": h.hexdigest(), "peer": peer[0]}), flush=True)
+EOF
+
+cat >"$WORK/tcp_source.py" <<'EOF'
+# TCP source: send N pseudo-random bytes, then read the sink's "bytes sha256".
+import hashlib, json, random, socket, sys, time
+fam = socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET
+addr, port, n, tmo = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+data = random.Random(0x6e706f6f6c).randbytes(n)
+sha = hashlib.sha256(data).hexdigest()
+deadline = time.monotonic() + 5
+while True:
+    try:
+        s = socket.create_connection((addr, port), timeout=tmo)
+        break
+    except OSError:
+        if time.monotonic() > deadline:
+            raise
+        time.sleep(0.2)
+t0 = time.monotonic()
+mv = memoryview(data)
+for off in range(0, n, 1 << 16):
+    s.sendall(mv[off:off + (1 << 16)])
+s.shutdown(socket.SHUT_WR)
+reply = b""
+while True:
+    b = s.recv(4096)
+    if not b:
+        break
+    reply += b
+dt = time.monotonic() - t0
+s.close()
+rb, rsha = reply.decode().split()
+print(json.dumps({"bytes": n, "sha256": sha, "seconds": round(dt, 3),
+                  "sink_bytes": int(rb), "sink_sha256": rsha}), flush=True)
+EOF
+
+cat >"$WORK/fwd_json.py" <<'EOF'
+# Check npool-fwd's --json counters: forwarded both ways, counts add up, no leak.
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["total"]
+ok = True
+def check(good, msg):
+    global ok
+    ok &= bool(good)
+    print("%s %s" % ("PASS" if good else "FAIL", msg))
+tx = {p["port"]: p["tx"] for p in j["ports"]}
+check(tx.get(1, 0) > 0, "forwarded A->B (out of port 1): %d packets" % tx.get(1, 0))
+check(tx.get(0, 0) > 0, "forwarded B->A (out of port 0): %d packets" % tx.get(0, 0))
+# No IPv4 here is longer than the MTU (nothing fragmented): rx = tx + dropped.
+check(t["rx"] == t["tx"] + t["dropped"] == t["tx"] + sum(t["drops"].values()),
+      "total rx %d = tx %d + dropped %d" % (t["rx"], t["tx"], t["dropped"]))
+drops = {k: v for k, v in t["drops"].items() if v}
+print("     drops by reason: %s" % (", ".join("%s %d" % kv for kv in sorted(drops.items())) or "none"))
+if drops.get("martian_dst"):
+    print("     (martian_dst: the hosts' own IPv6 link-local multicast, e.g. MLD reports"
+          " to ff02::16, which a router never forwards)")
+leak = j["leak"]
+check(leak.get("ok") is True and leak.get("mbufs_out") == 0 and leak.get("frags_out") == 0,
+      "json leak: mbufs_out %s, frags_out %s, chunks_in_use %s, ok %s" % (
+          leak.get("mbufs_out"), leak.get("frags_out"), leak.get("chunks_in_use"), leak.get("ok")))
+sys.exit(0 if ok else 1)
+EOF
+
+# --- 1. topology ------------------------------------------------------------
+step "Creating network namespaces $NS_A (host A), $NS_R (npool-fwd), $NS_B (host B)"
+teardown        # leftovers of an earlier, aborted run
+set -eE
+trap 'die "setup failed (line $LINENO): $BASH_COMMAND"' ERR
+for ns in "$NS_A" "$NS_B" "$NS_R"; do
+	ip netns add "$ns"
+	in_ns "$ns" ip link set lo up
+done
+ip -n "$NS_R" link add "$R0_IF" type veth peer name "$A_IF" netns "$NS_A"
+ip -n "$NS_R" link add "$R1_IF" type veth peer name "$B_IF" netns "$NS_B"
+# The router namespace is a plain wire for AF_PACKET: no addresses, no IPv6
+# (no router solicitations / MLD sent out of the npool ports), no forwarding.
+in_ns "$NS_R" sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+for dev in "$R0_IF" "$R1_IF"; do
+	in_ns "$NS_R" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=1"
+	in_ns "$NS_R" ethtool -K "$dev" tx off rx off gro off >/dev/null 2>&1 ||
+		in_ns "$NS_R" ethtool -K "$dev" tx off rx off >/dev/null
+	ip -n "$NS_R" link set "$dev" up
+done
+info "veth $A_IF ($NS_A) <-> $R0_IF ($NS_R, npool port 0)"
+info "veth $B_IF ($NS_B) <-> $R1_IF ($NS_R, npool port 1)"
+
+mac() { in_ns "$1" cat "/sys/class/net/$2/address"; }
+MAC_A=$(mac "$NS_A" "$A_IF") MAC_B=$(mac "$NS_B" "$B_IF")
+MAC_R0=$(mac "$NS_R" "$R0_IF") MAC_R1=$(mac "$NS_R" "$R1_IF")
+
+# host NS IF ADDR4 ADDR6 GW4 GW6 GWMAC NET4 NET6
+host() {
+	local ns=$1 dev=$2 a4=$3 a6=$4 gw4=$5 gw6=$6 gwmac=$7 net4=$8 net6=$9
+	in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.accept_dad=0"
+	in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.accept_ra=0"
+	# TCP over AF_PACKET: no partial checksums (tx) and no trusted ones (rx)
+	in_ns "$ns" ethtool -K "$dev" tx off rx off >/dev/null
+	ip -n "$ns" addr add "$a4/24" dev "$dev"
+	ip -n "$ns" -6 addr add "$a6/64" dev "$dev" nodad
+	ip -n "$ns" link set "$dev" up
+	ip -n "$ns" neigh add "$gw4" lladdr "$gwmac" dev "$dev" nud permanent
+	ip -n "$ns" -6 neigh add "$gw6" lladdr "$gwmac" dev "$dev" nud permanent
+	ip -n "$ns" route add "$net4" via "$gw4" dev "$dev"
+	ip -n "$ns" -6 route add "$net6" via "$gw6" dev "$dev"
+}
+step "Configuring the hosts (addresses, static neighbours, routes, checksum offload off)"
+host "$NS_A" "$A_IF" "$A4" "$A6" "$GW_A4" "$GW_A6" "$MAC_R0" "$NET_B4" "$NET_B6"
+host "$NS_B" "$B_IF" "$B4" "$B6" "$GW_B4" "$GW_B6" "$MAC_R1" "$NET_A4" "$NET_A6"
+trap - ERR
+set +E
+set +e
+printf '    %-7s %-9s %-17s %-15s %s\n' host iface MAC IPv4 IPv6
+printf '    %-7s %-9s %-17s %-15s %s\n' A "$A_IF" "$MAC_A" "$A4/24" "$A6/64" \
+	B "$B_IF" "$MAC_B" "$B4/24" "$B6/64" \
+	"port 0" "$R0_IF" "$MAC_R0" "(gw $GW_A4)" "(gw $GW_A6)" \
+	"port 1" "$R1_IF" "$MAC_R1" "(gw $GW_B4)" "(gw $GW_B6)"
+info "A: $(ip -n "$NS_A" route show "$NET_B4")"
+info "A: $(ip -n "$NS_A" neigh show "$GW_A4")"
+info "B: $(ip -n "$NS_B" route show "$NET_A4")"
+info "B: $(ip -n "$NS_B" neigh show "$GW_B4")"
+
+# --- 2. npool-fwd -----------------------------------------------------------
+step "Starting npool-fwd in $NS_R on net_af_packet vdevs (--pool $POOL --copybreak $COPYBREAK)"
+cat >"$WORK/routes4.txt" <<EOF
+# npool-fwd demo: IPv4 routes (l3fwd syntax)
+R$NET_A4 0
+R$NET_B4 1
+EOF
+cat >"$WORK/routes6.txt" <<EOF
+# npool-fwd demo: IPv6 routes (l3fwd syntax)
+R$NET_A6 0
+R$NET_B6 1
+EOF
+info "routes IPv4: $NET_A4 -> port 0, $NET_B4 -> port 1"
+info "routes IPv6: $NET_A6 -> port 0, $NET_B6 -> port 1"
+FWD_CMD=("$FWD" --no-huge -m 1024 --no-pci --no-shconf --file-prefix "$PREFIX"
+	--no-telemetry -l 0-1
+	--vdev "net_af_packet0,iface=$R0_IF"
+	--vdev "net_af_packet1,iface=$R1_IF"
+	-- -p 0x3 --lookup lpm --pool "$POOL" --copybreak "$COPYBREAK"
+	--rule_ipv4 "$WORK/routes4.txt" --rule_ipv6 "$WORK/routes6.txt"
+	--eth-dest "0,$MAC_A" --eth-dest "1,$MAC_B"
+	--json "$WORK/fwd.json")
+info "ip netns exec $NS_R ${FWD_CMD[*]}"
+# ip netns exec and stdbuf exec the command: $! is npool-fwd's own pid.
+# stdbuf -oL: its start-up lines reach the log at once, not at exit.
+ip netns exec "$NS_R" stdbuf -oL "${FWD_CMD[@]}" </dev/null >"$WORK/fwd.log" 2>&1 3>&- 4>&- &
+FWD_PID=$!
+
+# Wait until packets get through (first ping answered), at most ~20 s.
+up=0
+for i in $(seq 20); do
+	if ! kill -0 "$FWD_PID" 2>/dev/null; then
+		break
+	fi
+	if in_ns "$NS_A" ping -n -q -c 1 -W 1 "$B4" >/dev/null 2>&1; then
+		up=1
+		break
+	fi
+done
+if [ "$up" -ne 1 ]; then
+	if kill -0 "$FWD_PID" 2>/dev/null; then
+		fail "npool-fwd runs but forwards nothing (no ping reply from B within 20 s)"
+	else
+		wait "$FWD_PID"
+		fail "npool-fwd exited with status $? at start-up"
+		FWD_PID=
+	fi
+	info "npool-fwd output:"
+	indent <"$WORK/fwd.log"
+	exit 1
+fi
+info "npool-fwd (pid $FWD_PID) is forwarding (first ping answered, try $i):"
+fwd_log | indent
+
+
+# --- 3. ping ------------------------------------------------------------------
+ping_check() {   # ping_check LABEL ADDR
+	local out
+	out=$(in_ns "$NS_A" timeout 20 ping -n -c "$PINGS" -i 0.2 -W 2 "$2" 2>&1)
+	indent <<<"$out"
+	if ! grep -q " 0% packet loss" <<<"$out" ||
+		! grep -q "^$PINGS packets transmitted, $PINGS received" <<<"$out"; then
+		fail "ping $1 A->B: $(grep -o '[0-9.]*% packet loss' <<<"$out" || echo 'no result')"
+	elif [ "$(grep -c 'ttl=63 ' <<<"$out")" -ne "$PINGS" ]; then
+		fail "ping $1 A->B: replies not with ttl 63 (B sends 64, one router hop takes 1)"
+	else
+		pass "ping $1 A->B: $PINGS/$PINGS replies, 0% loss, ttl 63 (decremented by npool-fwd)"
+	fi
+}
+step "ping A -> B over IPv4 ($A4 -> $B4, $PINGS packets; ttl 63: one router hop)"
+ping_check IPv4 "$B4"
+step "ping A -> B over IPv6 ($A6 -> $B6, $PINGS packets; hlim 63)"
+ping_check IPv6 "$B6"
+
+# --- 4. TCP -------------------------------------------------------------------
+tcp_check() {   # tcp_check LABEL FAMILY BIND DST PORT
+	local label=$1 fam=$2 bind=$3 dst=$4 port=$5 srv cli ok
+	: >"$WORK/sink.out"
+	ip netns exec "$NS_B" timeout 30 "$PY" "$WORK/tcp_sink.py" "$fam" "$bind" "$port" 10 \
+		>"$WORK/sink.out" 2>"$WORK/sink.err" 3>&- 4>&- &
+	SRV_PID=$!
+	for _ in $(seq 50); do
+		grep -q listening "$WORK/sink.out" && break
+		sleep 0.1
+	done
+	cli=$(ip netns exec "$NS_A" timeout 30 "$PY" "$WORK/tcp_source.py" "$fam" "$dst" "$port" \
+		"$TCP_BYTES" 10 2>&1)
+	wait "$SRV_PID"
+	SRV_PID=
+	srv=$(grep '^{' "$WORK/sink.out")
+	info "A sent   : $cli"
+	info "B got    : ${srv:-<nothing>} $(cat "$WORK/sink.err")"
+	ok=$("$PY" - "$cli" "$srv" "$TCP_BYTES" <<'EOF'
+import json, sys
+try:
+    c, s, n = json.loads(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
+except Exception as e:
+    print("FAIL no result (%s)" % e); sys.exit()
+if c["bytes"] == n == s["bytes"] == c["sink_bytes"] and c["sha256"] == s["sha256"] == c["sink_sha256"]:
+    print("OK %d bytes, sha256 %s..., %.2f s, %.1f Mbit/s"
+          % (n, c["sha256"][:16], c["seconds"], n * 8 / c["seconds"] / 1e6))
+else:
+    print("FAIL sent %d sha256 %s, received %d sha256 %s" % (c["bytes"], c["sha256"][:16], s["bytes"], s["sha256"][:16]))
+EOF
+)
+	if [ "${ok%% *}" = OK ]; then
+		pass "TCP $label A->B: ${ok#OK }"
+	else
+		fail "TCP $label A->B: ${ok#FAIL }"
+	fi
+}
+step "TCP A -> B over IPv4: $TCP_BYTES bytes to $B4:5001, byte count + SHA-256 compared"
+tcp_check IPv4 4 0.0.0.0 "$B4" 5001
+step "TCP A -> B over IPv6: $TCP_BYTES bytes to [$B6]:5001, byte count + SHA-256 compared"
+tcp_check IPv6 6 :: "$B6" 5001
+
+# --- 5. stop npool-fwd ----------------------------------------------------------
+step "Stopping npool-fwd with SIGINT: final stats table and leak check"
+kill -INT "$FWD_PID"
+rc=
+for i in $(seq 150); do
+	if ! kill -0 "$FWD_PID" 2>/dev/null; then
+		wait "$FWD_PID"
+		rc=$?
+		info "npool-fwd exited $(( (i - 1) / 10 )).$(( (i - 1) % 10 )) s after SIGINT, status $rc:"
+		break
+	fi
+	sleep 0.1
+done
+if [ -z "$rc" ]; then
+	fail "npool-fwd did not exit within 15 s of SIGINT (killed)"
+	kill -KILL "$FWD_PID" 2>/dev/null
+	wait "$FWD_PID" 2>/dev/null
+fi
+FWD_PID=
+# Its output from the stop on (the start-up lines were shown in step 3).
+if grep -q '^stopping:' "$WORK/fwd.log"; then
+	sed -n '/^stopping:/,$p' "$WORK/fwd.log" | indent
+else
+	fwd_log | indent
+fi
+if [ -n "$rc" ]; then
+	if [ "$rc" -eq 0 ]; then
+		pass "npool-fwd exited with status 0 (no leak)"
+	else
+		fail "npool-fwd exited with status $rc"
+	fi
+fi
+if [ -s "$WORK/fwd.json" ]; then
+	out=$("$PY" "$WORK/fwd_json.py" "$WORK/fwd.json" 2>&1)
+	jrc=$?
+	sed 's/^/      /' <<<"$out"
+	fwd_tx=$(grep -o 'forwarded [^:]*: [0-9]*' <<<"$out" | sed 's/.*: //' | paste -sd/)
+	if [ "$jrc" -eq 0 ]; then
+		pass "npool-fwd --json: forwarded packets A->B/B->A = $fwd_tx, leak ok"
+	else
+		fail "npool-fwd --json counters (see above)"
+	fi
+else
+	fail "npool-fwd wrote no --json file"
+fi
+
+exit "$FAILED"     # cleanup (EXIT trap) deletes everything and prints the summary
