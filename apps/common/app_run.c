@@ -106,6 +106,7 @@ double
 app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 {
 	unsigned int main_lcore = rte_get_main_lcore(), l;
+	char why[32];
 	int ret;
 
 	memset(&run, 0, sizeof(run));
@@ -131,8 +132,10 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 			app_run_control_pvt();
 		}
 	}
-	if (run.t_stop == 0)
-		stop_at(rte_rdtsc(), signal_seen ? "signal" : "stopped");
+	if (run.t_stop == 0) {
+		snprintf(why, sizeof(why), "signal %d", (int)signal_seen);
+		stop_at(rte_rdtsc(), signal_seen ? why : "stopped");
+	}
 	rte_eal_mp_wait_lcore();
 	return (double)(run.t_stop - run.t0) / run.hz;
 }

@@ -168,9 +168,12 @@ app_stats_print_final(FILE *f, double duration_s)
 
 		if (app_ctr[l].rx == 0)
 			continue;
-		fprintf(f, "lcore %u: rx %" PRIu64 ", %.3f Mpps, %.1f ns/packet\n",
-				l, app_ctr[l].rx, pps / 1e6,
-				pps > 0 ? 1e9 / pps : 0.0);
+		fprintf(f, "lcore %u: rx %" PRIu64, l, app_ctr[l].rx);
+		if (pps > 0)
+			fprintf(f, ", %.3f Mpps, %.1f ns/packet\n", pps / 1e6,
+					1e9 / pps);
+		else
+			fprintf(f, " in one burst: no rate\n");
 	}
 	fflush(f);
 }
