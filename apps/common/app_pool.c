@@ -64,6 +64,17 @@ app_pool_create(const char *name, unsigned int n, uint16_t data_room,
 	return mp;
 }
 
+/* rte_mempool_obj_iter() callback: count mbufs whose refcnt is not 1. */
+static void
+count_bad_refcnt(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx __rte_unused)
+{
+	uint64_t *bad = arg;
+
+	if (rte_mbuf_refcnt_read(obj) != 1)
+		(*bad)++;
+}
+
 void
 app_pool_leak_check(FILE *f, struct app_leak *lk)
 {
@@ -81,6 +92,8 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 				mp->name, npool_mempool_is_npool(mp) ?
 				"npool" : "mempool", mp->size, avail, out);
 		lk->mbufs_out += out;
+		rte_mempool_obj_iter(pools[i], count_bad_refcnt,
+				&lk->bad_refcnt);
 	}
 	if (npool_up) {
 		/* Caches keep their current chunk: give them back first. */
@@ -93,14 +106,18 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 				u.frags_out, u.chunks_in_use, u.chunks,
 				u.small_chunks);
 		lk->mbufs_out += u.heads_out;
+		rte_mempool_obj_iter(npool_head_pool(), count_bad_refcnt,
+				&lk->bad_refcnt);
 		lk->frags_out = u.frags_out;
 		lk->chunks_in_use = u.chunks_in_use;
 	}
 	lk->ok = lk->mbufs_out == 0 && lk->frags_out == 0 &&
-		lk->chunks_in_use == 0;
+		lk->chunks_in_use == 0 && lk->bad_refcnt == 0;
 	fprintf(f, "leak check: %s (%" PRIu64 " mbufs, %" PRId64
-			" fragments, %u chunks out)\n", lk->ok ? "OK" : "LEAK",
-			lk->mbufs_out, lk->frags_out, lk->chunks_in_use);
+			" fragments, %u chunks out, %" PRIu64
+			" mbufs with refcnt != 1)\n", lk->ok ? "OK" : "LEAK",
+			lk->mbufs_out, lk->frags_out, lk->chunks_in_use,
+			lk->bad_refcnt);
 }
 
 void

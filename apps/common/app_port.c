@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,7 +92,8 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		return -1;
 	}
 	ports[p].prof = npool_rx_profile_find(info->driver_name);
-	ports[p].nb_txq = pp->tx ? (uint16_t)nb_fwd_lcores : 0;
+	ports[p].nb_txq = pp->tx_per_rxq ? ports[p].nb_rxq :
+		pp->tx ? (uint16_t)nb_fwd_lcores : 0;
 	if (ports[p].nb_rxq > info->max_rx_queues ||
 			ports[p].nb_txq > info->max_tx_queues) {
 		app_err("port %u (%s): needs %u RX and %u TX queues (one TX queue per forwarding lcore), the driver has %u and %u",
@@ -271,12 +273,47 @@ app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
 	return 0;
 }
 
+/*
+ * Release what still waits in a port's RX queues once the lcores stopped:
+ * a software ring (net_ring) keeps its mbufs across close. At most a
+ * ring's worth per queue, so that a capture file is not read to its end.
+ */
+static uint64_t
+drain_rx(uint16_t p)
+{
+	struct rte_mbuf *pkts[APP_BURST];
+	uint64_t total = 0;
+	uint32_t got;
+	uint16_t q, n;
+
+	for (q = 0; q < ports[p].nb_rxq; q++) {
+		got = 0;
+		do {
+			n = rte_eth_rx_burst(p, q, pkts, (uint16_t)RTE_MIN(
+					APP_BURST, ports[p].nb_rxd - got));
+			rte_pktmbuf_free_bulk(pkts, n);
+			got += n;
+		} while (n != 0 && got < ports[p].nb_rxd);
+		total += got;
+	}
+	return total;
+}
+
 void
 app_ports_close(void)
 {
+	uint64_t drained;
 	uint16_t p;
 	int ret;
 
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!ports[p].started)
+			continue;
+		drained = drain_rx(p);
+		if (drained != 0)
+			printf("port %u: %" PRIu64 " packets waiting in the RX queues at the stop, released uncounted\n",
+					p, drained);
+	}
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!ports[p].configured)
 			continue;

@@ -25,7 +25,7 @@ extern "C" {
 /** Most RX queues one lcore polls. */
 #define APP_MAX_RXQ_PER_LCORE 16
 /** Packets per rte_eth_rx_burst() / rte_eth_tx_burst(). */
-#define APP_BURST 32
+#define APP_BURST 32u
 
 /** What an lcore does, from --config. Read-only while running. */
 struct app_lcore_conf {
@@ -46,6 +46,10 @@ extern struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
 struct app_port_params {
 	bool tx;         /**< set up one TX queue per forwarding lcore */
 	uint16_t mtu;    /**< IP MTU to set on the ports, 0 = leave it */
+	/** Instead of @c tx: every --config entry (port, queue, lcore) names
+	 * TX queue @c queue of @c port too, used by @c lcore alone (the TX
+	 * queues of a generator's lcores). */
+	bool tx_per_rxq;
 };
 
 /**

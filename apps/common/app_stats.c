@@ -11,6 +11,7 @@ struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
 static struct {
 	struct app_stats_desc d;
 	const struct app_opts *o;
+	const struct app_stats_extra *x;
 	double prev_s;
 	uint64_t prev_rx[RTE_MAX_ETHPORTS];
 	uint64_t prev_tx[RTE_MAX_ETHPORTS];
@@ -24,6 +25,12 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 	st.d = *d;
 	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
 	st.o = o;
+}
+
+void
+app_stats_set_extra(const struct app_stats_extra *x)
+{
+	st.x = x;
 }
 
 static bool
@@ -259,10 +266,13 @@ app_stats_write_json(const char *path, double duration_s,
 	app_json_double(&j, "duration_s", duration_s);
 	json_ports(&j);
 	json_lcores(&j);
+	if (st.x != NULL && st.x->json != NULL)
+		st.x->json(&j, duration_s);
 	app_json_obj_begin(&j, "leak");
 	app_json_u64(&j, "mbufs_out", lk->mbufs_out);
 	app_json_i64(&j, "frags_out", lk->frags_out);
 	app_json_u64(&j, "chunks_in_use", lk->chunks_in_use);
+	app_json_u64(&j, "bad_refcnt", lk->bad_refcnt);
 	app_json_bool(&j, "ok", lk->ok);
 	app_json_obj_end(&j);
 	app_json_obj_end(&j);

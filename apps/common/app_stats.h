@@ -58,6 +58,16 @@ struct app_stats_desc {
 	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
 };
 
+struct app_json;
+
+/** What an app adds to the report; either member may be NULL. */
+struct app_stats_extra {
+	/** Print the app's own lines after the end-of-run table. */
+	void (*print)(FILE *f, double duration_s);
+	/** Write the app's own keys into the JSON top-level object. */
+	void (*json)(struct app_json *j, double duration_s);
+};
+
 /**
  * Count a non-empty RX burst of @p n packets on @p port.
  * Inline: the lcore's fast path, one TSC read per burst.
@@ -78,6 +88,10 @@ app_ctr_rx(struct app_lcore_ctr *c, uint16_t port, uint16_t n)
 
 /** Reset the counters and remember the app's names. Main lcore. */
 void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o);
+
+/** Add @p x (kept by pointer; NULL: none) to the report. After
+ * app_stats_init(). Main lcore. */
+void app_stats_set_extra(const struct app_stats_extra *x);
 
 /** Packets received so far over all lcores (for --idle-exit). */
 uint64_t app_stats_rx_total(void);
