@@ -182,6 +182,8 @@ app_stats_print_final(FILE *f, double duration_s)
 		else
 			fprintf(f, " in one burst: no rate\n");
 	}
+	if (st.x != NULL && st.x->print != NULL)
+		st.x->print(f, duration_s);
 	fflush(f);
 }
 
