@@ -27,6 +27,7 @@ static struct {
 } ports[RTE_MAX_ETHPORTS];
 
 static unsigned int nb_fwd_lcores;
+static uint16_t mbuf_size;      /* --mbuf-size, 0 = the profile's */
 static struct rte_mempool *rx_pools[RTE_MAX_NUMA_NODES];
 
 #define MIN_POOL_MBUFS 8192u
@@ -83,6 +84,7 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 {
 	struct rte_eth_dev_info *info = &ports[p].info;
 	struct rte_eth_conf *conf = &ports[p].conf;
+	uint16_t room;
 	int ret;
 
 	ret = rte_eth_dev_info_get(p, info);
@@ -107,7 +109,15 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	conf->txmode.offloads = info->tx_offload_capa &
 		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	conf->rxmode.offloads = info->rx_offload_capa &
-		(RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM);
+		RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+	/* Scattered RX only when a frame may not fit one mbuf (as l3fwd):
+	 * some PMDs take a slower receive path with it. */
+	room = mbuf_size != 0 ? mbuf_size : ports[p].prof->data_room;
+	if ((uint32_t)(pp->mtu != 0 ? pp->mtu : RTE_ETHER_MTU) +
+			RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 8 >
+			(uint32_t)room - RTE_PKTMBUF_HEADROOM)
+		conf->rxmode.offloads |= info->rx_offload_capa &
+			RTE_ETH_RX_OFFLOAD_SCATTER;
 	ret = npool_rx_profile_fit(p, ports[p].prof, conf, &ports[p].nb_rxd,
 			&ports[p].nb_txd);
 	if (ret == 0)
@@ -259,6 +269,7 @@ app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
 	uint16_t p;
 
 	memset(ports, 0, sizeof(ports));
+	mbuf_size = o->mbuf_size;
 	if (build_lcore_map(o) < 0)
 		return -1;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
