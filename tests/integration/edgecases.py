@@ -3,15 +3,18 @@
 written by hand from docs/npool-fwd.md (not computed by the oracle, so that
 the oracle is checked against them too).
 
-Two sets:
+Three sets:
   main      route files ROUTES_V4 / ROUTES_V6 (with default routes),
             -p 0xf, --eth-dest 1,ETH_DEST_1
   deftables no route file (l3fwd's default tables), -p 0x7: port 3 exists
             but is disabled, ports 4..15 do not exist
+  jumbo     as main, with --mtu 9000
 A case's expectation is ('drop', reason), ('fwd', port, l3_out, ethertype)
 with the exact L3 bytes the router must send (built here with TTL - 1, not
 derived from the input), or ('frag', port, number of fragments).
 """
+
+import functools
 
 from packets import (arp, eth, ipv4, ipv6, pad60, udp)
 
@@ -96,6 +99,7 @@ def e6(**kw):
     return eth(ipv6(**kw), 0x86DD)
 
 
+@functools.lru_cache(maxsize=None)
 def _zero_csum_after_decrement():
     """A header whose checksum after TTL 64 -> 63 is 0x0000 (the value a
     non-RFC 1624 incremental update gets wrong as 0xffff)."""
@@ -304,19 +308,108 @@ def main_cases():
     # --- after the big ones, small packets still flow ------------------
     c.append(_fwd4('v4 after jumbo', 1, dst='203.0.113.200'))
     c.append(_fwd6('v6 after jumbo', 1, dst='3fff::2'))
+    c += order_cases()
     return c
+
+
+@functools.lru_cache(maxsize=None)
+def _csum_ffff_frame():
+    """A header whose correct checksum is 0x0000, sent with the other
+    one's-complement zero 0xffff: it verifies (RFC 1624 section 3)."""
+    for ident in range(65536):
+        h = ipv4(ident=ident, dst='198.18.1.5')
+        if h[10:12] == b'\0\0':
+            return ident, eth(h[:10] + b'\xff\xff' + h[12:])
+    raise AssertionError('no ident gives checksum 0')
+
+
+def order_cases():
+    """Combinations where two rows of the table could apply: the first
+    row in table order names the reason (the contract's literal reading)."""
+    c = []
+    c.append(_drop('VID-0 tag, inner 802.1Q VID 5',
+                   eth(ipv4(), tags=[(0x8100, 0), (0x8100, 5)]), 'vlan'))
+    c.append(_drop('VID-0 tag, inner VID-0 tag',
+                   eth(ipv4(), tags=[(0x8100, 0), (0x8100, 0)]), 'vlan'))
+    c.append(_drop('VID-0 tag, inner 88a8 tag',
+                   eth(ipv4(), tags=[(0x8100, 0), (0x88A8, 0)]), 'vlan'))
+    c.append(_drop('88a8 tag cut short (16)',
+                   eth(ipv4(), tags=[(0x88A8, 5)])[:16], 'truncated'))
+    c.append(_drop('9100 tag cut short (17)',
+                   eth(ipv4(), tags=[(0x9100, 5)])[:17], 'truncated'))
+    c.append(_drop('VID 5, inner IPv4 L3 10 bytes',
+                   eth(ipv4(), tags=[(0x8100, 5)])[:28], 'vlan'))
+    c.append(_drop('IPv4 EtherType, version 6, IHL 15, L3 40 bytes',
+                   e4(version=6, ihl=15, payload=bytes(20)), 'truncated'))
+    c.append(_drop('IPv4 EtherType, version 6, L3 10 bytes',
+                   e4(version=6)[:24], 'truncated'))
+    c.append(_drop('IPv6 EtherType, version 4, L3 30 bytes',
+                   eth(ipv6(version=4), 0x86DD)[:44], 'truncated'))
+    c.append(_drop('IPv4 IHL 3, header only', e4(ihl=3, payload=b''),
+                   'ipv4_ihl'))
+    c.append(_drop('IPv4 IHL 6, total length 20',
+                   e4(options=RA_OPT, tot_len=20), 'ipv4_len'))
+    c.append(_drop('IPv4 total length > frame, bad checksum',
+                   e4(tot_len=200, csum=1), 'ipv4_len'))
+    c.append(_drop('IPv4 dst 0.0.0.0', e4(dst='0.0.0.0'), 'martian_dst'))
+    c.append(_fwd4('IPv4 src 240.0.0.1 is not martian', 2, src='240.0.0.1'))
+    c.append(_fwd4('IPv4 src 255.255.255.254 is not martian', 1,
+                   src='255.255.255.254', dst='203.0.113.1'))
+    c.append(_fwd6('IPv6 dst ::ffff:127.0.0.1 is not martian', 1,
+                   dst='::ffff:127.0.0.1'))
+    c.append(_fwd6('IPv6 src fec0::1 is not martian', 3, src='fec0::1'))
+    ident, frame = _csum_ffff_frame()
+    c.append(_fwd4('IPv4 checksum 0xffff (= 0x0000)', 2, frame=frame,
+                   ident=ident, dst='198.18.1.5'))
+    return c
+
+
+def jumbo_cases():
+    """--mtu 9000: mbuf chains in and out, fragments of a jumbo MTU."""
+    c = []
+    c.append(_fwd4('jumbo v4 9000 DF', 2, df=True,
+                   payload=bytes(i & 0xFF for i in range(8980))))
+    c.append(_drop('jumbo v4 9001 DF', e4(df=True, payload=bytes(8981)),
+                   'mtu'))
+    c.append(_frag('jumbo v4 9001 DF clear', 2, 2,
+                   e4(payload=bytes(i * 13 & 0xFF for i in range(8981)))))
+    c.append(_frag('jumbo v4 20000 DF clear', 1, 3,
+                   e4(dst='203.0.113.7',
+                      payload=bytes(i * 17 & 0xFF for i in range(19980)))))
+    c.append(_frag('jumbo v4 65535 DF clear', 3, 8,
+                   e4(dst='198.18.2.77',
+                      payload=bytes(i * 19 & 0xFF for i in range(65515)))))
+    c.append(_fwd6('jumbo v6 9000', 3,
+                   payload=udp(bytes(i & 0xFF for i in range(8952)))))
+    c.append(_drop('jumbo v6 9001', e6(payload=udp(bytes(8953))), 'mtu'))
+    c.append(_fwd4('jumbo v4 1501 DF', 2, df=True, payload=bytes(1481)))
+    c.append(_frag('jumbo v4 12000 with options, DF clear', 2, 2,
+                   e4(options=RR_OPT + RA_OPT + b'\0',
+                      payload=bytes(i * 23 & 0xFF for i in range(11968)))))
+    c.append(_fwd4('jumbo v4 small', 1, dst='203.0.113.8'))
+    c.append(_fwd6('jumbo v6 8000 in VID-0 tag', 0, dst='2001:2:0:2::1',
+                   payload=udp(bytes(7952)), tags=[(0x8100, 0x2000)]))
+    return c
+
+
+JUMBO_MTU = 9000
+JUMBO_EXPECTED = {
+    'rx': 11,
+    'drops': {'mtu': 2},
+    'tx': {0: 1, 1: 4, 2: 6, 3: 9},
+}
 
 
 # Hand count of main_cases() by outcome (kept apart from the list so that an
 # edit of the list that changes the totals is noticed).
 MAIN_EXPECTED = {
-    'rx': 128,
-    'drops': {'truncated': 12, 'vlan': 7, 'not_ip': 6, 'ip_version': 4,
-              'ipv4_ihl': 2, 'ipv4_len': 4, 'ipv4_csum': 3, 'ipv6_len': 2,
-              'martian_dst': 14, 'martian_src': 9, 'ttl_exceeded': 4,
+    'rx': 146,
+    'drops': {'truncated': 17, 'vlan': 11, 'not_ip': 6, 'ip_version': 4,
+              'ipv4_ihl': 3, 'ipv4_len': 6, 'ipv4_csum': 3, 'ipv6_len': 2,
+              'martian_dst': 15, 'martian_src': 9, 'ttl_exceeded': 4,
               'mtu': 4},
     # tx per port, fragments counted one by one
-    'tx': {0: 7, 1: 14, 2: 81, 3: 15},
+    'tx': {0: 7, 1: 16, 2: 83, 3: 16},
 }
 
 
@@ -388,7 +481,8 @@ def frames(cases):
 
 def _selfcheck():
     for cases, want in ((main_cases(), MAIN_EXPECTED),
-                        (deftables_cases(), DEFTABLES_EXPECTED)):
+                        (deftables_cases(), DEFTABLES_EXPECTED),
+                        (jumbo_cases(), JUMBO_EXPECTED)):
         got = tally(cases)
         tx = {p: n for p, n in want['tx'].items() if n}
         assert got['rx'] == want['rx'], (got['rx'], want['rx'])
@@ -398,5 +492,5 @@ def _selfcheck():
 
 if __name__ == '__main__':
     _selfcheck()
-    print('edge cases: main %d, deftables %d'
-          % (len(main_cases()), len(deftables_cases())))
+    print('edge cases: main %d, deftables %d, jumbo %d'
+          % (len(main_cases()), len(deftables_cases()), len(jumbo_cases())))

@@ -3,7 +3,7 @@
 """Run npool-fwd on net_pcap vdevs and check every packet against the
 RFC 1812 oracle (and, for the edge-case sets, against hand-written counts).
 
-  run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|captures
+  run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|jumbo|captures
              [--captures DIR] [--pool npool|mempool] [--copybreak N]
              [--keep] [--diagnose]
 
@@ -39,7 +39,8 @@ class Inputs:
     configuration (routes, portmask, extra app arguments)."""
 
     def __init__(self, frames, labels, portmask, rules, eth_dest, hand=None,
-                 hand_verdicts=None, notes=()):
+                 hand_verdicts=None, notes=(), mtu=None):
+        self.mtu = mtu                # --mtu, None = the app's default
         self.frames = frames
         self.labels = labels
         self.portmask = portmask
@@ -51,13 +52,16 @@ class Inputs:
 
 
 def edge_inputs(name):
-    if name == 'main':
-        cases = edgecases.main_cases()
+    if name in ('main', 'jumbo'):
+        cases, hand, mtu = (edgecases.main_cases(), edgecases.MAIN_EXPECTED,
+                            None) if name == 'main' else \
+            (edgecases.jumbo_cases(), edgecases.JUMBO_EXPECTED,
+             edgecases.JUMBO_MTU)
         return Inputs(edgecases.frames(cases), [k.name for k in cases],
                       edgecases.MAIN_PORTMASK,
                       (edgecases.ROUTES_V4, edgecases.ROUTES_V6),
-                      {1: edgecases.ETH_DEST_1}, edgecases.MAIN_EXPECTED,
-                      [k.expect for k in cases])
+                      {1: edgecases.ETH_DEST_1}, hand,
+                      [k.expect for k in cases], mtu=mtu)
     cases = edgecases.deftables_cases()
     return Inputs(edgecases.frames(cases), [k.name for k in cases],
                   edgecases.DEFTABLES_PORTMASK, None, {},
@@ -131,6 +135,8 @@ def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None):
         args += ['--eth-dest', '%d,%s' % (port, mac)]
     if copybreak is not None:
         args += ['--copybreak', str(copybreak)]
+    if inputs.mtu is not None:
+        args += ['--mtu', str(inputs.mtu)]
     cmd = [app] + harness.eal_args(work.new_prefix(), vdevs) + ['--'] + args
     res = harness.run(cmd)
     res.json = harness.load_json(jpath)
@@ -146,7 +152,8 @@ def make_config(inputs, macs):
         r4, r6 = oracle.L3FWD_DEFAULT_V4, oracle.L3FWD_DEFAULT_V6
     enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
     eth_dest = {p: oracle.mac_bytes(m) for p, m in inputs.eth_dest.items()}
-    return oracle.Config(r4, r6, enabled, edgecases.MTU, eth_dest, macs)
+    return oracle.Config(r4, r6, enabled, inputs.mtu or edgecases.MTU,
+                         eth_dest, macs)
 
 
 # --------------------------------------------------------------- checking
@@ -444,10 +451,37 @@ def diagnose_reasons(app, work, inputs, pool, copybreak, verdicts, js):
     return out
 
 
+def bisect_crash(app, work, inputs, pool, copybreak):
+    """The run crashed or hung: halve the input until one packet alone
+    still does it (assumes one culprit; about log2(n) runs)."""
+    idx = list(range(len(inputs.frames)))
+    while len(idx) > 1:
+        half = idx[:len(idx) // 2]
+        r = run_fwd(app, work, inputs, pool, copybreak, json_name='bisect',
+                    frames=[inputs.frames[i] for i in half])
+        if r.crashed or r.timed_out:
+            idx = half
+            continue
+        rest = idx[len(idx) // 2:]
+        r = run_fwd(app, work, inputs, pool, copybreak, json_name='bisect',
+                    frames=[inputs.frames[i] for i in rest])
+        if not (r.crashed or r.timed_out):
+            return 'no single packet reproduces it (first half and second ' \
+                'half of %d packets both pass)' % len(idx)
+        idx = rest
+    i = idx[0]
+    r = run_fwd(app, work, inputs, pool, copybreak, json_name='bisect',
+                frames=[inputs.frames[i]])
+    return 'input %s alone: %s; frame (%d bytes) %s...' % (
+        inputs.labels[i], r.describe(), len(inputs.frames[i]),
+        inputs.frames[i][:80].hex())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
-    ap.add_argument('--set', choices=('main', 'deftables', 'captures'),
+    ap.add_argument('--set', choices=('main', 'deftables', 'jumbo',
+                                      'captures'),
                     required=True)
     ap.add_argument('--captures')
     ap.add_argument('--pool', default='npool')
@@ -484,7 +518,10 @@ def main():
         if not check_src:
             harness.log('note: egress MACs not reported by the app; source '
                         'MACs checked for consistency only')
-        if a.diagnose and probs and isinstance(res.json, dict):
+        if res.crashed or res.timed_out:
+            probs.append('crash bisection: ' + bisect_crash(
+                a.app, work, inputs, a.pool, a.copybreak))
+        elif a.diagnose and probs and isinstance(res.json, dict):
             harness.log('diagnosis, one packet per run:')
             for line in diagnose_reasons(a.app, work, inputs, a.pool,
                                          a.copybreak, verdicts, res.json):

@@ -7,6 +7,7 @@ fragment checker.  No DPDK needed.
   test_tooling.py [--captures DIR]
 """
 
+import json
 import os
 import random
 import struct
@@ -17,9 +18,11 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import edgecases  # noqa: E402
+import harness  # noqa: E402
 import oracle  # noqa: E402
 import packets  # noqa: E402
 import pcaplib  # noqa: E402
+import run_fwd  # noqa: E402
 
 CAPTURES = None
 MACS = {p: bytes([2, 0x70, 0x63, 0x61, 0x70, p]) for p in range(4)}
@@ -182,7 +185,7 @@ def fragment_like_dpdk(l3, mtu):
 
 class OracleTest(unittest.TestCase):
     def cfg(self, which):
-        if which == 'main':
+        if which in ('main', 'jumbo'):
             r4 = oracle.parse_routes(edgecases.ROUTES_V4, 4)
             r6 = oracle.parse_routes(edgecases.ROUTES_V6, 6)
             mask = edgecases.MAIN_PORTMASK
@@ -191,8 +194,9 @@ class OracleTest(unittest.TestCase):
             r4, r6 = oracle.L3FWD_DEFAULT_V4, oracle.L3FWD_DEFAULT_V6
             mask = edgecases.DEFTABLES_PORTMASK
             dest = {}
+        mtu = edgecases.JUMBO_MTU if which == 'jumbo' else edgecases.MTU
         return oracle.Config(r4, r6, [p for p in range(4) if mask >> p & 1],
-                             edgecases.MTU, dest, MACS)
+                             mtu, dest, MACS)
 
     def check_set(self, which, cases):
         cfg = self.cfg(which)
@@ -225,6 +229,9 @@ class OracleTest(unittest.TestCase):
 
     def test_deftables_set(self):
         self.check_set('deftables', edgecases.deftables_cases())
+
+    def test_jumbo_set(self):
+        self.check_set('jumbo', edgecases.jumbo_cases())
 
     def test_eth_dest(self):
         cfg = self.cfg('main')
@@ -306,6 +313,135 @@ def fragment_like_dpdk_keep_all(l3):
         h[10:12] = oracle.ipv4_checksum(h).to_bytes(2, 'big')
         out.append(bytes(h) + chunk)
     return out
+
+
+def fake_app(inputs, verdicts, cfg):
+    """What a correct npool-fwd writes: tx records per port and the JSON."""
+    tx = [[] for _ in range(run_fwd.NPORTS)]
+    drops = {r: 0 for r in oracle.REASONS}
+    for v in verdicts:
+        if v.reason:
+            drops[v.reason] += 1
+        elif v.frag:
+            tx[v.port] += [(v.eth + f, 14 + len(f))
+                           for f in fragment_like_dpdk(v.l3, cfg.mtu)]
+        else:
+            tx[v.port].append((v.out, len(v.out)))
+    nfwd = sum(1 for v in verdicts if not v.reason)
+    ports = []
+    for p in range(run_fwd.NPORTS):
+        d = drops if p == 0 else {r: 0 for r in oracle.REASONS}
+        ports.append({'port': p, 'rx': len(inputs.frames) if p == 0 else 0,
+                      'tx': len(tx[p]), 'forwarded': nfwd if p == 0 else 0,
+                      'dropped': sum(d.values()), 'drops': dict(d)})
+    js = {'app': 'npool-fwd', 'pool': 'npool', 'copybreak': 0,
+          'ports': ports,
+          'total': {'rx': len(inputs.frames),
+                    'tx': sum(len(x) for x in tx), 'forwarded': nfwd,
+                    'dropped': sum(drops.values()), 'drops': dict(drops)},
+          'leak': {'mbufs_out': 0, 'frags_out': 0, 'chunks_in_use': 0,
+                   'ok': True}}
+    return tx, js
+
+
+class DriverSelfTest(unittest.TestCase):
+    """run_fwd's checks must pass a correct app and catch a wrong one."""
+
+    def setUp(self):
+        self.inputs = run_fwd.edge_inputs('main')
+        self.cfg = run_fwd.make_config(self.inputs, MACS)
+        self.verdicts = [oracle.decide(f, self.cfg)
+                         for f in self.inputs.frames]
+        self.tx, self.js = fake_app(self.inputs, self.verdicts, self.cfg)
+
+    def problems(self, tx=None, js=None):
+        tx = self.tx if tx is None else tx
+        js = self.js if js is None else js
+        return run_fwd.check_json(js, self.inputs, self.verdicts, 'npool',
+                                  None, tx) + \
+            run_fwd.compare_outputs(self.inputs, self.verdicts, tx,
+                                    self.cfg.mtu, True)
+
+    def caught(self, pattern, tx=None, js=None):
+        probs = self.problems(tx, js)
+        self.assertTrue(any(pattern in p for p in probs),
+                        '%r not in %s' % (pattern, probs[:5]))
+
+    def tx_copy(self):
+        return [list(x) for x in self.tx]
+
+    def test_correct_app_passes(self):
+        self.assertEqual(self.problems(), [])
+
+    def test_missing_packet(self):
+        tx = self.tx_copy()
+        del tx[3][2]
+        self.caught('app did not send it there', tx)
+        self.caught('tx pcap', tx)
+
+    def test_byte_changed(self):
+        tx = self.tx_copy()
+        d, n = tx[1][0]
+        tx[1][0] = (d[:30] + bytes([d[30] ^ 1]) + d[31:], n)
+        self.caught('differs at byte 30', tx)
+
+    def test_wrong_src_mac(self):
+        tx = self.tx_copy()
+        d, n = tx[0][0]
+        tx[0][0] = (d[:6] + MACS[1] + d[12:], n)
+        self.caught('src MAC', tx)
+
+    def test_padding_kept(self):
+        tx = self.tx_copy()
+        d, n = tx[2][0]
+        tx[2][0] = (d + b'\0', n + 1)
+        self.caught('length', tx)
+
+    def test_misrouted(self):
+        tx = self.tx_copy()
+        tx[0].append(tx[3].pop(0))
+        self.caught('oracle sends it to port 3', tx)
+
+    def test_reordered(self):
+        tx = self.tx_copy()
+        tx[3][0], tx[3][1] = tx[3][1], tx[3][0]
+        self.assertTrue(self.problems(tx))
+
+    def test_fragment_broken(self):
+        tx = self.tx_copy()
+        i = next(i for i, (d, n) in enumerate(tx[2])
+                 if d[20] & 0x20 and n > 1000)
+        d, n = tx[2][i]
+        tx[2][i] = (d[:24] + bytes([d[24] ^ 0x40]) + d[25:], n)
+        self.caught('fragments:', tx)
+
+    def test_counts(self):
+        js = json.loads(json.dumps(self.js))
+        js['ports'][0]['drops']['vlan'] += 1
+        js['ports'][0]['drops']['mtu'] -= 1
+        self.caught('drops[vlan]', js=js)
+        js = json.loads(json.dumps(self.js))
+        js['ports'][0]['forwarded'] -= 1
+        self.caught('forwarded', js=js)
+        js = json.loads(json.dumps(self.js))
+        del js['ports'][0]['drops']['tx_full']
+        self.caught('reason keys missing', js=js)
+        js = json.loads(json.dumps(self.js))
+        js['total']['rx'] += 1
+        self.caught('total.rx', js=js)
+
+    def test_leak(self):
+        js = json.loads(json.dumps(self.js))
+        js['leak']['frags_out'] = 2
+        js['leak']['ok'] = False
+        self.caught('leak.frags_out', js=js)
+
+    def test_port_macs_from_startup_lines(self):
+        r = harness.Result([], 0, 'port 0: net_pcap, profile generic, 1 RX '
+                           'queue(s) x 1024 desc, 1 TX queue(s) x 1024 desc,'
+                           ' MAC 02:70:63:61:70:00\nport 1: x, MAC '
+                           '02:70:63:61:70:01\n', '', False)
+        self.assertEqual(run_fwd.port_macs(r), {0: MACS[0], 1: MACS[1]})
 
 
 class CompareTest(unittest.TestCase):
