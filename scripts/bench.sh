@@ -83,7 +83,8 @@ args=(--json "$rows")
 [ -n "$quick" ] && args+=(--quick)
 [ -n "${ROUNDS:-}" ] && args+=(--rounds "$ROUNDS")
 
-echo "npool allocator benchmarks: build $mode, $(nproc) CPUs," \
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "npool allocator benchmarks: build $mode, $(nproc) CPUs (load $load)," \
 	"DPDK $(pkg-config --modversion libdpdk), ${quick:+QUICK }run $(date -u +%FT%TZ)"
 echo "cycles: rte_rdtsc_precise(); value = median over rounds; ratio =" \
 	"median of per-round value/anchor (same process, alternating)"
@@ -109,9 +110,9 @@ grep -E '\| (PASS|MISS) ' "$table" | awk -F'|' '
 
 python3 - "$rows" "$out/results.json" "$mode" "${quick:+1}" \
 		"$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)" \
-		"$((SECONDS - start))" <<'EOF'
+		"$((SECONDS - start))" "$load" <<'EOF'
 import json, platform, sys, time
-rows_path, out_path, mode, quick, rev, secs = sys.argv[1:7]
+rows_path, out_path, mode, quick, rev, secs, load = sys.argv[1:8]
 rows = [json.loads(l) for l in open(rows_path) if l.strip()]
 cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
             if l.startswith('model name')), platform.machine())
@@ -119,7 +120,8 @@ doc = {
     'meta': {'build': mode, 'quick': bool(quick), 'git': rev,
              'cpu': cpu, 'kernel': platform.release(),
              'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
-             'seconds': int(secs), 'rows': len(rows)},
+             'seconds': int(secs), 'rows': len(rows),
+             'loadavg_at_start': load},
     'results': rows,
 }
 json.dump(doc, open(out_path, 'w'), indent=1)
