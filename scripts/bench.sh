@@ -106,7 +106,8 @@ echo "Targets (issue 3):"
 grep -E '\| (PASS|MISS) ' "$table" | awk -F'|' '
 	function t(s) { gsub(/^ +| +$/, "", s); return s }
 	{ printf "  %s: %s / %s / %s = %s %s (ratio %s to %s)\n", t($11),
-		t($2), t($3), t($4), t($6), t($7), t($9), t($10) }'
+		t($2), t($3), t($4), t($6), t($7), t($9), t($10) }
+	END { if (NR == 0) print "  (none in this selection)" }' || true
 
 python3 - "$rows" "$out/results.json" "$mode" "${quick:+1}" \
 		"$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)" \
