@@ -207,25 +207,31 @@ hold_all_but_odd_small_chunk(char *big[NB_BIG], char **small0)
 	assert_int_not_equal((uintptr_t)a->chunks[NB_BIG + 1].va % 8192, 0);
 }
 
+/* Only small chunks are left: an 8 KiB alignment cannot be served. */
+static void
+assert_8k_aligned_or_enomem(int napi)
+{
+	char *p;
+
+	rte_errno = 0;
+	p = napi ? npool_napi_alloc_frag_align(64, 8192) :
+		npool_alloc_frag_align(64, 8192);
+	/* Never a fragment aligned less than asked... */
+	if (p != NULL)
+		assert_int_equal((uintptr_t)p % 8192, 0);
+	/* ...and here none at all. */
+	assert_null(p);
+	assert_int_equal(rte_errno, ENOMEM);
+}
+
 static void
 test_big_alignment_never_served_from_small_chunk(void **state __rte_unused)
 {
-	char *big[NB_BIG], *small0, *p;
+	char *big[NB_BIG], *small0;
 
 	hold_all_but_odd_small_chunk(big, &small0);
-	rte_errno = 0;
-	p = npool_napi_alloc_frag_align(64, 8192);
-	/* Either a fragment aligned as asked, or none. */
-	if (p != NULL)
-		assert_int_equal((uintptr_t)p % 8192, 0);
-	assert_null(p);
-	assert_int_equal(rte_errno, ENOMEM);
-	rte_errno = 0;
-	p = npool_alloc_frag_align(64, 8192);
-	if (p != NULL)
-		assert_int_equal((uintptr_t)p % 8192, 0);
-	assert_null(p);
-	assert_int_equal(rte_errno, ENOMEM);
+	assert_8k_aligned_or_enomem(1);
+	assert_8k_aligned_or_enomem(0);
 	npool_free_frag(small0);
 	free_all(big, NB_BIG);
 }
@@ -239,12 +245,7 @@ test_big_alignment_from_current_small_chunk(void **state __rte_unused)
 	/* The cache now carves small chunk 1. */
 	p = npool_napi_alloc_frag_align(64, 64);
 	assert_ptr_equal(ut_chunk_of(p), &npool_g->arena.chunks[NB_BIG + 1]);
-	rte_errno = 0;
-	q = npool_napi_alloc_frag_align(64, 8192);
-	if (q != NULL)
-		assert_int_equal((uintptr_t)q % 8192, 0);
-	assert_null(q);
-	assert_int_equal(rte_errno, ENOMEM);
+	assert_8k_aligned_or_enomem(1);
 	/* Alignments up to 4 KiB still come from small chunks. */
 	npool_free_frag(p);
 	q = npool_napi_alloc_frag_align(64, NPOOL_SMALL_CHUNK_SIZE);

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Fragments across threads: remote frees from another lcore (counted,
+ * chunk reuse and return still exact), the guarded flavor from a non-EAL
+ * pthread, the napi flavor refused there (EPERM), and a concurrent
+ * alloc/free run over lcore 0, lcore 1 and a non-EAL thread.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ring.h>
+
+#include "unit_common.h"
+
+#define NB 32
+
+struct frag_set {
+	void *p[NB];
+	unsigned int n;
+	uint32_t size;
+	struct npool_stats before, after; /* of the thread's own slot */
+};
+
+static int
+free_set(void *arg)
+{
+	struct frag_set *s = arg;
+	unsigned int i;
+
+	s->before = ut_stats_self();
+	for (i = 0; i < s->n; i++)
+		npool_free_frag((char *)s->p[i] + i % 7);
+	s->after = ut_stats_self();
+	return 0;
+}
+
+static int
+guarded_alloc_set(void *arg)
+{
+	struct frag_set *s = arg;
+	unsigned int i;
+
+	s->before = ut_stats_self();
+	for (i = 0; i < s->n; i++) {
+		s->p[i] = npool_alloc_frag(s->size);
+		if (s->p[i] == NULL)
+			return -rte_errno;
+		memset(s->p[i], 0xa5, s->size);
+	}
+	s->after = ut_stats_self();
+	return 0;
+}
+
+static void
+napi_alloc_set(struct frag_set *s, uint32_t size)
+{
+	unsigned int i;
+
+	s->n = NB;
+	s->size = size;
+	for (i = 0; i < NB; i++) {
+		s->p[i] = npool_napi_alloc_frag(size);
+		assert_non_null(s->p[i]);
+	}
+}
+
+static void
+test_remote_free_from_another_lcore_counted(void **state __rte_unused)
+{
+	struct npool_stats s0 = ut_stats_self(), s1;
+	struct frag_set s;
+
+	napi_alloc_set(&s, 512);
+	assert_int_equal(ut_on_other_lcore(free_set, &s), 0);
+	assert_int_equal(s.after.frees - s.before.frees, NB);
+	assert_int_equal(s.after.remote_frees - s.before.remote_frees, NB);
+	/* The allocating lcore saw none of it. */
+	s1 = ut_stats_self();
+	assert_int_equal(s1.frees, s0.frees);
+	assert_int_equal(s1.remote_frees, s0.remote_frees);
+	assert_int_equal(s1.allocs - s0.allocs, NB);
+	assert_int_equal(npool_frags_outstanding(), 0);
+}
+
+static void
+test_local_free_not_counted_remote(void **state __rte_unused)
+{
+	struct frag_set s;
+
+	napi_alloc_set(&s, 512);
+	free_set(&s);
+	assert_int_equal(s.after.frees - s.before.frees, NB);
+	assert_int_equal(s.after.remote_frees, s.before.remote_frees);
+}
+
+static void
+test_reuse_after_frags_freed_on_another_lcore(void **state __rte_unused)
+{
+	struct npool_stats s0 = ut_stats_self(), s1;
+	struct frag_set s;
+	char *q;
+
+	napi_alloc_set(&s, NPOOL_CHUNK_SIZE / NB);
+	assert_ptr_equal(s.p[NB - 1], ut_chunk_of(s.p[0])->va);
+	assert_int_equal(ut_on_other_lcore(free_set, &s), 0);
+	q = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE / NB);
+	assert_ptr_equal(q, s.p[0]);
+	s1 = ut_stats_self();
+	assert_int_equal(s1.reuses - s0.reuses, 1);
+	assert_int_equal(s1.refills - s0.refills, 1);
+	npool_free_frag(q);
+}
+
+static void
+test_remote_last_free_returns_chunk_once(void **state __rte_unused)
+{
+	const unsigned int nb = npool_g->arena.nb_chunks;
+	struct frag_set s;
+	struct npool_chunk *c;
+	char *q;
+
+	napi_alloc_set(&s, NPOOL_CHUNK_SIZE / NB);
+	c = ut_chunk_of(s.p[0]);
+	/* The cache moves on; the old chunk is held by its fragments. */
+	q = npool_napi_alloc_frag(64);
+	assert_ptr_not_equal(ut_chunk_of(q), c);
+	assert_int_equal(c->refcnt, NB);
+	assert_int_equal(ut_free_big(), nb - 2);
+	assert_int_equal(ut_on_other_lcore(free_set, &s), 0);
+	assert_int_equal(c->refcnt, 0);
+	assert_int_equal(ut_free_big(), nb - 1);
+	npool_free_frag(q);
+}
+
+static void
+test_guarded_alloc_from_non_eal_pthread(void **state __rte_unused)
+{
+	struct frag_set s = { .n = NB, .size = 200 };
+	struct npool_stats t0, t1;
+	struct npool_chunk *c;
+	unsigned int i;
+
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &t0), 0);
+	assert_int_equal(ut_in_pthread(guarded_alloc_set, &s), 0);
+	c = ut_chunk_of(s.p[0]);
+	assert_ptr_equal(s.p[0], c->va + NPOOL_CHUNK_SIZE - 200);
+	for (i = 1; i < NB; i++)
+		assert_ptr_equal(s.p[i], (char *)s.p[i - 1] - 200);
+	/* The shared non-EAL slot carved it and counted it. */
+	assert_int_equal(c->owner, NPOOL_NON_EAL_SLOT);
+	assert_ptr_equal(npool_g->lc[NPOOL_NON_EAL_SLOT].guarded.chunk, c);
+	assert_int_equal(s.after.guarded_allocs - s.before.guarded_allocs, NB);
+	assert_int_equal(s.after.allocs, s.before.allocs);
+	assert_int_equal(s.after.refills - s.before.refills, 1);
+	assert_int_equal(npool_frags_outstanding(), NB);
+	/* Freed by a non-EAL thread too: counted in its slot, not remote. */
+	assert_int_equal(ut_in_pthread(free_set, &s), 0);
+	assert_int_equal(s.after.frees - s.before.frees, NB);
+	assert_int_equal(s.after.remote_frees, s.before.remote_frees);
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &t1), 0);
+	assert_int_equal(t1.guarded_allocs - t0.guarded_allocs, NB);
+	assert_int_equal(t1.frees - t0.frees, NB);
+}
+
+static void
+test_guarded_frag_from_pthread_freed_on_lcore(void **state __rte_unused)
+{
+	struct frag_set s = { .n = NB, .size = 1000 };
+	struct npool_stats s0 = ut_stats_self(), s1;
+	unsigned int i;
+
+	assert_int_equal(ut_in_pthread(guarded_alloc_set, &s), 0);
+	for (i = 0; i < NB; i++)
+		npool_free_frag(s.p[i]);
+	s1 = ut_stats_self();
+	assert_int_equal(s1.frees - s0.frees, NB);
+	assert_int_equal(s1.remote_frees - s0.remote_frees, NB);
+}
+
+static int
+aligned_alloc_in_thread(void *arg)
+{
+	void **p = arg;
+
+	p[0] = npool_alloc_frag_align(300, 256);
+	p[1] = npool_alloc_frag_align(300, 4096);
+	if (p[0] == NULL || p[1] == NULL)
+		return -1;
+	npool_free_frag(p[0]);
+	npool_free_frag(p[1]);
+	return 0;
+}
+
+static void
+test_guarded_alignment_in_non_eal_pthread(void **state __rte_unused)
+{
+	void *p[2];
+
+	assert_int_equal(ut_in_pthread(aligned_alloc_in_thread, p), 0);
+	assert_int_equal((uintptr_t)p[0] % 256, 0);
+	assert_int_equal((uintptr_t)p[1] % 4096, 0);
+}
+
+static int
+guarded_on_lcore(void *arg)
+{
+	struct frag_set *s = arg;
+	int ret = guarded_alloc_set(s);
+
+	/* Free them here, from the cache's own lcore. */
+	free_set(s);
+	return ret;
+}
+
+static void
+test_guarded_alloc_on_another_lcore_uses_its_slot(void **state __rte_unused)
+{
+	struct frag_set s = { .n = NB, .size = 64 };
+	struct npool_stats o;
+
+	assert_int_equal(ut_on_other_lcore(guarded_on_lcore, &s), 0);
+	assert_ptr_equal(ut_chunk_of(s.p[0]),
+			npool_g->lc[UT_OTHER_LCORE].guarded.chunk);
+	assert_int_equal(ut_chunk_of(s.p[0])->owner, UT_OTHER_LCORE);
+	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &o), 0);
+	assert_int_equal(o.guarded_allocs, NB);
+	assert_int_equal(o.frees, NB);
+	assert_int_equal(o.remote_frees, 0);
+}
+
+#if !NPOOL_DEBUG
+struct eperm_result {
+	void *frag, *frag_align, *pkt;
+	int err_frag, err_frag_align, err_pkt;
+};
+
+static int
+napi_in_pthread(void *arg)
+{
+	struct eperm_result *r = arg;
+
+	rte_errno = 0;
+	r->frag = npool_napi_alloc_frag(64);
+	r->err_frag = rte_errno;
+	rte_errno = 0;
+	r->frag_align = npool_napi_alloc_frag_align(64, 64);
+	r->err_frag_align = rte_errno;
+	rte_errno = 0;
+	r->pkt = npool_napi_alloc_pkt(64);
+	r->err_pkt = rte_errno;
+	return 0;
+}
+
+static void
+test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
+{
+	struct eperm_result r;
+	struct npool_stats t0, t1;
+
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &t0), 0);
+	assert_int_equal(ut_in_pthread(napi_in_pthread, &r), 0);
+	assert_null(r.frag);
+	assert_null(r.frag_align);
+	assert_null(r.pkt);
+	assert_int_equal(r.err_frag, EPERM);
+	assert_int_equal(r.err_frag_align, EPERM);
+	assert_int_equal(r.err_pkt, EPERM);
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &t1), 0);
+	assert_int_equal(t1.failures - t0.failures, 2);
+	assert_int_equal(t1.pkt_failures - t0.pkt_failures, 1);
+	assert_int_equal(t1.allocs, 0);
+	/* Nothing was taken: no chunk, no head. */
+	assert_int_equal(npool_arena_in_use(&npool_g->arena), 0);
+	assert_null(npool_g->lc[NPOOL_NON_EAL_SLOT].napi.chunk);
+}
+#endif
+
+/*
+ * Concurrent run: each thread allocates (its own flavor), writes, hands
+ * every third fragment to the next thread in a cycle (lcore 0 -> lcore 1
+ * -> non-EAL -> lcore 0) to free, frees the rest, and frees what the
+ * previous thread handed it. The hand-off rings are single-producer and
+ * single-consumer: three threads share two CPUs here, and a preempted
+ * producer of a multi-producer ring would stall the others.
+ */
+#define STRESS_ITERS 100000
+#define NB_STRESS 3
+
+struct stress {
+	struct rte_ring *out, *in;
+	int napi;
+	int ret;
+};
+
+static int
+stress_run(void *arg)
+{
+	struct stress *st = arg;
+	unsigned int i, j, seed = (unsigned int)(uintptr_t)arg;
+
+	for (i = 0; i < STRESS_ITERS; i++) {
+		uint32_t size = 1 + (rand_r(&seed) % 2048);
+		unsigned char *p = st->napi ? npool_napi_alloc_frag(size) :
+			npool_alloc_frag(size);
+		void *q;
+
+		if (p == NULL)
+			return -rte_errno;
+		p[0] = 0x5a;
+		p[size - 1] = 0x5a;
+		if (i % 3 == 0 && rte_ring_enqueue(st->out, p) == 0)
+			p = NULL;
+		if (p != NULL)
+			npool_free_frag(p);
+		for (j = 0; j < 2 && rte_ring_dequeue(st->in, &q) == 0; j++) {
+			if (((unsigned char *)q)[0] != 0x5a)
+				return -EFAULT;
+			npool_free_frag(q);
+		}
+	}
+	return 0;
+}
+
+static void *
+stress_in_thread(void *arg)
+{
+	struct stress *st = arg;
+
+	st->ret = stress_run(st);
+	return NULL;
+}
+
+static void
+test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
+{
+	struct rte_ring *r[NB_STRESS];
+	struct stress st[NB_STRESS]; /* lcore 0, lcore 1, non-EAL */
+	struct npool_stats s;
+	unsigned int i;
+	pthread_t tid;
+	void *q;
+
+	for (i = 0; i < NB_STRESS; i++) {
+		char name[RTE_RING_NAMESIZE];
+
+		snprintf(name, sizeof(name), "ut_handoff%u", i);
+		r[i] = rte_ring_create(name, 1024, SOCKET_ID_ANY,
+				RING_F_SP_ENQ | RING_F_SC_DEQ);
+		assert_non_null(r[i]);
+	}
+	for (i = 0; i < NB_STRESS; i++) {
+		st[i].out = r[i];
+		st[i].in = r[(i + NB_STRESS - 1) % NB_STRESS];
+		st[i].napi = i != 2;
+		st[i].ret = -1;
+	}
+	assert_int_equal(rte_eal_remote_launch(stress_run, &st[1],
+			UT_OTHER_LCORE), 0);
+	assert_int_equal(pthread_create(&tid, NULL, stress_in_thread,
+			&st[2]), 0);
+	st[0].ret = stress_run(&st[0]);
+	pthread_join(tid, NULL);
+	st[1].ret = rte_eal_wait_lcore(UT_OTHER_LCORE);
+	for (i = 0; i < NB_STRESS; i++) {
+		assert_int_equal(st[i].ret, 0);
+		while (rte_ring_dequeue(r[i], &q) == 0)
+			npool_free_frag(q);
+		rte_ring_free(r[i]);
+	}
+	s = ut_stats_sum();
+	assert_int_equal(s.allocs, 2 * STRESS_ITERS);
+	assert_int_equal(s.guarded_allocs, STRESS_ITERS);
+	assert_int_equal(s.frees, 3 * STRESS_ITERS);
+	assert_int_equal(s.failures, 0);
+	assert_int_equal(npool_frags_outstanding(), 0);
+	/* ut_teardown_check() proves every chunk came back once. */
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \
+		ut_teardown_check)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_remote_free_from_another_lcore_counted),
+		T(test_local_free_not_counted_remote),
+		T(test_reuse_after_frags_freed_on_another_lcore),
+		T(test_remote_last_free_returns_chunk_once),
+		T(test_guarded_alloc_from_non_eal_pthread),
+		T(test_guarded_frag_from_pthread_freed_on_lcore),
+		T(test_guarded_alignment_in_non_eal_pthread),
+		T(test_guarded_alloc_on_another_lcore_uses_its_slot),
+#if !NPOOL_DEBUG
+		T(test_napi_flavor_from_non_eal_pthread_eperm),
+#endif
+		T(test_concurrent_alloc_and_cross_free_balance),
+	};
+
+	return UT_MAIN("npool_ut_frag_thread", tests);
+}
