@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool lifecycle and accounting (lib/npool/npool.h, npool_stats.h):
+ * npool_conf_defaults/npool_init/npool_fini errors, npool_usage_get,
+ * npool_head_pool, the per-lcore counters, npool_stats_get/sum/reset and
+ * npool_frags_outstanding.
+ */
+#include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rte_mempool_npool.h"
+#include "unit_common.h"
+
+static const struct npool_stats zero_stats;
+
+static int
+setup_small(void **state __rte_unused)
+{
+	return ut_npool_init(16, 8, 128, 0) == 0 ? 0 : -1;
+}
+
+static void
+test_conf_defaults_are_the_documented_values(void **state __rte_unused)
+{
+	struct npool_conf c;
+
+	memset(&c, 0xff, sizeof(c));
+	npool_conf_defaults(&c);
+	assert_int_equal(c.nb_chunks, 1024);
+	assert_int_equal(c.nb_small_chunks, 256);
+	assert_int_equal(c.nb_heads, 16383);
+	assert_int_equal(c.headroom, RTE_PKTMBUF_HEADROOM);
+	assert_int_equal(c.socket_id, SOCKET_ID_ANY);
+}
+
+static void
+test_calls_before_init_fail_cleanly(void **state __rte_unused)
+{
+	struct npool_usage u;
+	struct npool_stats s;
+	char frag[64];
+
+	assert_null(npool_g);
+	assert_int_equal(npool_fini(), -ENODEV);
+	assert_int_equal(npool_usage_get(&u), -ENODEV);
+	assert_int_equal(npool_stats_get(0, &s), -EINVAL);
+	assert_int_equal(npool_stats_sum(&s), -EINVAL);
+	npool_stats_reset();
+	npool_frag_cache_drain_all();
+	assert_int_equal(npool_frags_outstanding(), 0);
+	assert_null(npool_head_pool());
+	rte_errno = 0;
+	assert_null(npool_napi_alloc_frag(64));
+	assert_int_equal(rte_errno, ENODEV);
+	rte_errno = 0;
+	assert_null(npool_alloc_frag_align(64, 64));
+	assert_int_equal(rte_errno, ENODEV);
+	rte_errno = 0;
+	assert_null(npool_napi_alloc_pkt(64));
+	assert_int_equal(rte_errno, ENODEV);
+	rte_errno = 0;
+	assert_null(npool_alloc_pkt(64));
+	assert_int_equal(rte_errno, ENODEV);
+	rte_errno = 0;
+	assert_null(npool_build_pkt(frag, sizeof(frag)));
+	assert_int_equal(rte_errno, ENODEV);
+}
+
+static void
+test_init_twice_ealready(void **state __rte_unused)
+{
+	struct npool *first = npool_g;
+
+	rte_errno = 0;
+	assert_int_equal(npool_init(NULL), -EALREADY);
+	assert_int_equal(rte_errno, EALREADY);
+	/* The instance in place is untouched. */
+	assert_ptr_equal(npool_g, first);
+}
+
+static void
+expect_init_einval(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
+		uint32_t headroom)
+{
+	struct npool_conf c;
+
+	npool_conf_defaults(&c);
+	c.nb_chunks = nb_chunks;
+	c.nb_small_chunks = nb_small;
+	c.nb_heads = nb_heads;
+	c.headroom = headroom;
+	rte_errno = 0;
+	assert_int_equal(npool_init(&c), -EINVAL);
+	assert_int_equal(rte_errno, EINVAL);
+	assert_null(npool_g);
+	assert_null(npool_head_pool());
+}
+
+static void
+test_init_rejects_settings_out_of_range(void **state __rte_unused)
+{
+	expect_init_einval(0, 0, 64, 0);
+	expect_init_einval((1u << 20) + 1, 0, 64, 0);
+	expect_init_einval(1, (1u << 20) + 1, 64, 0);
+	expect_init_einval(1, 0, 63, 0);
+	expect_init_einval(1, 0, (1u << 24) + 1, 0);
+	expect_init_einval(1, 0, 64, 1025);
+	/* Nothing half-made was left: the limits themselves work. */
+	assert_int_equal(ut_npool_init(1, 0, 64, 1024), 0);
+	assert_int_equal(npool_g->headroom, 1024);
+	assert_int_equal(npool_fini(), 0);
+}
+
+static void
+test_fini_busy_while_a_frag_is_out(void **state __rte_unused)
+{
+	char *a = npool_napi_alloc_frag(100), *b;
+
+	assert_int_equal(npool_fini(), -EBUSY);
+	/* Nothing was freed: npool keeps working. */
+	assert_non_null(npool_g);
+	b = npool_napi_alloc_frag(100);
+	assert_ptr_equal(b, a - 100);
+	npool_free_frag(a);
+	assert_int_equal(npool_fini(), -EBUSY);
+	npool_free_frag(b);
+	/* ut_teardown_check() then finds npool_fini() == 0. */
+}
+
+static void
+test_fini_busy_while_a_head_is_out(void **state __rte_unused)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(npool_head_pool());
+
+	assert_non_null(m);
+	assert_int_equal(npool_fini(), -EBUSY);
+	assert_non_null(npool_head_pool());
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_usage_reports_sizes_and_what_is_out(void **state __rte_unused)
+{
+	struct npool_usage u;
+	struct rte_mbuf *m;
+	char *f;
+
+	assert_int_equal(npool_usage_get(NULL), -ENODEV);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.chunks, 16);
+	assert_int_equal(u.small_chunks, 8);
+	assert_int_equal(u.chunks_in_use, 0);
+	assert_int_equal(u.frags_out, 0);
+	assert_int_equal(u.heads, 128);
+	assert_int_equal(u.heads_out, 0);
+	m = npool_napi_alloc_pkt(1000);
+	f = npool_alloc_frag(10);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.chunks_in_use, 2);
+	assert_int_equal(u.frags_out, 2);
+	assert_int_equal(u.heads_out, 1);
+	rte_pktmbuf_free(m);
+	npool_free_frag(f);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.frags_out, 0);
+	assert_int_equal(u.heads_out, 0);
+	/* The caches still hold their chunks until drained. */
+	assert_int_equal(u.chunks_in_use, 2);
+}
+
+static void
+test_head_pool_is_npool_ops_without_mempool_cache(void **state __rte_unused)
+{
+	struct rte_mempool *mp = npool_head_pool();
+
+	assert_non_null(mp);
+	assert_ptr_equal(mp, npool_g->head_pool);
+	assert_string_equal(mp->name, "npool_heads");
+	assert_string_equal(rte_mempool_get_ops(mp->ops_index)->name,
+			NPOOL_MEMPOOL_OPS_NAME);
+	assert_true(npool_mempool_is_npool(mp));
+	assert_int_equal(mp->cache_size, 0);
+	assert_int_equal(mp->size, 128);
+	assert_int_equal(rte_pktmbuf_data_room_size(mp), 0);
+	assert_int_equal(rte_mempool_avail_count(mp), 128);
+	assert_ptr_equal(npool_g->head_hc, mp->pool_data);
+}
+
+static void
+test_counters_count_each_event(void **state __rte_unused)
+{
+	const unsigned int n = NPOOL_CHUNK_SIZE / 2048;
+	struct npool_stats s0 = ut_stats_self(), s;
+	char *p[NPOOL_CHUNK_SIZE / 2048 + 1], *g;
+	unsigned int i;
+
+	for (i = 0; i <= n; i++)
+		p[i] = npool_napi_alloc_frag(2048);
+	g = npool_alloc_frag(64);
+	assert_null(npool_napi_alloc_frag(0));
+	assert_null(npool_alloc_frag_align(1, 3));
+	for (i = 0; i <= n; i++)
+		npool_free_frag(p[i]);
+	npool_free_frag(g);
+	/* Fill the rest of the second chunk, give it all back, then one
+	 * more: the chunk ran out with every fragment back, a reuse. */
+	for (i = 0; i < n - 1; i++)
+		p[i] = npool_napi_alloc_frag(2048);
+	for (i = 0; i < n - 1; i++)
+		npool_free_frag(p[i]);
+	npool_free_frag(npool_napi_alloc_frag(2048));
+	s = ut_stats_self();
+	assert_int_equal(s.allocs - s0.allocs, 2 * n + 1);
+	assert_int_equal(s.guarded_allocs - s0.guarded_allocs, 1);
+	assert_int_equal(s.frees - s0.frees, 2 * n + 2);
+	assert_int_equal(s.remote_frees - s0.remote_frees, 0);
+	assert_int_equal(s.refills - s0.refills, 3);
+	assert_int_equal(s.reuses - s0.reuses, 1);
+	assert_int_equal(s.small_fallbacks - s0.small_fallbacks, 0);
+	assert_int_equal(s.failures - s0.failures, 2);
+	assert_int_equal(s.pkt_allocs, s0.pkt_allocs);
+}
+
+static void
+test_stats_get_rejects_bad_arguments(void **state __rte_unused)
+{
+	struct npool_stats s;
+
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT + 1, &s), -EINVAL);
+	assert_int_equal(npool_stats_get(UINT32_MAX, &s), -EINVAL);
+	assert_int_equal(npool_stats_get(0, NULL), -EINVAL);
+	assert_int_equal(npool_stats_sum(NULL), -EINVAL);
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &s), 0);
+	assert_int_equal(npool_stats_get(RTE_MAX_LCORE - 1, &s), 0);
+	assert_memory_equal(&s, &zero_stats, sizeof(s));
+}
+
+static int
+alloc_free_three(void *arg __rte_unused)
+{
+	void *p[3];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		p[i] = rte_lcore_id() == LCORE_ID_ANY ? npool_alloc_frag(64) :
+			npool_napi_alloc_frag(64);
+	for (i = 0; i < 3; i++)
+		npool_free_frag(p[i]);
+	return 0;
+}
+
+static void
+test_stats_sum_adds_every_slot(void **state __rte_unused)
+{
+	struct npool_stats a, b, c, sum;
+	const uint64_t *pa = (const uint64_t *)&a, *pb = (const uint64_t *)&b;
+	const uint64_t *pc = (const uint64_t *)&c, *ps;
+	unsigned int i;
+
+	alloc_free_three(NULL);
+	assert_int_equal(ut_on_other_lcore(alloc_free_three, NULL), 0);
+	assert_int_equal(ut_in_pthread(alloc_free_three, NULL), 0);
+	assert_null(npool_napi_alloc_frag(0));
+	assert_int_equal(npool_stats_get(rte_lcore_id(), &a), 0);
+	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &b), 0);
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &c), 0);
+	assert_int_equal(a.allocs, 3);
+	assert_int_equal(b.allocs, 3);
+	assert_int_equal(c.guarded_allocs, 3);
+	assert_int_equal(c.allocs, 0);
+	sum = ut_stats_sum();
+	ps = (const uint64_t *)&sum;
+	for (i = 0; i < sizeof(sum) / sizeof(uint64_t); i++)
+		assert_int_equal(ps[i], pa[i] + pb[i] + pc[i]);
+	assert_int_equal(sum.allocs, 6);
+	assert_int_equal(sum.guarded_allocs, 3);
+	assert_int_equal(sum.frees, 9);
+	assert_int_equal(sum.refills, 3);
+	assert_int_equal(sum.failures, 1);
+}
+
+static void
+test_stats_reset_keeps_outstanding_right(void **state __rte_unused)
+{
+	struct npool_stats s;
+	struct npool_usage u;
+	void *p[5];
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		p[i] = i < 3 ? npool_napi_alloc_frag(64) :
+			npool_alloc_frag(64);
+	assert_int_equal(npool_frags_outstanding(), 5);
+	npool_stats_reset();
+	s = ut_stats_sum();
+	assert_memory_equal(&s, &zero_stats, sizeof(s));
+	assert_int_equal(npool_frags_outstanding(), 5);
+	npool_free_frag(p[0]);
+	npool_free_frag(p[4]);
+	assert_int_equal(npool_frags_outstanding(), 3);
+	assert_int_equal(ut_stats_sum().frees, 2);
+	/* A second reset keeps the base right too. */
+	npool_stats_reset();
+	assert_int_equal(npool_frags_outstanding(), 3);
+	p[0] = npool_napi_alloc_frag(64);
+	assert_int_equal(npool_frags_outstanding(), 4);
+	for (i = 0; i < 4; i++)
+		npool_free_frag(p[i]);
+	assert_int_equal(npool_frags_outstanding(), 0);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.frags_out, 0);
+}
+
+static void
+test_counters_start_at_zero_after_reinit(void **state __rte_unused)
+{
+	struct npool_stats s;
+
+	npool_free_frag(npool_napi_alloc_frag(64));
+	assert_int_equal(npool_fini(), 0);
+	assert_int_equal(npool_init(NULL), 0);
+	s = ut_stats_sum();
+	assert_memory_equal(&s, &zero_stats, sizeof(s));
+	assert_int_equal(npool_frags_outstanding(), 0);
+	assert_null(ut_napi_cache()->chunk);
+}
+
+#define T(f, s) cmocka_unit_test_setup_teardown(f, s, ut_teardown_check)
+#define TD(f) T(f, ut_setup_default)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_defaults_are_the_documented_values),
+		cmocka_unit_test(test_calls_before_init_fail_cleanly),
+		cmocka_unit_test(test_init_rejects_settings_out_of_range),
+		TD(test_init_twice_ealready),
+		TD(test_fini_busy_while_a_frag_is_out),
+		TD(test_fini_busy_while_a_head_is_out),
+		T(test_usage_reports_sizes_and_what_is_out, setup_small),
+		T(test_head_pool_is_npool_ops_without_mempool_cache,
+			setup_small),
+		TD(test_counters_count_each_event),
+		TD(test_stats_get_rejects_bad_arguments),
+		TD(test_stats_sum_adds_every_slot),
+		TD(test_stats_reset_keeps_outstanding_right),
+		TD(test_counters_start_at_zero_after_reinit),
+	};
+
+	return UT_MAIN("npool_ut_stats", tests);
+}
