@@ -43,12 +43,12 @@ npool_alloc_pkt(uint32_t len)
 
 	if (npool_g == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
-	if (len > NPOOL_PKT_MAX_LEN)
+	fragsz = npool_pkt_fragsz(len);
+	if (len > NPOOL_PKT_MAX_LEN || fragsz > NPOOL_CHUNK_SIZE)
 		return npool_pkt_fail_pvt(slot, EINVAL);
 	m = pkt_head_get(slot);
 	if (m == NULL)
 		return NULL;
-	fragsz = npool_pkt_fragsz(len);
 	frag = npool_alloc_frag_align(fragsz, RTE_CACHE_LINE_SIZE);
 	if (frag == NULL) {
 		int err = rte_errno;

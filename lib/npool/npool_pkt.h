@@ -82,7 +82,9 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
  * lcore id it fails with EPERM (debug builds panic). No lock, no atomic.
  *
  * @param len
- *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN.
+ *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN; with a headroom above
+ *   RTE_PKTMBUF_HEADROOM at most what fits a chunk (npool_pkt_fragsz()
+ *   of it up to NPOOL_CHUNK_SIZE).
  * @return
  *   The packet (data_len 0, data_off = headroom), or NULL with rte_errno:
  *   EINVAL (len too large), EPERM (no lcore id), ENOBUFS (no head left),
@@ -106,10 +108,13 @@ npool_napi_alloc_pkt(uint32_t len)
 		return npool_pkt_fail_pvt(slot, npool_g == NULL ? ENODEV :
 				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
 	}
+	fragsz = npool_pkt_fragsz(len);
+	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
+	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))
+		return npool_pkt_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
 	if (unlikely(npool_hc_get_bulk(npool_g->head_hc, (void **)&m, 1) < 0))
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
-	fragsz = npool_pkt_fragsz(len);
 	frag = npool_frag_cache_alloc_pvt(&lc->napi, fragsz,
 			-(uint32_t)RTE_CACHE_LINE_SIZE);
 	if (unlikely(frag == NULL)) {
@@ -130,7 +135,7 @@ npool_napi_alloc_pkt(uint32_t len)
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
  * @param len
- *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN.
+ *   Bytes of room wanted, as for npool_napi_alloc_pkt().
  * @return
  *   The packet, or NULL with rte_errno: EINVAL, ENOBUFS, ENOMEM, ENODEV as
  *   for npool_napi_alloc_pkt().
