@@ -220,40 +220,34 @@ check_alloc_pkt(struct rte_mbuf *(*alloc)(uint32_t), uint32_t len)
 
 #define NB_LENS 9
 
-/* Packets of every size class, up to the largest. */
+/* Packets of every size class, up to the largest, and their counters. */
 static void
-check_alloc_pkt_lens(struct rte_mbuf *(*alloc)(uint32_t))
+check_alloc_pkt_lens(struct rte_mbuf *(*alloc)(uint32_t), int napi)
 {
 	const uint32_t lens[NB_LENS] = { 0, 1, 60, 64, 256, 1500, 1518, 9000,
 		NPOOL_PKT_MAX_LEN };
+	struct npool_stats s0 = ut_stats_self(), s1;
 	unsigned int i;
 
 	for (i = 0; i < NB_LENS; i++)
 		check_alloc_pkt(alloc, lens[i]);
+	s1 = ut_stats_self();
+	assert_int_equal(s1.pkt_allocs - s0.pkt_allocs, NB_LENS);
+	assert_int_equal(s1.allocs - s0.allocs, napi ? NB_LENS : 0);
+	assert_int_equal(s1.guarded_allocs - s0.guarded_allocs,
+			napi ? 0 : NB_LENS);
 }
 
 static void
 test_napi_alloc_pkt_room_headroom_truesize(void **state __rte_unused)
 {
-	struct npool_stats s0 = ut_stats_self(), s1;
-
-	check_alloc_pkt_lens(npool_napi_alloc_pkt);
-	s1 = ut_stats_self();
-	assert_int_equal(s1.pkt_allocs - s0.pkt_allocs, NB_LENS);
-	assert_int_equal(s1.allocs - s0.allocs, NB_LENS);
-	assert_int_equal(s1.guarded_allocs, s0.guarded_allocs);
+	check_alloc_pkt_lens(npool_napi_alloc_pkt, 1);
 }
 
 static void
 test_alloc_pkt_room_headroom_truesize(void **state __rte_unused)
 {
-	struct npool_stats s0 = ut_stats_self(), s1;
-
-	check_alloc_pkt_lens(npool_alloc_pkt);
-	s1 = ut_stats_self();
-	assert_int_equal(s1.pkt_allocs - s0.pkt_allocs, NB_LENS);
-	assert_int_equal(s1.guarded_allocs - s0.guarded_allocs, NB_LENS);
-	assert_int_equal(s1.allocs, s0.allocs);
+	check_alloc_pkt_lens(npool_alloc_pkt, 0);
 }
 
 static void
