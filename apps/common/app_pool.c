@@ -75,6 +75,22 @@ count_bad_refcnt(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 		(*bad)++;
 }
 
+/*
+ * Free objects of @p mp, not clamped to its size as
+ * rte_mempool_avail_count() is: more than the size is a double free.
+ */
+static unsigned int
+free_count(const struct rte_mempool *mp)
+{
+	const struct rte_mempool_ops *ops = rte_mempool_get_ops(mp->ops_index);
+	unsigned int n = ops->get_count(mp), l;
+
+	if (mp->cache_size != 0)
+		for (l = 0; l < RTE_MAX_LCORE; l++)
+			n += mp->local_cache[l].len;
+	return n;
+}
+
 void
 app_pool_leak_check(FILE *f, struct app_leak *lk)
 {
@@ -85,13 +101,15 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 	fprintf(f, "pools:\n");
 	for (i = 0; i < nb_pools; i++) {
 		const struct rte_mempool *mp = pools[i];
-		unsigned int avail = rte_mempool_avail_count(mp);
-		unsigned int out = mp->size - avail;
+		unsigned int avail = free_count(mp);
+		unsigned int out = avail < mp->size ? mp->size - avail : 0;
 
 		fprintf(f, "  %-16s %-7s size %7u  avail %7u  out %u\n",
 				mp->name, npool_mempool_is_npool(mp) ?
 				"npool" : "mempool", mp->size, avail, out);
 		lk->mbufs_out += out;
+		if (avail > mp->size)
+			lk->double_free += avail - mp->size;
 		rte_mempool_obj_iter(pools[i], count_bad_refcnt,
 				&lk->bad_refcnt);
 	}
@@ -105,19 +123,24 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 		fprintf(f, "  npool arena: %" PRId64 " fragments out, %u of %u+%u chunks in use\n",
 				u.frags_out, u.chunks_in_use, u.chunks,
 				u.small_chunks);
-		lk->mbufs_out += u.heads_out;
+		/* More heads back than handed out: a double free. */
+		if ((int32_t)u.heads_out < 0)
+			lk->double_free += -(int64_t)(int32_t)u.heads_out;
+		else
+			lk->mbufs_out += u.heads_out;
 		rte_mempool_obj_iter(npool_head_pool(), count_bad_refcnt,
 				&lk->bad_refcnt);
 		lk->frags_out = u.frags_out;
 		lk->chunks_in_use = u.chunks_in_use;
 	}
 	lk->ok = lk->mbufs_out == 0 && lk->frags_out == 0 &&
-		lk->chunks_in_use == 0 && lk->bad_refcnt == 0;
+		lk->chunks_in_use == 0 && lk->bad_refcnt == 0 &&
+		lk->double_free == 0;
 	fprintf(f, "leak check: %s (%" PRIu64 " mbufs, %" PRId64
 			" fragments, %u chunks out, %" PRIu64
-			" mbufs with refcnt != 1)\n", lk->ok ? "OK" : "LEAK",
-			lk->mbufs_out, lk->frags_out, lk->chunks_in_use,
-			lk->bad_refcnt);
+			" mbufs with refcnt != 1, %" PRIu64 " double frees)\n",
+			lk->ok ? "OK" : "LEAK", lk->mbufs_out, lk->frags_out,
+			lk->chunks_in_use, lk->bad_refcnt, lk->double_free);
 }
 
 void

@@ -29,7 +29,8 @@ struct app_leak {
 	int64_t frags_out;      /**< npool fragments not freed */
 	uint32_t chunks_in_use; /**< npool chunks not back in the arena */
 	uint64_t bad_refcnt;    /**< mbufs whose refcnt is not 1 */
-	bool ok;                /**< all four are 0 */
+	uint64_t double_free;   /**< frees beyond the pools' sizes */
+	bool ok;                /**< all five are 0 */
 };
 
 /**
@@ -63,8 +64,8 @@ struct rte_mempool *app_pool_create(const char *name, unsigned int n,
 /**
  * Leak check, after the ports are closed and the lcores stopped: drain
  * npool's fragment caches, then compare every pool's free count with its
- * size, read npool's usage and walk every mbuf of the pools (npool's head
- * pool included) for a refcnt other than 1. Prints the pools' state to @p f.
+ * size (above it: a double free), read npool's usage and walk every mbuf
+ * of the pools (npool's head pool included) for a refcnt other than 1. Prints the pools' state to @p f.
  */
 void app_pool_leak_check(FILE *f, struct app_leak *lk);
 
