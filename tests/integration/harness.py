@@ -29,8 +29,11 @@ def skip(msg):
 
 
 def require_app(path, what):
+    """The app is part of the build: a missing binary is a failure."""
     if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):
-        skip('%s not built (%s): build it with ninja -C build' % (what, path))
+        log('FAIL: %s not built (%s): build it with ninja -C build'
+            % (what, path))
+        sys.exit(1)
 
 
 def runtime_dirs(prefix):
@@ -84,20 +87,28 @@ def eal_args(prefix, vdevs, lcores='0'):
     return args
 
 
-def pcap_vdevs(work, rx_files, nports):
-    """net_pcap vdevs: port i reads rx_files[i] (an empty capture when
-    absent) and writes tx_<i>.pcap.  Returns (vdev args, tx paths)."""
+def pcap_vdevs(work, rx_files, nports, queues=1):
+    """net_pcap vdevs with `queues` RX and TX queues each: port 0 queue k
+    reads rx_files[k], every other RX queue reads an empty capture; TX queue
+    k of port p writes tx_<p>_<k>.pcap.  Returns (vdev args, tx paths as
+    txs[port][queue])."""
     empty = work.file('empty.pcap')
     if not os.path.exists(empty):
         pcaplib.write_empty(empty)
     vdevs, txs = [], []
-    for i in range(nports):
-        rx = rx_files[i] if i < len(rx_files) and rx_files[i] else empty
-        tx = work.file('tx_%d.pcap' % i)
-        if os.path.exists(tx):
-            os.unlink(tx)
-        vdevs.append('net_pcap%d,rx_pcap=%s,tx_pcap=%s' % (i, rx, tx))
-        txs.append(tx)
+    for p in range(nports):
+        args = ['net_pcap%d' % p]
+        for k in range(queues):
+            rx = rx_files[k] if p == 0 and k < len(rx_files) else empty
+            args.append('rx_pcap=' + rx)
+        txs.append([])
+        for k in range(queues):
+            tx = work.file('tx_%d_%d.pcap' % (p, k))
+            if os.path.exists(tx):
+                os.unlink(tx)
+            args.append('tx_pcap=' + tx)
+            txs[p].append(tx)
+        vdevs.append(','.join(args))
     return vdevs, txs
 
 
@@ -122,8 +133,12 @@ class Result:
         return 'exit status %d' % self.rc
 
     def tail(self, n=15):
+        """The app's own error lines ("npool-...: ...") then the last n
+        lines of its output."""
         lines = (self.stdout + self.stderr).splitlines()
-        return '\n'.join('    | ' + l for l in lines[-n:])
+        errs = [l for l in lines if l.startswith('npool-') and ': ' in l
+                and l not in lines[-n:]][:3]
+        return '\n'.join('    | ' + l for l in errs + lines[-n:])
 
 
 def run(cmd, timeout=APP_TIMEOUT):

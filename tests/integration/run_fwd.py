@@ -17,6 +17,7 @@ frame byte-identical to the oracle's, in order per port.  Exit 0 pass,
 
 import argparse
 import collections
+import itertools
 import os
 import re
 import sys
@@ -41,6 +42,7 @@ class Inputs:
     def __init__(self, frames, labels, portmask, rules, eth_dest, hand=None,
                  hand_verdicts=None, notes=(), mtu=None):
         self.mtu = mtu                # --mtu, None = the app's default
+        self.extra_args = []          # more app arguments (experiments)
         self.frames = frames
         self.labels = labels
         self.portmask = portmask
@@ -114,12 +116,18 @@ def port_macs(res):
     return macs
 
 
-def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None):
+def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None,
+            queues=1):
+    """One npool-fwd run.  With queues > 1, every port has that many RX/TX
+    queues, lcore k polls queue k of every port (--config), and port 0's
+    queue k reads frames k, k + queues, k + 2 * queues, ..."""
     frames = inputs.frames if frames is None else frames
     tag = json_name or 'run'
-    rx = work.file('%s_in.pcap' % tag)
-    pcaplib.write(rx, frames)
-    vdevs, txs = harness.pcap_vdevs(work, [rx], NPORTS)
+    rxs = []
+    for k in range(queues):
+        rxs.append(work.file('%s_in_%d.pcap' % (tag, k)))
+        pcaplib.write(rxs[-1], frames[k::queues])
+    vdevs, txs = harness.pcap_vdevs(work, rxs, NPORTS, queues)
     jpath = work.file('%s.json' % tag)
     if os.path.exists(jpath):
         os.unlink(jpath)
@@ -137,10 +145,18 @@ def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None):
         args += ['--copybreak', str(copybreak)]
     if inputs.mtu is not None:
         args += ['--mtu', str(inputs.mtu)]
-    cmd = [app] + harness.eal_args(work.new_prefix(), vdevs) + ['--'] + args
+    if queues > 1:
+        args += ['--config', ','.join(
+            '(%d,%d,%d)' % (p, k, k) for p in range(NPORTS)
+            if inputs.portmask >> p & 1 for k in range(queues))]
+    args += inputs.extra_args
+    cmd = [app] + harness.eal_args(work.new_prefix(), vdevs,
+                                   '0-%d' % (queues - 1) if queues > 1
+                                   else '0') + ['--'] + args
     res = harness.run(cmd)
     res.json = harness.load_json(jpath)
-    res.tx = [harness.read_tx(t) for t in txs]
+    res.txq = [[harness.read_tx(t) for t in tq] for tq in txs]
+    res.tx = [sum(tq, []) for tq in res.txq]
     return res
 
 
@@ -305,39 +321,45 @@ def _l3_identity(frame):
     return None
 
 
+def compare_port(p, labels, verdicts, recs, mtu, check_src):
+    """Lock-step comparison of one port's transmitted records with the
+    oracle's outputs for that port, in input order.  Returns (problems,
+    in_step) where in_step is False when the sequences do not line up."""
+    probs = []
+    in_step = True
+    j = 0
+    for i, v in enumerate(verdicts):
+        if v.reason or v.port != p:
+            continue
+        if j >= len(recs):
+            return probs, False
+        if v.frag:
+            used, fp = oracle.check_fragments(v, recs[j:], mtu, check_src)
+            if fp:
+                in_step = False
+                probs.append('port %d, input %s: fragments: %s'
+                             % (p, labels[i], '; '.join(fp[:4])))
+            j += used
+        else:
+            d = oracle.compare_frame(recs[j][0], recs[j][1], v.out, check_src)
+            if d:
+                in_step = False
+                probs.append('port %d, input %s: %s' % (p, labels[i], d))
+            j += 1
+    return probs, in_step and j == len(recs)
+
+
 def compare_outputs(inputs, verdicts, tx_records, mtu, check_src):
     """Lock-step comparison per port; on a mismatch, match by content to
     name the input packets involved."""
     probs = []
-    desync = False
+    in_step = True
     for p in range(NPORTS):
-        recs = tx_records[p]
-        j = 0
-        for i, v in enumerate(verdicts):
-            if v.reason or v.port != p:
-                continue
-            if j >= len(recs):
-                desync = True
-                break
-            if v.frag:
-                used, fp = oracle.check_fragments(v, recs[j:], mtu,
-                                                  check_src)
-                if fp:
-                    desync = True
-                    probs.append('port %d, input %s: fragments: %s'
-                                 % (p, inputs.labels[i], '; '.join(fp[:4])))
-                j += used
-            else:
-                d = oracle.compare_frame(recs[j][0], recs[j][1], v.out,
-                                         check_src)
-                if d:
-                    desync = True
-                    probs.append('port %d, input %s: %s' % (
-                        p, inputs.labels[i], d))
-                j += 1
-        if j != len(recs):
-            desync = True
-    if desync:
+        pp, ok = compare_port(p, inputs.labels, verdicts, tx_records[p], mtu,
+                              check_src)
+        probs += pp
+        in_step = in_step and ok
+    if not in_step:
         probs += diagnose_by_content(inputs, verdicts, tx_records, check_src)
     return probs
 
@@ -415,8 +437,43 @@ def check_run(res, inputs, pool, copybreak):
                             res.tx)
     if not check_src:
         probs += _src_mac_problems(res.tx, macs)
-    probs += compare_outputs(inputs, verdicts, res.tx, cfg.mtu, check_src)
+    if len(res.txq[0]) == 1:
+        probs += compare_outputs(inputs, verdicts, res.tx, cfg.mtu, check_src)
+    else:
+        probs += compare_queues(inputs, verdicts, res, cfg.mtu, check_src)
     return probs, verdicts, check_src
+
+
+def compare_queues(inputs, verdicts, res, mtu, check_src):
+    """Several lcores: TX queue files are in step with one RX queue each
+    (RX queue k carried inputs k, k + q, ...), whatever lcore-to-queue
+    mapping the app chose; the lcores' rx add up to the input."""
+    q = len(res.txq[0])
+    probs = []
+    lc = [x.get('rx') for x in (res.json or {}).get('lcores', [])]
+    if sorted(lc) != sorted(len(inputs.frames[k::q]) for k in range(q)):
+        probs.append('lcores rx %s, RX queues held %s' % (
+            lc, [len(inputs.frames[k::q]) for k in range(q)]))
+    in_step = True
+    for p in range(NPORTS):
+        best = None
+        for perm in itertools.permutations(range(q)):
+            pp = []
+            for k, t in enumerate(perm):
+                kp, ok = compare_port(p, inputs.labels[k::q], verdicts[k::q],
+                                      res.txq[p][t], mtu, check_src)
+                pp += kp
+                if not ok:
+                    pp.append('port %d: TX queue %d out of step with RX '
+                              'queue %d' % (p, t, k))
+            if best is None or len(pp) < len(best):
+                best = pp
+        if best:
+            in_step = False
+            probs += best
+    if not in_step:
+        probs += diagnose_by_content(inputs, verdicts, res.tx, check_src)
+    return probs
 
 
 # -------------------------------------------------------------- diagnosis
@@ -486,6 +543,8 @@ def main():
     ap.add_argument('--captures')
     ap.add_argument('--pool', default='npool')
     ap.add_argument('--copybreak', type=int)
+    ap.add_argument('--queues', type=int, default=1,
+                    help='RX/TX queues per port, one lcore each')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--diagnose', action='store_true',
                     help='on a count mismatch, rerun packets one by one')
@@ -503,7 +562,8 @@ def main():
     for n in inputs.notes:
         harness.log('note: ' + n)
     with harness.Workdir('fwd-%s-%s' % (a.set, a.pool), a.keep) as work:
-        res = run_fwd(a.app, work, inputs, a.pool, a.copybreak)
+        res = run_fwd(a.app, work, inputs, a.pool, a.copybreak,
+                      queues=a.queues)
         probs, verdicts, check_src = check_run(res, inputs, a.pool,
                                                a.copybreak)
         drops, tx = expected_counts(verdicts)

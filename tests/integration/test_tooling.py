@@ -436,6 +436,31 @@ class DriverSelfTest(unittest.TestCase):
         js['leak']['ok'] = False
         self.caught('leak.frags_out', js=js)
 
+    def fake_queues(self, swap):
+        """Two RX queues (inputs split odd/even), TX files per queue."""
+        r = harness.Result([], 0, '', '', False)
+        txq = [[[], []] for _ in range(run_fwd.NPORTS)]
+        for k in range(2):
+            sub = run_fwd.Inputs(self.inputs.frames[k::2], [], 0xF, None, {})
+            tx, _ = fake_app(sub, self.verdicts[k::2], self.cfg)
+            for p in range(run_fwd.NPORTS):
+                txq[p][k ^ swap] = tx[p]
+        r.txq = txq
+        r.json = {'lcores': [{'rx': len(self.inputs.frames[k::2])}
+                             for k in range(2)]}
+        return r
+
+    def test_queues(self):
+        for swap in (0, 1):
+            r = self.fake_queues(swap)
+            self.assertEqual(run_fwd.compare_queues(
+                self.inputs, self.verdicts, r, self.cfg.mtu, True), [])
+        r = self.fake_queues(0)
+        r.txq[2][1].reverse()
+        r.tx = [sum(q, []) for q in r.txq]
+        self.assertTrue(run_fwd.compare_queues(self.inputs, self.verdicts, r,
+                                               self.cfg.mtu, True))
+
     def test_port_macs_from_startup_lines(self):
         r = harness.Result([], 0, 'port 0: net_pcap, profile generic, 1 RX '
                            'queue(s) x 1024 desc, 1 TX queue(s) x 1024 desc,'

@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""npool-gen on vdevs: exact packet counts and bytes on net_pcap tx, clone
+groups in both --refcnt modes, pcap replay, partial TX bursts on a net_ring
+nobody drains, bad command lines; the leak block (every mbuf back, refcnt 1,
+no npool fragment or chunk out) clean in every run.
+
+  gen_test.py --app build/apps/gen/npool-gen --case NAME [--captures DIR]
+  gen_test.py --list
+Exit 0 pass, 1 fail, 77 skip.
+"""
+
+import argparse
+import ipaddress
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness  # noqa: E402
+import oracle  # noqa: E402
+import packets  # noqa: E402
+import pcaplib  # noqa: E402
+import run_fwd  # noqa: E402
+
+BURST = 32
+# npool-gen's defaults and its IMIX cycle (apps/gen/gen_pkt.c)
+DST_MAC = '02:00:00:00:00:01'
+SRC_IP = '198.18.0.1'
+DST_IP = '198.19.0.1'
+UDP_PORT = 1024
+IMIX = [60, 590, 60, 60, 590, 60, 60, 590, 60, 60, 590, 1514]
+GEN_MAX_FRAME = 9018
+# "port 0: 1023 packets waiting in the RX queues at the stop, ..."
+DRAINED_RE = re.compile(r'^port (\d+): (\d+) packets .*RX queues', re.M)
+
+
+# ------------------------------------------------------- expected frames
+
+def udp_frame(size, seq, flow, port, queue, port_mac, dst_mac=DST_MAC,
+              src_ip=SRC_IP, dst_ip=DST_IP):
+    """The frame npool-gen sends as packet `seq` of a TX queue, built here
+    from the contract (checksums computed from scratch)."""
+    src = str(ipaddress.IPv4Address(src_ip) + flow)
+    sport = UDP_PORT + flow % (65536 - UDP_PORT)
+    head = struct.pack('!QHH', seq, port, queue)
+    tail = bytes(k & 0xFF for k in range(14 + 20 + 8 + len(head), size))
+    payload = head + tail
+    ulen = 8 + len(payload)
+    pseudo = (packets.v4addr(src) + packets.v4addr(dst_ip) +
+              struct.pack('!BBH', 0, 17, ulen))
+    dgram = struct.pack('!HHHH', sport, UDP_PORT, ulen, 0) + payload
+    ck = packets.inet_csum(pseudo + dgram) or 0xFFFF
+    dgram = dgram[:6] + struct.pack('!H', ck) + dgram[8:]
+    ip = packets.ipv4(src=src, dst=dst_ip, payload=dgram, ident=0, df=True)
+    return packets.eth(ip, dst=dst_mac, src=port_mac)
+
+
+def checksums_ok(frame):
+    """IPv4 header and UDP checksums of a synthetic frame, verified."""
+    ip = frame[14:34]
+    if not oracle.ipv4_header_ok(ip):
+        return False
+    udp = frame[34:]
+    pseudo = ip[12:20] + struct.pack('!BBH', 0, 17, len(udp))
+    return oracle.csum16(pseudo + udp) == 0xFFFF
+
+
+# ----------------------------------------------------------------- runs
+
+def run_gen(app, work, vdevs, args, lcores='0-1'):
+    jpath = work.file('gen-%d.json' % len(work.prefixes))
+    cmd = ([app] + harness.eal_args(work.new_prefix(), vdevs, lcores) +
+           ['--', '--json', jpath] + args)
+    res = harness.run(cmd, timeout=120)
+    res.json = harness.load_json(jpath)
+    return res
+
+
+def run_problems(res, what):
+    """Exit status 0, JSON present, leak block clean (refcnt too)."""
+    probs = []
+    if res.timed_out or res.rc != 0:
+        probs.append('%s: %s\n%s' % (what, res.describe(), res.tail()))
+    js = res.json
+    if '_error' in js:
+        return probs + ['%s: no JSON: %s' % (what, js['_error'])]
+    probs += ['%s: %s' % (what, p) for p in harness.leak_problems(js)]
+    if js.get('leak', {}).get('bad_refcnt') != 0:
+        probs.append('%s: leak.bad_refcnt = %r'
+                     % (what, js.get('leak', {}).get('bad_refcnt')))
+    return probs
+
+
+def gen_port(js, port):
+    for p in js.get('gen', {}).get('ports', []):
+        if p.get('port') == port:
+            return p
+    return {}
+
+
+def counts_problems(js, port, sent, nbytes, allocs=None):
+    """JSON figures of `port`: exactly `sent` packets of `nbytes` bytes."""
+    g = gen_port(js, port)
+    want = {'tx': sent, 'tx_bytes': nbytes, 'tx_unsent': 0, 'slots': sent,
+            'eth_opackets': sent}
+    if allocs is not None:
+        want['allocs'] = allocs
+    probs = ['port %d: gen.%s = %r, want %r' % (port, k, g.get(k), v)
+             for k, v in want.items() if g.get(k) != v]
+    c = [p for p in js.get('ports', []) if p.get('port') == port]
+    if not c or c[0].get('tx') != sent or c[0].get('dropped') != 0:
+        probs.append('port %d: common counters %r, want tx %d dropped 0'
+                     % (port, c, sent))
+    return probs
+
+
+def frames_problems(got, want, what):
+    """`got` (records of a tx pcap) must be exactly the frames `want`."""
+    probs = []
+    if len(got) != len(want):
+        probs.append('%s: %d frames written, want %d'
+                     % (what, len(got), len(want)))
+    for i, ((data, orig), w) in enumerate(zip(got, want)):
+        if data != w or orig != len(w):
+            probs.append('%s: frame %d differs (%d bytes, want %d)'
+                         % (what, i, len(data), len(w)))
+            break
+    return probs
+
+
+def synthetic_case(app, work, args, sizes, flows=1, clone=0, pool='npool',
+                   count=None, **frame_kw):
+    """Run npool-gen on a net_pcap port and compare every written frame
+    with the one built here; sizes: size of allocated packet i is
+    sizes[i % len(sizes)]."""
+    vdevs, txs = harness.pcap_vdevs(work, [], 1)
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool,
+                                     '--count', str(count)] + args)
+    probs = run_problems(res, 'npool-gen ' + ' '.join(args))
+    mac = run_fwd.port_macs(res).get(0)
+    if mac is None:
+        return probs + ['no MAC for port 0 in the output']
+    want = []
+    seq = 0
+    while len(want) < count:
+        f = udp_frame(sizes[seq % len(sizes)], seq, seq % flows, 0, 0, mac,
+                      **frame_kw)
+        want += [f] * min(clone + 1, count - len(want))
+        seq += 1
+    got = harness.read_tx(txs[0][0])
+    probs += frames_problems(got, want, 'tx_0_0.pcap')
+    bad = [i for i, (d, _) in enumerate(got) if not checksums_ok(d)]
+    if bad:
+        probs.append('%d frames with a bad IPv4/UDP checksum (first #%d)'
+                     % (len(bad), bad[0]))
+    probs += counts_problems(res.json, 0, count, sum(map(len, want)), seq)
+    return probs
+
+
+# ---------------------------------------------------------------- cases
+
+def case_size(app, work, pool):
+    return synthetic_case(app, work, ['--size', '128'], [128], pool=pool,
+                          count=1000)
+
+
+def case_imix(app, work, pool):
+    # 100 is not a multiple of the 12-packet cycle: the order matters.
+    return synthetic_case(app, work, ['--imix'], IMIX, pool=pool, count=100)
+
+
+def case_flows(app, work, pool):
+    kw = {'dst_mac': '02:00:00:00:00:42', 'src_ip': '198.18.1.10',
+          'dst_ip': '198.19.2.20'}
+    args = ['--flows', '7', '--size', '200', '--dst-mac', kw['dst_mac'],
+            '--src-ip', kw['src_ip'], '--dst-ip', kw['dst_ip']]
+    return synthetic_case(app, work, args, [200], flows=7, pool=pool,
+                          count=99, **kw)
+
+
+def clone_case(refcnt, pool):
+    def run(app, work, _pool):
+        # groups of 5 cross the 32-packet bursts; 1003 cuts the last group
+        args = ['--clone', '4', '--refcnt', refcnt, '--flows', '3']
+        return synthetic_case(app, work, args, [60], flows=3, clone=4,
+                              pool=pool, count=1003)
+    return run
+
+
+def case_pcap(app, work, pool, captures=None):
+    if not captures or not os.path.isdir(captures):
+        harness.skip('no capture folder %s' % captures)
+    frames = run_fwd.capture_inputs(captures).frames
+    if not frames:
+        harness.skip('no Ethernet pcap in %s' % captures)
+    rx = work.file('replay.pcap')
+    pcaplib.write(rx, frames)
+    sendable = [f for f in frames if 0 < len(f) <= GEN_MAX_FRAME]
+    count = 2 * len(sendable) + 5   # twice around the loop, and a bit
+    want = [sendable[i % len(sendable)] for i in range(count)]
+    vdevs, txs = harness.pcap_vdevs(work, [], 1)
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool,
+                                     '--pcap', rx, '--count', str(count)])
+    probs = run_problems(res, 'npool-gen --pcap')
+    probs += frames_problems(harness.read_tx(txs[0][0]), want, 'tx_0_0.pcap')
+    probs += counts_problems(res.json, 0, count, sum(map(len, want)), count)
+    g = res.json.get('gen', {})
+    if (g.get('pcap_frames'), g.get('pcap_skipped')) != (
+            len(sendable), len(frames) - len(sendable)):
+        probs.append('gen.pcap_frames/skipped = %r/%r, want %d/%d' % (
+            g.get('pcap_frames'), g.get('pcap_skipped'), len(sendable),
+            len(frames) - len(sendable)))
+    harness.log('replayed %d frames of %d (%d too long or empty)'
+                % (len(sendable), len(frames), len(frames) - len(sendable)))
+    return probs
+
+
+def partial_case(refcnt, pool):
+    def run(app, work, _pool):
+        # net_ring0 loops TX into its own RX ring (1024 slots) and nobody
+        # polls it: the ring fills, a burst is cut short, then every burst
+        # is refused. The ring's content is released at the stop. 5003
+        # sends in groups of 5: the last group is cut by --count.
+        count = 5003
+        args = ['-p', '0x1', '--pool', pool, '--count', str(count),
+                '--clone', '4', '--refcnt', refcnt]
+        res = run_gen(app, work, ['net_ring0'], args)
+        probs = run_problems(res, 'npool-gen on net_ring0')
+        g = gen_port(res.json, 0)
+        tx, unsent = g.get('tx'), g.get('tx_unsent')
+        if not isinstance(tx, int) or not isinstance(unsent, int):
+            return probs + ['gen.ports[0] = %r' % g]
+        if not 0 < tx < count or unsent <= 0:
+            probs.append('tx %d, unsent %d: the ring never filled' %
+                         (tx, unsent))
+        if tx + unsent != count or g.get('slots') != count:
+            probs.append('tx %d + unsent %d != --count %d (slots %r)'
+                         % (tx, unsent, count, g.get('slots')))
+        if g.get('eth_opackets') != tx:
+            probs.append('tx %d, but the ring took %r' %
+                         (tx, g.get('eth_opackets')))
+        drained = {int(m.group(1)): int(m.group(2))
+                   for m in DRAINED_RE.finditer(res.stdout)}
+        if drained.get(0) != tx:
+            probs.append('tx %d, but %r packets were waiting in the ring'
+                         % (tx, drained.get(0)))
+        if g.get('allocs') != -(-count // 5):
+            probs.append('allocs %r, want %d' % (g.get('allocs'),
+                                                 -(-count // 5)))
+        if tx % BURST == 0:
+            harness.log('note: no burst was cut in the middle (tx %d)' % tx)
+        harness.log('net_ring0: %d sent, %d refused' % (tx, unsent))
+        return probs
+    return run
+
+
+def case_two_ports(app, work, pool):
+    """--config: one TX queue per port, each on its own lcore."""
+    vdevs, txs = harness.pcap_vdevs(work, [], 2)
+    count = 777
+    res = run_gen(app, work, vdevs, ['-p', '0x3', '--pool', pool,
+                                     '--config', '(0,0,0),(1,0,1)',
+                                     '--count', str(count), '--size', '64'])
+    probs = run_problems(res, 'npool-gen -p 0x3')
+    macs = run_fwd.port_macs(res)
+    for p in (0, 1):
+        if p not in macs:
+            probs.append('no MAC for port %d' % p)
+            continue
+        want = [udp_frame(64, i, 0, p, 0, macs[p]) for i in range(count)]
+        probs += frames_problems(harness.read_tx(txs[p][0]), want,
+                                 'tx_%d_0.pcap' % p)
+        probs += counts_problems(res.json, p, count, 64 * count, count)
+    return probs
+
+
+def case_two_queues(app, work, pool):
+    """--config: two TX queues of one port on two lcores; --count is
+    split between them (501 + 500), each numbers its own packets."""
+    vdevs, txs = harness.pcap_vdevs(work, [], 1, queues=2)
+    count = 1001
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool,
+                                     '--config', '(0,0,0),(0,1,1)',
+                                     '--count', str(count)])
+    probs = run_problems(res, 'npool-gen, 2 TX queues')
+    mac = run_fwd.port_macs(res).get(0)
+    if mac is None:
+        return probs + ['no MAC for port 0 in the output']
+    for q, n in ((0, 501), (1, 500)):
+        want = [udp_frame(60, i, 0, 0, q, mac) for i in range(n)]
+        probs += frames_problems(harness.read_tx(txs[0][q]), want,
+                                 'tx_0_%d.pcap' % q)
+    probs += counts_problems(res.json, 0, count, 60 * count, count)
+    return probs
+
+
+def case_rate(app, work, pool):
+    """--rate: 300 sends at 2000/s take >= (300 - 32) / 2000 s."""
+    vdevs, txs = harness.pcap_vdevs(work, [], 1)
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool,
+                                     '--rate', '2000', '--count', '300'])
+    probs = run_problems(res, 'npool-gen --rate 2000')
+    g = gen_port(res.json, 0)
+    if g.get('tx') != 300 or len(harness.read_tx(txs[0][0])) != 300:
+        probs.append('gen.tx %r, want 300' % g.get('tx'))
+    if not g.get('seconds', 0) >= (300 - BURST) / 2000.0:
+        probs.append('300 sends in %r s: faster than --rate 2000'
+                     % g.get('seconds'))
+    return probs
+
+
+def case_duration(app, work, pool):
+    """--duration on net_null: stops by itself, sends, no leak."""
+    res = run_gen(app, work, ['net_null0,no-rx=1'],
+                  ['-p', '0x1', '--pool', pool, '--duration', '0.3',
+                   '--clone', '63'])
+    probs = run_problems(res, 'npool-gen --duration 0.3')
+    g = gen_port(res.json, 0)
+    if not g.get('tx', 0) > 0 or g.get('tx') != g.get('eth_opackets'):
+        probs.append('gen.ports[0] = %r' % g)
+    return probs
+
+
+# name, extra args, regex the output must contain (the flag)
+BAD = [
+    ('--refcnt bogus', ['--refcnt', 'twice'], r'--refcnt.*twice'),
+    ('--clone negative', ['--clone', '-1'], r'--clone'),
+    ('--clone too big', ['--clone', '65535'], r'--clone'),
+    ('--size too small', ['--size', '59'], r'--size'),
+    ('--size too big', ['--size', '9001'], r'--size'),
+    ('--size not a number', ['--size', '1k'], r'--size'),
+    ('--flows 0', ['--flows', '0'], r'--flows'),
+    ('--rate not a number', ['--rate', 'fast'], r'--rate'),
+    ('--count negative', ['--count', '-3'], r'--count'),
+    ('--dst-mac bad', ['--dst-mac', '02:00:00:00:00'], r'--dst-mac'),
+    ('--src-ip bad', ['--src-ip', '198.18.0.256'], r'--src-ip'),
+    ('--dst-ip bad', ['--dst-ip', 'localhost'], r'--dst-ip'),
+    ('--imix with --size', ['--imix', '--size', '100'], r'--imix'),
+    ('--pcap with --flows', ['--pcap', '{empty}', '--flows', '2'],
+     r'--pcap.*--flows'),
+    ('--pcap missing file', ['--pcap', '/nonexistent/npool.pcap'],
+     r'--pcap.*/nonexistent/npool\.pcap'),
+    ('--pcap empty capture', ['--pcap', '{empty}'], r'--pcap'),
+    ('--pool bogus', ['--pool', 'heap'], r'--pool'),
+]
+
+
+def case_bad_input(app, work, _pool):
+    vdevs, _ = harness.pcap_vdevs(work, [], 1)
+    empty = work.file('empty.pcap')
+    probs = []
+    for name, args, regex in BAD:
+        args = [a.replace('{empty}', empty) for a in args]
+        cmd = ([app] + harness.eal_args(work.new_prefix(), vdevs, '0-1') +
+               ['--', '-p', '0x1', '--count', '10'] + args)
+        res = harness.run(cmd, timeout=60)
+        out = res.stdout + res.stderr
+        if res.timed_out or res.crashed or res.rc == 0:
+            probs.append('%s: %s\n%s' % (name, res.describe(), res.tail()))
+        elif not re.search(regex, out):
+            probs.append('%s: exit %d but no message matching /%s/\n%s'
+                         % (name, res.rc, regex, res.tail()))
+    # control: the same vdevs and a good command line
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--count', '10'])
+    probs += run_problems(res, 'control run')
+    return probs
+
+
+CASES = {
+    'size-npool': (case_size, 'npool'),
+    'size-mempool': (case_size, 'mempool'),
+    'imix-npool': (case_imix, 'npool'),
+    'imix-mempool': (case_imix, 'mempool'),
+    'flows-npool': (case_flows, 'npool'),
+    'flows-mempool': (case_flows, 'mempool'),
+    'clone-set-npool': (clone_case('set', 'npool'), None),
+    'clone-inc-npool': (clone_case('inc', 'npool'), None),
+    'clone-set-mempool': (clone_case('set', 'mempool'), None),
+    'clone-inc-mempool': (clone_case('inc', 'mempool'), None),
+    'pcap-npool': (case_pcap, 'npool'),
+    'pcap-mempool': (case_pcap, 'mempool'),
+    'partial-set-npool': (partial_case('set', 'npool'), None),
+    'partial-inc-npool': (partial_case('inc', 'npool'), None),
+    'partial-set-mempool': (partial_case('set', 'mempool'), None),
+    'partial-inc-mempool': (partial_case('inc', 'mempool'), None),
+    'two-ports-npool': (case_two_ports, 'npool'),
+    'two-queues-mempool': (case_two_queues, 'mempool'),
+    'rate-npool': (case_rate, 'npool'),
+    'duration-mempool': (case_duration, 'mempool'),
+    'bad-input': (case_bad_input, None),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--app')
+    ap.add_argument('--case', choices=sorted(CASES) + ['all'])
+    ap.add_argument('--captures')
+    ap.add_argument('--list', action='store_true')
+    ap.add_argument('--keep', action='store_true')
+    a = ap.parse_args()
+    if a.list:
+        print('\n'.join(CASES))
+        return 0
+    if not a.case:
+        ap.error('--case is required')
+    harness.require_app(a.app, 'npool-gen')
+    names = list(CASES) if a.case == 'all' else [a.case]
+    failed = 0
+    for name in names:
+        fn, pool = CASES[name]
+        with harness.Workdir('gen-' + name, a.keep) as work:
+            if fn is case_pcap:
+                probs = fn(a.app, work, pool, a.captures)
+            else:
+                probs = fn(a.app, work, pool)
+        if probs:
+            failed += 1
+            harness.log('FAIL %s:' % name)
+            for p in probs:
+                harness.log('  - ' + p)
+        else:
+            harness.log('PASS %s' % name)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
