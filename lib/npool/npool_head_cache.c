@@ -55,14 +55,20 @@ int
 npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 		void **objs, unsigned int n)
 {
-	unsigned int want, got, i;
+	unsigned int want, got, i, len;
 
 	if (unlikely(n > NPOOL_HC_SIZE)) {
-		/* Larger than the cache itself: straight from the store. */
-		if (rte_ring_dequeue_bulk(hc->store, objs, n, NULL) != n) {
+		/* Larger than the cache itself: all the cache holds, hot
+		 * ones first, and the rest straight from the store. */
+		len = c->len;
+		if (rte_ring_dequeue_bulk(hc->store, &objs[len], n - len,
+				NULL) != n - len) {
 			c->misses++;
 			return -ENOBUFS;
 		}
+		for (i = 0; i < len; i++)
+			objs[i] = c->objs[len - 1 - i];
+		c->len = 0;
 		return 0;
 	}
 	/* Bulks of NPOOL_HC_BULK, enough for this request. */

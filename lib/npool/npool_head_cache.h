@@ -111,8 +111,10 @@ npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 		return rte_ring_dequeue_bulk(hc->store, objs, n, NULL) == n ?
 			0 : -ENOBUFS;
 	c = &hc->lc[lcore];
-	/* Empty cache: one bulk refill, never one object at a time. */
-	if (unlikely(c->len < n))
+	/* Empty cache: one bulk refill, never one object at a time. A get
+	 * larger than the cache is slow too (and then n > 64 never reaches
+	 * the loop below, which the compiler must see for a constant n). */
+	if (unlikely(n > NPOOL_HC_SIZE || c->len < n))
 		return npool_hc_get_slow_pvt(hc, c, objs, n);
 	/* Hottest first: the objects freed last are still in cache. */
 	len = c->len;
@@ -140,7 +142,7 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 	}
 	c = &hc->lc[lcore];
 	/* Full: flush half in one bulk rather than object by object. */
-	if (unlikely(c->len + n > NPOOL_HC_SIZE)) {
+	if (unlikely(n > NPOOL_HC_SIZE || c->len + n > NPOOL_HC_SIZE)) {
 		npool_hc_flush_pvt(hc, c, objs, n);
 		return;
 	}
