@@ -228,7 +228,10 @@ gen_setup_txqs(void)
 			if (gen.c.rate != 0) {
 				rate = RTE_MAX(share(gen.c.rate, j, k), 1u);
 				t->cost = RTE_MAX((hz << 16) / rate, 1u);
-				t->credit_max = APP_BURST * t->cost;
+				/* Depth: a burst, or 1 ms of sends, so that a
+				 * preempted lcore catches up that much. */
+				t->credit_max = RTE_MAX(rate / 1000,
+						(uint64_t)APP_BURST) * t->cost;
 				t->credit = t->cost;
 			}
 			if (gen.c.pcap != NULL) {
