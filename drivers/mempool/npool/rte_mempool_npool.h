@@ -27,8 +27,8 @@ extern "C" {
  * Context: main lcore (slow path).
  *
  * @param name
- *   Pool name, at most RTE_MEMPOOL_NAMESIZE - 4 characters (the store
- *   ring is named "NP_" + name).
+ *   Pool name, at most RTE_RING_NAMESIZE - 4 (25) characters: the store
+ *   ring is named "NP_" + name.
  * @param n
  *   Number of mbufs, 1 .. 2^30.
  * @param priv_size
