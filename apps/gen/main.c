@@ -472,6 +472,12 @@ main(int argc, char **argv)
 	gen.pool = o.pool;
 	gen.src_ip_host = rte_be_to_cpu_32(gen.c.src_ip);
 	max_frame = gen_max_frame();
+	if (o.pool == APP_POOL_NPOOL && max_frame > NPOOL_PKT_MAX_LEN) {
+		app_err("--pool npool: %u-byte frames do not fit an npool packet (at most %u bytes with this chunk size)",
+				max_frame, (unsigned int)NPOOL_PKT_MAX_LEN);
+		status = APP_EXIT_USAGE;
+		goto out;
+	}
 	if (max_frame > RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN)
 		pp.mtu = max_frame - RTE_ETHER_HDR_LEN;
 	/* npool heads: every TX descriptor may hold one, plus bursts. */

@@ -167,6 +167,12 @@ def case_size(app, work, pool):
                           count=1000)
 
 
+def case_jumbo(app, work, pool):
+    # 9000-byte frames: npool fragments of a third of a chunk; clones
+    return synthetic_case(app, work, ['--size', '9000', '--clone', '2'],
+                          [9000], clone=2, pool=pool, count=100)
+
+
 def case_imix(app, work, pool):
     # 100 is not a multiple of the 12-packet cycle: the order matters.
     return synthetic_case(app, work, ['--imix'], IMIX, pool=pool, count=100)
@@ -372,6 +378,8 @@ def case_bad_input(app, work, _pool):
 CASES = {
     'size-npool': (case_size, 'npool'),
     'size-mempool': (case_size, 'mempool'),
+    'jumbo-npool': (case_jumbo, 'npool'),
+    'jumbo-mempool': (case_jumbo, 'mempool'),
     'imix-npool': (case_imix, 'npool'),
     'imix-mempool': (case_imix, 'mempool'),
     'flows-npool': (case_flows, 'npool'),
