@@ -19,25 +19,27 @@
 
 static struct rte_mempool *stock;
 
+/* The RX pool of the bursts (stock ops), then npool with @nb_chunks. */
 static int
-setup(void **state)
+setup_with(uint32_t nb_chunks, uint32_t nb_small)
 {
 	stock = rte_pktmbuf_pool_create("ut_rx", STOCK_SIZE, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (stock == NULL)
 		return -1;
-	return ut_setup_default(state);
+	return ut_npool_init(nb_chunks, nb_small, 0, 0) == 0 ? 0 : -1;
 }
 
 static int
-setup_one_chunk(void **state)
+setup(void **state __rte_unused)
 {
-	stock = rte_pktmbuf_pool_create("ut_rx", STOCK_SIZE, 0, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	if (stock == NULL)
-		return -1;
-	(void)state;
-	return ut_npool_init(1, 0, 0, 0) == 0 ? 0 : -1;
+	return setup_with(0, 256);
+}
+
+static int
+setup_one_chunk(void **state __rte_unused)
+{
+	return setup_with(1, 0);
 }
 
 static int
