@@ -6,6 +6,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
+#include <rte_stack.h>
 
 #include "npool_arena.h"
 #include "npool_log.h"
@@ -17,7 +18,7 @@ npool_arena_create(struct npool_arena *a, const char *name,
 		uint32_t nb_chunks, uint32_t nb_small, int socket_id)
 {
 	char mz_name[RTE_MEMZONE_NAMESIZE];
-	char ring_name[RTE_RING_NAMESIZE];
+	char st_name[RTE_STACK_NAMESIZE];
 	unsigned int mz_flags = 0;
 	uint32_t total, i;
 	size_t len;
@@ -59,16 +60,18 @@ npool_arena_create(struct npool_arena *a, const char *name,
 	if (a->chunks == NULL)
 		goto nomem;
 
-	snprintf(ring_name, sizeof(ring_name), "npb_%s", name);
-	a->free_big = rte_ring_create(ring_name, rte_align32pow2(nb_chunks + 1),
-			socket_id, 0);
-	snprintf(ring_name, sizeof(ring_name), "nps_%s", name);
-	a->free_small = rte_ring_create(ring_name,
-			rte_align32pow2(nb_small + 1), socket_id, 0);
+	snprintf(st_name, sizeof(st_name), "npb_%s", name);
+	a->free_big = rte_stack_create(st_name, nb_chunks, socket_id,
+			RTE_STACK_F_LF);
+	snprintf(st_name, sizeof(st_name), "nps_%s", name);
+	a->free_small = rte_stack_create(st_name, nb_small > 0 ? nb_small : 1,
+			socket_id, RTE_STACK_F_LF);
 	if (a->free_big == NULL || a->free_small == NULL)
 		goto nomem;
 
-	for (i = 0; i < total; i++) {
+	/* Pushed last to first, so that chunks are first used in address
+	 * order (the stacks are LIFO). */
+	for (i = total; i-- > 0; ) {
 		struct npool_chunk *c = &a->chunks[i];
 
 		c->index = i;
@@ -88,8 +91,8 @@ npool_arena_create(struct npool_arena *a, const char *name,
 	return 0;
 
 nomem:
-	rte_ring_free(a->free_big);
-	rte_ring_free(a->free_small);
+	rte_stack_free(a->free_big);
+	rte_stack_free(a->free_small);
 	rte_free(a->chunks);
 	rte_memzone_free(a->mz);
 	memset(a, 0, sizeof(*a));
@@ -97,13 +100,41 @@ nomem:
 	return -ENOMEM;
 }
 
+struct npool_chunk *
+npool_arena_get(struct npool_arena *a, int small)
+{
+	void *c;
+
+	if (rte_stack_pop(small ? a->free_small : a->free_big, &c, 1) != 1)
+		return NULL;
+	return c;
+}
+
+void
+npool_arena_put(struct npool_arena *a, struct npool_chunk *c)
+{
+	void *obj = c;
+
+	/* The stacks are sized for every chunk: a push cannot fail. */
+	rte_stack_push((c->flags & NPOOL_CHUNK_F_SMALL) ?
+			a->free_small : a->free_big, &obj, 1);
+}
+
+unsigned int
+npool_arena_free_count(const struct npool_arena *a, int small)
+{
+	struct rte_stack *s = small ? a->free_small : a->free_big;
+
+	return s != NULL ? rte_stack_count(s) : 0;
+}
+
 unsigned int
 npool_arena_in_use(const struct npool_arena *a)
 {
 	if (a->mz == NULL)
 		return 0;
-	return a->nb_chunks - rte_ring_count(a->free_big) +
-		a->nb_small - rte_ring_count(a->free_small);
+	return a->nb_chunks - npool_arena_free_count(a, 0) +
+		a->nb_small - npool_arena_free_count(a, 1);
 }
 
 int
@@ -113,8 +144,8 @@ npool_arena_free(struct npool_arena *a)
 		return 0;
 	if (npool_arena_in_use(a) != 0)
 		return -EBUSY;
-	rte_ring_free(a->free_big);
-	rte_ring_free(a->free_small);
+	rte_stack_free(a->free_big);
+	rte_stack_free(a->free_small);
 	rte_free(a->chunks);
 	rte_memzone_free(a->mz);
 	memset(a, 0, sizeof(*a));

@@ -11,13 +11,14 @@
  * small chunks of NPOOL_SMALL_CHUNK_SIZE bytes (the order-0 page fallback).
  * Every chunk is aligned to its own size, so the chunk of any address is
  * found in O(1) by a shift, as virt_to_head_page() finds a struct page.
- * Free chunks wait in two multi-producer/multi-consumer rte_rings.
+ * Free chunks wait in two lock-free rte_stacks: last freed, first reused,
+ * so a refill gets the chunk most likely still in cache (the kernel's
+ * per-CPU page lists are LIFO for the same reason).
  */
 
 #include <stdint.h>
 #include <rte_common.h>
 #include <rte_memory.h>
-#include <rte_ring.h>
 #include <rte_branch_prediction.h>
 
 #include "npool_build_config.h"
@@ -61,7 +62,9 @@ struct npool_chunk {
 	rte_iova_t iova;
 };
 
-/** The arena: fixed at creation, read-only afterwards except the rings. */
+struct rte_stack;
+
+/** The arena: fixed at creation, read-only afterwards except the stacks. */
 struct npool_arena {
 	char *base;            /**< first big chunk, NPOOL_CHUNK_SIZE aligned */
 	uintptr_t big_len;     /**< bytes of big chunks */
@@ -69,8 +72,8 @@ struct npool_arena {
 	uint32_t nb_chunks;    /**< number of big chunks */
 	uint32_t nb_small;     /**< number of small chunks */
 	struct npool_chunk *chunks; /**< nb_chunks + nb_small headers */
-	struct rte_ring *free_big;   /**< free big chunks (MP/MC) */
-	struct rte_ring *free_small; /**< free small chunks (MP/MC) */
+	struct rte_stack *free_big;   /**< free big chunks (lock-free LIFO) */
+	struct rte_stack *free_small; /**< free small chunks (lock-free LIFO) */
 	const struct rte_memzone *mz; /**< backing memory */
 };
 
@@ -136,7 +139,8 @@ npool_arena_chunk(const struct npool_arena *a, const void *p)
 }
 
 /**
- * Take a free chunk (alloc_pages()). Any thread, lock-free.
+ * Take a free chunk (alloc_pages()): the one freed last. Any thread,
+ * lock-free. Slow path (a cache refill).
  *
  * @param a
  *   The arena.
@@ -145,27 +149,24 @@ npool_arena_chunk(const struct npool_arena *a, const void *p)
  * @return
  *   The chunk, or NULL if none is free of that kind.
  */
-static __rte_always_inline struct npool_chunk *
-npool_arena_get(struct npool_arena *a, int small)
-{
-	void *c;
-
-	if (rte_ring_dequeue(small ? a->free_small : a->free_big, &c) != 0)
-		return NULL;
-	return c;
-}
+struct npool_chunk *npool_arena_get(struct npool_arena *a, int small);
 
 /**
  * Give a chunk back (put_page() dropping the last reference).
  * Any thread, lock-free. Must be called exactly once per npool_arena_get().
  */
-static __rte_always_inline void
-npool_arena_put(struct npool_arena *a, struct npool_chunk *c)
-{
-	/* The rings are sized for every chunk: enqueue cannot fail. */
-	rte_ring_enqueue((c->flags & NPOOL_CHUNK_F_SMALL) ?
-			a->free_small : a->free_big, c);
-}
+void npool_arena_put(struct npool_arena *a, struct npool_chunk *c);
+
+/**
+ * Number of free chunks of one size. Any thread; exact only while no
+ * thread takes or gives back chunks.
+ *
+ * @param a
+ *   The arena.
+ * @param small
+ *   0 for big chunks, 1 for small chunks.
+ */
+unsigned int npool_arena_free_count(const struct npool_arena *a, int small);
 
 #ifdef __cplusplus
 }

@@ -146,7 +146,11 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 		npool_hc_flush_pvt(hc, c, objs, n);
 		return;
 	}
-	memcpy(&c->objs[c->len], objs, n * sizeof(void *));
+	/* One packet at a time is the consume path's common case. */
+	if (n == 1)
+		c->objs[c->len] = objs[0];
+	else
+		memcpy(&c->objs[c->len], objs, n * sizeof(void *));
 	c->len += n;
 }
 

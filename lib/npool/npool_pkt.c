@@ -91,19 +91,44 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 static inline void
 consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	if (n == 0)
-		return;
 	if (mp->ops_index == npool_g->hc_ops_index)
 		npool_hc_put_bulk(mp->pool_data, objs, n);
 	else
 		rte_mempool_put_bulk(mp, objs, n);
 }
 
+/*
+ * The consume path's common case: a lone npool packet that nobody else
+ * references (head refcnt 1, no next segment, fragment refcnt 1) on a head
+ * of the head pool. Free the fragment directly and give the head back the
+ * state rte_pktmbuf_detach() would (its own empty buffer), skipping the
+ * generic prefree branches and the callback indirection.
+ */
+static __rte_always_inline int
+consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
+{
+	uint32_t own = sizeof(*m) + m->priv_size;
+
+	if (m->pool != hp || m->next != NULL ||
+			rte_mbuf_refcnt_read(m) != 1 ||
+			!npool_pkt_is_npool(m) ||
+			rte_mbuf_ext_refcnt_read(m->shinfo) != 1)
+		return 0;
+	npool_free_frag(m->buf_addr);
+	m->buf_addr = (char *)m + own;
+	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
+	m->buf_len = 0;
+	m->data_off = 0;
+	m->data_len = 0;
+	m->ol_flags = 0;
+	return 1;
+}
+
 void
 npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
-	struct rte_mempool *mp = NULL;
+	struct rte_mempool *mp = NULL, *hp;
 	unsigned int i, np = 0;
 	uint64_t segs = 0;
 
@@ -111,24 +136,29 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
 	}
+	hp = npool_g->head_pool;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *next;
 
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			m = rte_pktmbuf_prefree_seg(m);
-			if (m == NULL)
-				continue;
+			if (!consume_fast(m, hp)) {
+				m = rte_pktmbuf_prefree_seg(m);
+				if (m == NULL)
+					continue;
+			}
 			if (m->pool != mp || np == NPOOL_CONSUME_BATCH) {
-				consume_flush(mp, pending, np);
+				if (np != 0)
+					consume_flush(mp, pending, np);
 				mp = m->pool;
 				np = 0;
 			}
 			pending[np++] = m;
 		}
 	}
-	consume_flush(mp, pending, np);
+	if (np != 0)
+		consume_flush(mp, pending, np);
 	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, segs);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <rte_memzone.h>
+#include <rte_stack.h>
 
 #include "unit_common.h"
 
@@ -176,8 +177,8 @@ test_get_takes_each_chunk_once_and_put_returns_it(void **state)
 	for (i = 0; i < NB_SMALL; i++)
 		npool_arena_put(a, small[i]);
 	assert_int_equal(npool_arena_in_use(a), 0);
-	assert_int_equal(rte_ring_count(a->free_big), NB_BIG);
-	assert_int_equal(rte_ring_count(a->free_small), NB_SMALL);
+	assert_int_equal(npool_arena_free_count(a, 0), NB_BIG);
+	assert_int_equal(npool_arena_free_count(a, 1), NB_SMALL);
 }
 
 static void
@@ -202,12 +203,12 @@ test_free_releases_memzone_and_rings(void **state __rte_unused)
 	assert_int_equal(npool_arena_create(&a, "gone", 2, 2, SOCKET_ID_ANY),
 			0);
 	assert_non_null(rte_memzone_lookup("npa_gone"));
-	assert_non_null(rte_ring_lookup("npb_gone"));
-	assert_non_null(rte_ring_lookup("nps_gone"));
+	assert_non_null(rte_stack_lookup("npb_gone"));
+	assert_non_null(rte_stack_lookup("nps_gone"));
 	assert_int_equal(npool_arena_free(&a), 0);
 	assert_null(rte_memzone_lookup("npa_gone"));
-	assert_null(rte_ring_lookup("npb_gone"));
-	assert_null(rte_ring_lookup("nps_gone"));
+	assert_null(rte_stack_lookup("npb_gone"));
+	assert_null(rte_stack_lookup("nps_gone"));
 	/* A freed arena is empty; freeing it again is harmless. */
 	assert_int_equal(npool_arena_in_use(&a), 0);
 	assert_int_equal(npool_arena_free(&a), 0);

@@ -105,7 +105,7 @@ test_no_fallback_for_frag_above_small_chunk_enomem(void **state __rte_unused)
 	assert_int_equal(s1.failures - s0.failures, 2);
 	assert_int_equal(s1.small_fallbacks, s0.small_fallbacks);
 	/* No small chunk was taken for nothing. */
-	assert_int_equal(rte_ring_count(npool_g->arena.free_small), NB_SMALL);
+	assert_int_equal(npool_arena_free_count(&npool_g->arena, 1), NB_SMALL);
 	/* Exactly one small chunk's worth still fits. */
 	p = npool_napi_alloc_frag(NPOOL_SMALL_CHUNK_SIZE);
 	assert_non_null(p);
@@ -187,7 +187,7 @@ test_small_chunk_goes_back_instead_of_reuse(void **state __rte_unused)
 	q = npool_napi_alloc_frag(64);
 	assert_int_equal(ut_chunk_of(q)->flags & NPOOL_CHUNK_F_SMALL, 0);
 	assert_int_equal(c->refcnt, 0);
-	assert_int_equal(rte_ring_count(npool_g->arena.free_small), NB_SMALL);
+	assert_int_equal(npool_arena_free_count(&npool_g->arena, 1), NB_SMALL);
 	s1 = ut_stats_self();
 	assert_int_equal(s1.reuses, s0.reuses);
 	npool_free_frag(q);

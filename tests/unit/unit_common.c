@@ -172,8 +172,8 @@ ut_teardown_check(void **state __rte_unused)
 	npool_frag_cache_drain_all();
 	/* Every chunk back exactly once: a second put would show here. */
 	assert_int_equal(npool_arena_in_use(a), 0);
-	assert_int_equal(rte_ring_count(a->free_big), a->nb_chunks);
-	assert_int_equal(rte_ring_count(a->free_small), a->nb_small);
+	assert_int_equal(npool_arena_free_count(a, 0), a->nb_chunks);
+	assert_int_equal(npool_arena_free_count(a, 1), a->nb_small);
 	assert_int_equal(npool_fini(), 0);
 	assert_null(npool_g);
 	return 0;
@@ -218,5 +218,5 @@ ut_guarded_cache(void)
 unsigned int
 ut_free_big(void)
 {
-	return rte_ring_count(npool_g->arena.free_big);
+	return npool_arena_free_count(&npool_g->arena, 0);
 }
