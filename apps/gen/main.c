@@ -239,11 +239,12 @@ gen_setup_txqs(void)
 				continue;
 			}
 			t->fr = calloc(1, sizeof(*t->fr));
-			if (t->fr == NULL || gen_frames_build(t->fr, &gen.c, p,
-					t->queue) < 0) {
+			if (t->fr == NULL) {
 				app_err("out of memory for the frames");
 				return -1;
 			}
+			if (gen_frames_build(t->fr, &gen.c, p, t->queue) < 0)
+				return -1;
 		}
 	}
 	gen_lcore_set_active(nb_lcores);
