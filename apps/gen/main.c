@@ -55,8 +55,8 @@ static const struct option gen_long_opts[] = {
 };
 
 static const char gen_usage[] =
-	"npool-gen: --config entries name TX queues (and their RX queues);\n"
-	"  each lcore sends on the (port, queue) pairs listed for it.\n"
+	"Generator options (a --config entry also names the TX queue its lcore\n"
+	"sends on):\n"
 	"  --size BYTES        frame size without FCS, 60..9000 (default 60)\n"
 	"  --imix              the simple IMIX 7:4:1 of 60/590/1514 bytes, cycle\n"
 	"                      60 590 60 60 590 60 60 590 60 60 590 1514\n"
