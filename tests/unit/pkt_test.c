@@ -39,6 +39,16 @@ head_truesize(void)
 }
 
 static void
+assert_out_zero(void)
+{
+	struct npool_usage u;
+
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.heads_out, 0);
+	assert_int_equal(u.frags_out, 0);
+}
+
+static void
 assert_fresh_npool_pkt(const struct rte_mbuf *m, const char *frag,
 		uint32_t fragsz)
 {
@@ -87,9 +97,7 @@ test_build_pkt_puts_shinfo_at_fragment_tail(void **state __rte_unused)
 	assert_int_equal(u.frags_out, 1);
 	/* The packet owns the fragment: one free releases both. */
 	rte_pktmbuf_free(m);
-	assert_int_equal(npool_usage_get(&u), 0);
-	assert_int_equal(u.heads_out, 0);
-	assert_int_equal(u.frags_out, 0);
+	assert_out_zero();
 }
 
 static void
@@ -362,7 +370,6 @@ test_consume_pkt_puts_head_in_lcore_cache(void **state __rte_unused)
 	struct npool_stats s0 = ut_stats_self(), s1;
 	struct rte_mbuf *m = npool_napi_alloc_pkt(100);
 	uint32_t len = hc->len;
-	struct npool_usage u;
 
 	npool_napi_consume_pkt(m);
 	/* The head went straight to this lcore's cache, hottest on top. */
@@ -371,9 +378,7 @@ test_consume_pkt_puts_head_in_lcore_cache(void **state __rte_unused)
 	s1 = ut_stats_self();
 	assert_int_equal(s1.pkt_consumes - s0.pkt_consumes, 1);
 	assert_int_equal(s1.frees - s0.frees, 1);
-	assert_int_equal(npool_usage_get(&u), 0);
-	assert_int_equal(u.heads_out, 0);
-	assert_int_equal(u.frags_out, 0);
+	assert_out_zero();
 	/* The head is clean for its next use. */
 	assert_false(RTE_MBUF_HAS_EXTBUF(m));
 	assert_int_equal(rte_mbuf_refcnt_read(m), 1);
@@ -382,6 +387,43 @@ test_consume_pkt_puts_head_in_lcore_cache(void **state __rte_unused)
 	/* And the next packet reuses it: LIFO. */
 	assert_ptr_equal(npool_napi_alloc_pkt(100), m);
 	rte_pktmbuf_free(m);
+}
+
+/* What a head returned to its pool looks like, whichever path freed it. */
+static void
+assert_clean_head(const struct rte_mbuf *m)
+{
+	uint32_t own = sizeof(*m) + m->priv_size;
+
+	assert_ptr_equal(m->buf_addr, (const char *)m + own);
+	assert_int_equal(m->buf_iova, rte_mempool_virt2iova(m) + own);
+	assert_int_equal(m->buf_len, 0);
+	assert_int_equal(m->data_off, 0);
+	assert_int_equal(m->data_len, 0);
+	assert_int_equal(m->ol_flags, 0);
+	assert_int_equal(m->nb_segs, 1);
+	assert_null(m->next);
+	assert_int_equal(rte_mbuf_refcnt_read(m), 1);
+}
+
+static void
+test_consume_and_free_leave_the_same_clean_head(void **state __rte_unused)
+{
+	struct rte_mbuf *a = npool_napi_alloc_pkt(100);
+	struct rte_mbuf *b = npool_alloc_pkt(100);
+	struct rte_mbuf *c = npool_napi_alloc_pkt(100);
+	struct rte_mbuf *bulk[2] = { c, NULL };
+
+	rte_pktmbuf_append(a, 100);
+	rte_pktmbuf_append(b, 100);
+	rte_pktmbuf_append(c, 100);
+	npool_napi_consume_pkt(a);
+	rte_pktmbuf_free(b);
+	npool_napi_consume_bulk(bulk, 2);
+	assert_clean_head(a);
+	assert_clean_head(b);
+	assert_clean_head(c);
+	assert_out_zero();
 }
 
 static void
@@ -411,9 +453,7 @@ test_consume_keeps_packet_with_another_reference(void **state __rte_unused)
 	assert_int_equal(u.frags_out, 1);
 	assert_int_equal(rte_mbuf_refcnt_read(m), 1);
 	npool_napi_consume_pkt(m);
-	assert_int_equal(npool_usage_get(&u), 0);
-	assert_int_equal(u.heads_out, 0);
-	assert_int_equal(u.frags_out, 0);
+	assert_out_zero();
 }
 
 static int
@@ -512,6 +552,7 @@ main(void)
 		T(test_alloc_pkt_enobufs_when_heads_run_out, setup_64_heads),
 		T(test_alloc_pkt_enomem_gives_head_back, setup_one_chunk),
 		TD(test_consume_pkt_puts_head_in_lcore_cache),
+		TD(test_consume_and_free_leave_the_same_clean_head),
 		TD(test_consume_ignores_null_and_empty_bulk),
 		TD(test_consume_keeps_packet_with_another_reference),
 		TD(test_pkt_from_another_lcore_freed_here_is_remote),

@@ -159,6 +159,42 @@ ut_setup_default(void **state __rte_unused)
 	return npool_init(NULL) == 0 ? 0 : -1;
 }
 
+void
+ut_assert_each_chunk_free_once(void)
+{
+	struct npool_arena *a = &npool_g->arena;
+	const uint32_t total = a->nb_chunks + a->nb_small;
+	struct npool_chunk **got = calloc(total + 1, sizeof(*got));
+	uint8_t *seen = calloc(total, 1);
+	uint32_t n = 0, i;
+	int small;
+
+	assert_non_null(got);
+	assert_non_null(seen);
+	/*
+	 * Take every free chunk out: each one exactly once, of its own
+	 * kind, with no reference left. A chunk put twice would come out
+	 * twice (or push another one out of a full free list).
+	 */
+	for (small = 0; small <= 1; small++) {
+		struct npool_chunk *c;
+
+		while (n <= total && (c = npool_arena_get(a, small)) != NULL) {
+			assert_true(n < total);
+			assert_int_equal(c->index < a->nb_chunks, !small);
+			assert_int_equal(seen[c->index], 0);
+			assert_int_equal(c->refcnt, 0);
+			seen[c->index] = 1;
+			got[n++] = c;
+		}
+	}
+	assert_int_equal(n, total);
+	for (i = n; i-- > 0; )
+		npool_arena_put(a, got[i]);
+	free(got);
+	free(seen);
+}
+
 int
 ut_teardown_check(void **state __rte_unused)
 {
@@ -170,10 +206,10 @@ ut_teardown_check(void **state __rte_unused)
 	assert_int_equal(u.heads_out, 0);
 	assert_int_equal(rte_mempool_avail_count(npool_head_pool()), u.heads);
 	npool_frag_cache_drain_all();
-	/* Every chunk back exactly once: a second put would show here. */
 	assert_int_equal(npool_arena_in_use(a), 0);
 	assert_int_equal(npool_arena_free_count(a, 0), a->nb_chunks);
 	assert_int_equal(npool_arena_free_count(a, 1), a->nb_small);
+	ut_assert_each_chunk_free_once();
 	assert_int_equal(npool_fini(), 0);
 	assert_null(npool_g);
 	return 0;

@@ -65,6 +65,13 @@ int ut_setup_default(void **state);
  */
 int ut_teardown_check(void **state);
 
+/*
+ * Assert that every chunk of the arena is free exactly once (take them
+ * all out of the free lists, check, put them back in the same order).
+ * Call only while no thread allocates.
+ */
+void ut_assert_each_chunk_free_once(void);
+
 /* Counters summed over every slot. */
 struct npool_stats ut_stats_sum(void);
 
