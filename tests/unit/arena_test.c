@@ -182,6 +182,35 @@ test_get_takes_each_chunk_once_and_put_returns_it(void **state)
 }
 
 static void
+test_get_returns_the_chunk_freed_last(void **state)
+{
+	struct npool_arena *a = *state;
+	struct npool_chunk *c[3];
+	unsigned int i;
+
+	/* A fresh arena hands chunks out in address order... */
+	for (i = 0; i < 3; i++) {
+		c[i] = npool_arena_get(a, 0);
+		assert_ptr_equal(c[i], &a->chunks[i]);
+	}
+	assert_ptr_equal(npool_arena_get(a, 1), &a->chunks[NB_BIG]);
+	npool_arena_put(a, &a->chunks[NB_BIG]);
+	/* ...and afterwards the one given back last (still warm) first. */
+	npool_arena_put(a, c[0]);
+	npool_arena_put(a, c[2]);
+	npool_arena_put(a, c[1]);
+	assert_ptr_equal(npool_arena_get(a, 0), c[1]);
+	assert_ptr_equal(npool_arena_get(a, 0), c[2]);
+	assert_ptr_equal(npool_arena_get(a, 0), c[0]);
+	assert_ptr_equal(npool_arena_get(a, 0), &a->chunks[3]);
+	npool_arena_put(a, &a->chunks[3]);
+	for (i = 0; i < 3; i++)
+		npool_arena_put(a, c[i]);
+	assert_int_equal(npool_arena_free_count(a, 0), NB_BIG);
+	assert_int_equal(npool_arena_free_count(a, 1), NB_SMALL);
+}
+
+static void
 test_free_refused_while_a_chunk_is_out(void **state)
 {
 	struct npool_arena *a = *state;
@@ -236,6 +265,9 @@ main(void)
 			arena_setup, arena_teardown),
 		cmocka_unit_test_setup_teardown(
 			test_get_takes_each_chunk_once_and_put_returns_it,
+			arena_setup, arena_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_get_returns_the_chunk_freed_last,
 			arena_setup, arena_teardown),
 		cmocka_unit_test_setup_teardown(
 			test_free_refused_while_a_chunk_is_out,

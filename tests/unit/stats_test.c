@@ -38,6 +38,8 @@ test_conf_defaults_are_the_documented_values(void **state __rte_unused)
 static void
 test_calls_before_init_fail_cleanly(void **state __rte_unused)
 {
+	struct rte_mbuf *m[2];
+	struct rte_mempool *mp;
 	struct npool_usage u;
 	struct npool_stats s;
 	char frag[64];
@@ -66,6 +68,15 @@ test_calls_before_init_fail_cleanly(void **state __rte_unused)
 	rte_errno = 0;
 	assert_null(npool_build_pkt(frag, sizeof(frag)));
 	assert_int_equal(rte_errno, ENODEV);
+	/* Without npool, the consume path is rte_pktmbuf_free_bulk(). */
+	mp = rte_pktmbuf_pool_create("ut_stock", 63, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	assert_non_null(mp);
+	assert_int_equal(rte_pktmbuf_alloc_bulk(mp, m, 2), 0);
+	assert_int_equal(rte_pktmbuf_chain(m[0], m[1]), 0);
+	npool_napi_consume_bulk(m, 1);
+	assert_int_equal(rte_mempool_avail_count(mp), 63);
+	rte_mempool_free(mp);
 }
 
 static void
