@@ -279,13 +279,13 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
 /*
  * Concurrent run: each thread allocates (its own flavor), writes, hands
  * every third fragment to the next thread in a cycle (lcore 0 -> lcore 1
- * -> non-EAL -> lcore 0) to free, frees the rest, and frees what the
+ * -> non-EAL -> non-EAL -> lcore 0) to free, frees the rest, and frees what the
  * previous thread handed it. The hand-off rings are single-producer and
- * single-consumer: three threads share two CPUs here, and a preempted
+ * single-consumer: four threads share two CPUs here, and a preempted
  * producer of a multi-producer ring would stall the others.
  */
 #define STRESS_ITERS 100000
-#define NB_STRESS 3
+#define NB_STRESS 4
 
 struct stress {
 	struct rte_ring *out, *in;
@@ -335,10 +335,11 @@ static void
 test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 {
 	struct rte_ring *r[NB_STRESS];
-	struct stress st[NB_STRESS]; /* lcore 0, lcore 1, non-EAL */
+	/* lcore 0, lcore 1, then two non-EAL threads sharing one slot */
+	struct stress st[NB_STRESS];
+	pthread_t tid[NB_STRESS - 2];
 	struct npool_stats s;
 	unsigned int i;
-	pthread_t tid;
 	void *q;
 
 	for (i = 0; i < NB_STRESS; i++) {
@@ -352,15 +353,17 @@ test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 	for (i = 0; i < NB_STRESS; i++) {
 		st[i].out = r[i];
 		st[i].in = r[(i + NB_STRESS - 1) % NB_STRESS];
-		st[i].napi = i != 2;
+		st[i].napi = i < 2;
 		st[i].ret = -1;
 	}
 	assert_int_equal(rte_eal_remote_launch(stress_run, &st[1],
 			UT_OTHER_LCORE), 0);
-	assert_int_equal(pthread_create(&tid, NULL, stress_in_thread,
-			&st[2]), 0);
+	for (i = 2; i < NB_STRESS; i++)
+		assert_int_equal(pthread_create(&tid[i - 2], NULL,
+				stress_in_thread, &st[i]), 0);
 	st[0].ret = stress_run(&st[0]);
-	pthread_join(tid, NULL);
+	for (i = 2; i < NB_STRESS; i++)
+		pthread_join(tid[i - 2], NULL);
 	st[1].ret = rte_eal_wait_lcore(UT_OTHER_LCORE);
 	for (i = 0; i < NB_STRESS; i++) {
 		assert_int_equal(st[i].ret, 0);
@@ -370,8 +373,8 @@ test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 	}
 	s = ut_stats_sum();
 	assert_int_equal(s.allocs, 2 * STRESS_ITERS);
-	assert_int_equal(s.guarded_allocs, STRESS_ITERS);
-	assert_int_equal(s.frees, 3 * STRESS_ITERS);
+	assert_int_equal(s.guarded_allocs, 2 * STRESS_ITERS);
+	assert_int_equal(s.frees, NB_STRESS * STRESS_ITERS);
 	assert_int_equal(s.failures, 0);
 	assert_int_equal(npool_frags_outstanding(), 0);
 	/* ut_teardown_check() proves every chunk came back once. */
