@@ -13,6 +13,7 @@
 
 #include "npool.h"
 #include "app_cli.h"
+#include "app_pool.h"
 
 enum {
 	OPT_CONFIG = 256,
@@ -20,6 +21,7 @@ enum {
 	OPT_COPYBREAK,
 	OPT_NB_MBUFS,
 	OPT_MBUF_SIZE,
+	OPT_MBCACHE,
 	OPT_STATS,
 	OPT_DURATION,
 	OPT_IDLE_EXIT,
@@ -33,6 +35,7 @@ static const struct option common_long_opts[] = {
 	{ "copybreak", required_argument, NULL, OPT_COPYBREAK },
 	{ "nb-mbufs", required_argument, NULL, OPT_NB_MBUFS },
 	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
+	{ "mbcache", required_argument, NULL, OPT_MBCACHE },
 	{ "stats", required_argument, NULL, OPT_STATS },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "idle-exit", required_argument, NULL, OPT_IDLE_EXIT },
@@ -57,6 +60,10 @@ static const char common_usage[] =
 	"  --nb-mbufs N        mbufs per RX pool (default: sized from the rings)\n"
 	"  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 	"                      the driver profile's)\n"
+	"  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
+	"                      0..512 (default 256; 0 = every get/put on the\n"
+	"                      ring, testpmd's --mbcache=0); npool pools keep\n"
+	"                      their own per-lcore caches\n"
 	"  --stats SEC         print the counters every SEC seconds (0 = off)\n"
 	"  --duration SEC      stop after SEC seconds (0 = no limit)\n"
 	"  --idle-exit MS      stop when no packet arrived for MS milliseconds\n"
@@ -89,6 +96,7 @@ app_opts_defaults(struct app_opts *o, const char *prog)
 	memset(o, 0, sizeof(*o));
 	o->prog = prog;
 	o->pool = APP_POOL_NPOOL;
+	o->mbcache = APP_MEMPOOL_CACHE;
 	app_err_set_prog(prog);
 }
 
@@ -383,6 +391,12 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 				UINT16_MAX, &v))
 			return -1;
 		o->mbuf_size = (uint16_t)v;
+		return 0;
+	case OPT_MBCACHE:
+		if (app_parse_u64("--mbcache", arg, 0,
+				RTE_MEMPOOL_CACHE_MAX_SIZE, &v))
+			return -1;
+		o->mbcache = (uint16_t)v;
 		return 0;
 	case OPT_STATS:
 		if (app_parse_u64("--stats", arg, 0, 86400, &v))

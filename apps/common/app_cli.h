@@ -6,7 +6,7 @@
  * @file
  * Command line of the npool apps: the options every app shares (-p, -P,
  * --config, --pool, --copybreak, --nb-mbufs, --mbuf-size, --stats,
- * --duration, --idle-exit, --json), strict number/portmask/MAC parsing
+ * --mbcache, --duration, --idle-exit, --json), strict number/portmask/MAC parsing
  * and one error line that names the flag, then the usage.
  *
  * EAL options come first and end with "--"; app_cli_parse() sees what
@@ -58,6 +58,8 @@ struct app_opts {
 	uint32_t copybreak;      /**< --copybreak bytes, 0 = off */
 	uint32_t nb_mbufs;       /**< --nb-mbufs, 0 = sized from the rings */
 	uint16_t mbuf_size;      /**< --mbuf-size data room, 0 = profile's */
+	uint16_t mbcache;        /**< --mbcache: per-lcore cache of the stock
+	                          *   pools, default APP_MEMPOOL_CACHE */
 	uint32_t stats_s;        /**< --stats period in seconds, 0 = off */
 	double duration_s;       /**< --duration seconds, 0 = unlimited */
 	uint64_t idle_ms;        /**< --idle-exit milliseconds, 0 = off */

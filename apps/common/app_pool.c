@@ -15,6 +15,7 @@
 static struct rte_mempool *pools[MAX_POOLS];
 static unsigned int nb_pools;
 static bool npool_up;
+static unsigned int mempool_cache = APP_MEMPOOL_CACHE;
 
 int
 app_pool_init(const struct app_opts *o, uint32_t heads)
@@ -22,6 +23,7 @@ app_pool_init(const struct app_opts *o, uint32_t heads)
 	struct npool_conf conf;
 	int ret;
 
+	mempool_cache = o->mbcache;
 	if (o->pool != APP_POOL_NPOOL && o->copybreak == 0)
 		return 0;
 	npool_conf_defaults(&conf);
@@ -51,7 +53,7 @@ app_pool_create(const char *name, unsigned int n, uint16_t data_room,
 		mp = npool_pktmbuf_pool_create(name, n, 0, data_room, socket);
 	} else {
 		/* The mempool library wants cache <= n / 1.5. */
-		cache = RTE_MIN(APP_MEMPOOL_CACHE, n * 2 / 3);
+		cache = RTE_MIN(mempool_cache, n * 2 / 3);
 		mp = rte_pktmbuf_pool_create(name, n, cache, 0, data_room,
 				socket);
 	}

@@ -20,7 +20,8 @@
 extern "C" {
 #endif
 
-/** Cache size of the stock pools (--pool mempool), as l3fwd. */
+/** Default cache size of the stock pools (--pool mempool), as l3fwd;
+ * --mbcache changes it. */
 #define APP_MEMPOOL_CACHE 256u
 
 /** State of the pools after a run. */
@@ -34,8 +35,9 @@ struct app_leak {
 };
 
 /**
- * Initialise npool when the run needs it (--pool npool or --copybreak).
- * Context: main lcore, after rte_eal_init().
+ * Remember the stock pools' cache size (--mbcache) and initialise npool
+ * when the run needs it (--pool npool or --copybreak).
+ * Context: main lcore, after rte_eal_init(), before app_pool_create().
  *
  * @param heads
  *   Packet heads wanted in npool's head pool (0: npool's default).
@@ -45,7 +47,9 @@ int app_pool_init(const struct app_opts *o, uint32_t heads);
 
 /**
  * Create a packet mbuf pool of the kind chosen by --pool and remember it
- * for app_pool_leak_check() and app_pool_fini().
+ * for app_pool_leak_check() and app_pool_fini(). A stock pool gets the
+ * --mbcache per-lcore cache (at most what the mempool library allows for
+ * @p n); an npool pool has its own caches in the "npool" ops.
  *
  * @param name
  *   Pool name (unique), short: at most RTE_MEMPOOL_NAMESIZE - 4 chars.
