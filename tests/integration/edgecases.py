@@ -15,6 +15,7 @@ derived from the input), or ('frag', port, number of fragments).
 """
 
 import functools
+import itertools
 
 from packets import (arp, eth, ipv4, ipv6, pad60, udp)
 
@@ -65,9 +66,26 @@ def _drop(name, frame, reason):
     return Case(name, frame, ('drop', reason))
 
 
+_ident = itertools.count()
+
+
+def _next_ident(kw):
+    """Every IPv4 case gets its own IP ID, so that an output frame (or a
+    fragment) names the input it came from."""
+    if 'ident' not in kw:
+        kw['ident'] = 0x2000 + next(_ident)
+    return kw
+
+
+def _reset_idents():
+    global _ident
+    _ident = itertools.count()
+
+
 def _fwd4(name, port, frame=None, tags=(), pad=None, **kw):
     """An IPv4 packet the router forwards; expected output = the same
     packet built with ttl - 1 (fresh checksum), untagged, unpadded."""
+    _next_ident(kw)
     ttl = kw.pop('ttl', 64)
     l3 = ipv4(ttl=ttl, **kw)
     out = ipv4(ttl=ttl - 1, **kw)
@@ -91,8 +109,12 @@ def _frag(name, port, nfrags, frame):
     return Case(name, frame, ('frag', port, nfrags))
 
 
+def v4(**kw):
+    return ipv4(**_next_ident(kw))
+
+
 def e4(**kw):
-    return eth(ipv4(**kw))
+    return eth(v4(**kw))
 
 
 def e6(**kw):
@@ -115,6 +137,7 @@ RA_OPT = bytes([0x94, 4, 0, 0])                # router alert: copied
 
 
 def main_cases():
+    _reset_idents()
     c = []
     # --- IPv4 routing (longest prefix, default route, /32) -------------
     c.append(_fwd4('v4 /15 route', 2, dst='198.18.1.1'))
@@ -167,7 +190,8 @@ def main_cases():
     c.append(_fwd4('v4 padded to 60 with garbage', 2, payload=udp(b'x'),
                    pad=b'\xaa'))
     c.append(_fwd4('v4 long trailer after IP', 1, dst='203.0.113.9',
-                   frame=eth(ipv4(dst='203.0.113.9') + b'\x55' * 300)))
+                   frame=eth(ipv4(dst='203.0.113.9', ident=0x1235) +
+                             b'\x55' * 300), ident=0x1235))
     c.append(_fwd6('v6 trailer after IP', 2, dst='2001:2::9',
                    trailer=b'\xee' * 10))
     # --- truncated --------------------------------------------------------
@@ -293,11 +317,20 @@ def main_cases():
                       payload=bytes(i * 5 & 0xFF for i in range(3000)))))
     c.append(_frag('v4 oversize last fragment (offset 800)', 2, 2,
                    e4(frag_off=100, payload=bytes(range(200)) * 10)))
+    c.append(_drop('v4 oversize fragment ending past 65535', e4(
+        frag_off=8100, payload=bytes(2000)), 'frag_fail'))
+    c.append(_frag('v4 oversize fragment ending at 65535', 2, 2,
+                   e4(frag_off=8000, payload=bytes(range(5)) * 307)))
+    c.append(_fwd4('v4 small fragment ending past 65535', 2, frag_off=8191,
+                   payload=bytes(100)))
+    c.append(_frag('v4 oversize non-first fragment with record route', 2, 2,
+                   e4(frag_off=512, mf=True, options=RR_OPT + RA_OPT + b'\0',
+                      payload=bytes(i * 7 & 0xFF for i in range(2000)))))
     c.append(_frag('v4 2000 bytes DF clear + Ethernet trailer', 0, 2,
-                   eth(ipv4(dst='198.18.3.3', payload=bytes(1980)) +
+                   eth(v4(dst='198.18.3.3', payload=bytes(1980)) +
                        b'\xfe' * 7)))
     c.append(_frag('v4 2000 bytes DF clear in VID-0 tag', 2, 2,
-                   eth(ipv4(payload=bytes(1980)), tags=[(0x8100, 0)])))
+                   eth(v4(payload=bytes(1980)), tags=[(0x8100, 0)])))
     c.append(_frag('v4 65535 bytes, DF clear', 2, 45,
                    e4(payload=bytes(i * 11 & 0xFF for i in range(65515)))))
     c.append(_drop('v4 65535 bytes, DF', e4(df=True, payload=bytes(65515)),
@@ -366,6 +399,7 @@ def order_cases():
 
 def jumbo_cases():
     """--mtu 9000: mbuf chains in and out, fragments of a jumbo MTU."""
+    _reset_idents()
     c = []
     c.append(_fwd4('jumbo v4 9000 DF', 2, df=True,
                    payload=bytes(i & 0xFF for i in range(8980))))
@@ -403,19 +437,20 @@ JUMBO_EXPECTED = {
 # Hand count of main_cases() by outcome (kept apart from the list so that an
 # edit of the list that changes the totals is noticed).
 MAIN_EXPECTED = {
-    'rx': 146,
+    'rx': 150,
     'drops': {'truncated': 17, 'vlan': 11, 'not_ip': 6, 'ip_version': 4,
               'ipv4_ihl': 3, 'ipv4_len': 6, 'ipv4_csum': 3, 'ipv6_len': 2,
               'martian_dst': 15, 'martian_src': 9, 'ttl_exceeded': 4,
-              'mtu': 4},
+              'mtu': 4, 'frag_fail': 1},
     # tx per port, fragments counted one by one
-    'tx': {0: 7, 1: 16, 2: 83, 3: 16},
+    'tx': {0: 7, 1: 16, 2: 88, 3: 16},
 }
 
 
 def deftables_cases():
     """No route files: l3fwd's tables (198.18.N.0/24 and 2001:200:0:N::/64
     -> port N, N = 0..15, no default route) with -p 0x7."""
+    _reset_idents()
     c = []
     c.append(_fwd4('tbl v4 port 0', 0, dst='198.18.0.1'))
     c.append(_fwd4('tbl v4 port 1', 1, dst='198.18.1.9'))

@@ -296,8 +296,14 @@ def _decide_v4(l3, cfg):
     out[10:12] = ipv4_checksum(out[:ihl]).to_bytes(2, 'big')
     eth = cfg.dst_mac(port) + cfg.src_mac(port) + b'\x08\x00'
     if tot > cfg.mtu:
-        if be16(l3, 6) & IPV4_DF:
+        fo = be16(l3, 6)
+        if fo & IPV4_DF:
             return drop('mtu')
+        # A fragment that ends past 65535 (RFC 791's largest datagram, the
+        # "ping of death") cannot be cut again: the pieces' offsets would not
+        # fit in 13 bits.
+        if (fo & IPV4_OFF_MASK) * 8 + tot - ihl > 0xFFFF:
+            return drop('frag_fail')
         return Verdict(port=port, frag=True, eth=eth, l3=bytes(out),
                        nfrags=dpdk_nfrags(tot, ihl, cfg.mtu))
     return Verdict(port=port, out=eth + bytes(out))
@@ -415,7 +421,9 @@ def check_fragments(verdict, records, mtu, check_src_mac=True):
             problems.append('%s: payload %d bytes, not a multiple of 8'
                             % (tag, len(chunk)))
         hopts = h[20:ihl]
-        if used == 1:
+        if used == 1 or (base_off and hopts == opts):
+            # a piece of a non-first fragment may keep the options that
+            # fragment came with (rte_ipv4_fragment_packet does)
             if hopts != opts:
                 problems.append('%s: options %s, expected %s'
                                 % (tag, hopts.hex(), opts.hex()))

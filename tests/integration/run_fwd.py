@@ -3,7 +3,7 @@
 """Run npool-fwd on net_pcap vdevs and check every packet against the
 RFC 1812 oracle (and, for the edge-case sets, against hand-written counts).
 
-  run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|jumbo|captures
+  run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|jumbo|captures|fuzz
              [--captures DIR] [--pool npool|mempool] [--copybreak N]
              [--keep] [--diagnose]
 
@@ -25,6 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import edgecases  # noqa: E402
+import fuzz  # noqa: E402
 import harness  # noqa: E402
 import oracle  # noqa: E402
 import pcaplib  # noqa: E402
@@ -68,6 +69,17 @@ def edge_inputs(name):
     return Inputs(edgecases.frames(cases), [k.name for k in cases],
                   edgecases.DEFTABLES_PORTMASK, None, {},
                   edgecases.DEFTABLES_EXPECTED, [k.expect for k in cases])
+
+
+def fuzz_inputs(captures, n=6000, seed=1812):
+    """Mutated frames (fuzz.py, fixed seed), routes as the main set."""
+    extra = capture_inputs(captures).frames if captures and \
+        os.path.isdir(captures) else []
+    frames = fuzz.fuzz_frames(n, seed, extra_seeds=extra)
+    return Inputs(frames, ['fuzz#%d' % i for i in range(len(frames))],
+                  edgecases.MAIN_PORTMASK,
+                  (edgecases.ROUTES_V4, edgecases.ROUTES_V6),
+                  {1: edgecases.ETH_DEST_1})
 
 
 def capture_files(directory):
@@ -323,30 +335,31 @@ def _l3_identity(frame):
 
 def compare_port(p, labels, verdicts, recs, mtu, check_src):
     """Lock-step comparison of one port's transmitted records with the
-    oracle's outputs for that port, in input order.  Returns (problems,
-    in_step) where in_step is False when the sequences do not line up."""
-    probs = []
-    in_step = True
+    oracle's outputs for that port, in input order, up to the first
+    difference (after it the sequences no longer line up; the content
+    diagnosis names the packets).  Returns (problems, in_step)."""
     j = 0
     for i, v in enumerate(verdicts):
         if v.reason or v.port != p:
             continue
         if j >= len(recs):
-            return probs, False
+            return ['port %d: sent %d frames, the oracle expects more '
+                    '(from input %s on)' % (p, len(recs), labels[i])], False
         if v.frag:
             used, fp = oracle.check_fragments(v, recs[j:], mtu, check_src)
             if fp:
-                in_step = False
-                probs.append('port %d, input %s: fragments: %s'
-                             % (p, labels[i], '; '.join(fp[:4])))
+                return ['port %d, input %s: fragments: %s'
+                        % (p, labels[i], '; '.join(fp[:4]))], False
             j += used
         else:
             d = oracle.compare_frame(recs[j][0], recs[j][1], v.out, check_src)
             if d:
-                in_step = False
-                probs.append('port %d, input %s: %s' % (p, labels[i], d))
+                return ['port %d, input %s: %s' % (p, labels[i], d)], False
             j += 1
-    return probs, in_step and j == len(recs)
+    if j != len(recs):
+        return ['port %d: %d frames more than the oracle expects'
+                % (p, len(recs) - j)], False
+    return [], True
 
 
 def compare_outputs(inputs, verdicts, tx_records, mtu, check_src):
@@ -400,6 +413,12 @@ def diagnose_by_content(inputs, verdicts, tx_records, check_src):
             if not cand:
                 probs.append('port %d sent a frame matching no input: %s...'
                              % (p, d[:48].hex()))
+                continue
+            if len(cand) > 1:
+                probs.append('port %d sent a frame that may come from %s: %s'
+                             % (p, ', '.join(inputs.labels[i]
+                                             for i in cand[:4]),
+                                d[:48].hex()))
                 continue
             i = cand[0]
             v = verdicts[i]
@@ -487,8 +506,9 @@ def diagnose_reasons(app, work, inputs, pool, copybreak, verdicts, js):
         tot.update(e.get('drops', {}))
     exp, _ = expected_counts(verdicts)
     bad = {r for r in oracle.REASONS if tot.get(r, 0) != exp.get(r, 0)}
-    cand = [i for i, v in enumerate(verdicts) if v.reason in bad or
-            (not v.reason and tot != exp)]
+    cand = [i for i, v in enumerate(verdicts) if v.reason in bad]
+    if tot != exp:
+        cand += [i for i, v in enumerate(verdicts) if not v.reason]
     out = []
     for i in cand[:60]:
         r = run_fwd(app, work, inputs, pool, copybreak,
@@ -538,11 +558,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
     ap.add_argument('--set', choices=('main', 'deftables', 'jumbo',
-                                      'captures'),
+                                      'captures', 'fuzz'),
                     required=True)
     ap.add_argument('--captures')
     ap.add_argument('--pool', default='npool')
     ap.add_argument('--copybreak', type=int)
+    ap.add_argument('--seed', type=int, default=1812, help='fuzz set seed')
     ap.add_argument('--queues', type=int, default=1,
                     help='RX/TX queues per port, one lcore each')
     ap.add_argument('--keep', action='store_true')
@@ -557,6 +578,8 @@ def main():
         inputs = capture_inputs(a.captures)
         if not inputs.frames:
             harness.skip('no Ethernet pcap in %s' % a.captures)
+    elif a.set == 'fuzz':
+        inputs = fuzz_inputs(a.captures, seed=a.seed)
     else:
         inputs = edge_inputs(a.set)
     for n in inputs.notes:
