@@ -346,6 +346,12 @@ def compare_port(p, labels, verdicts, recs, mtu, check_src):
             return ['port %d: sent %d frames, the oracle expects more '
                     '(from input %s on)' % (p, len(recs), labels[i])], False
         if v.frag:
+            d = recs[j][0]
+            if len(d) >= 34 and (d[23], d[26:34], d[18:20]) != \
+                    (v.l3[9], v.l3[12:20], v.l3[4:6]):
+                return ['port %d: expected the fragments of input %s, got '
+                        'another packet (sequence out of step)'
+                        % (p, labels[i])], False
             used, fp = oracle.check_fragments(v, recs[j:], mtu, check_src)
             if fp:
                 return ['port %d, input %s: fragments: %s'
