@@ -271,7 +271,8 @@ test_refcount_minus_bias_counts_outstanding(void **state __rte_unused)
 	unsigned int i;
 
 	for (i = 0; i < 16; i++) {
-		p[i] = npool_napi_alloc_frag(1000);
+		/* 16 of them fit one chunk of any configured size. */
+		p[i] = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE / 20);
 		c = nc->chunk;
 		out++;
 		/* Handed out - freed == refcount - bias still in the cache. */

@@ -136,7 +136,7 @@ test_remote_last_free_returns_chunk_once(void **state __rte_unused)
 static void
 test_guarded_alloc_from_non_eal_pthread(void **state __rte_unused)
 {
-	struct frag_set s = { .n = NB, .size = 200 };
+	struct frag_set s = { .n = NB, .size = 100 };
 	struct npool_stats t0, t1;
 	struct npool_chunk *c;
 	unsigned int i;
@@ -144,9 +144,9 @@ test_guarded_alloc_from_non_eal_pthread(void **state __rte_unused)
 	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &t0), 0);
 	assert_int_equal(ut_in_pthread(guarded_alloc_set, &s), 0);
 	c = ut_chunk_of(s.p[0]);
-	assert_ptr_equal(s.p[0], c->va + NPOOL_CHUNK_SIZE - 200);
+	assert_ptr_equal(s.p[0], c->va + NPOOL_CHUNK_SIZE - 100);
 	for (i = 1; i < NB; i++)
-		assert_ptr_equal(s.p[i], (char *)s.p[i - 1] - 200);
+		assert_ptr_equal(s.p[i], (char *)s.p[i - 1] - 100);
 	/* The shared non-EAL slot carved it and counted it. */
 	assert_int_equal(c->owner, NPOOL_NON_EAL_SLOT);
 	assert_ptr_equal(npool_g->lc[NPOOL_NON_EAL_SLOT].guarded.chunk, c);
@@ -282,7 +282,9 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
  * -> non-EAL -> non-EAL -> lcore 0) to free, frees the rest, and frees what the
  * previous thread handed it. The hand-off rings are single-producer and
  * single-consumer: four threads share two CPUs here, and a preempted
- * producer of a multi-producer ring would stall the others.
+ * producer of a multi-producer ring would stall the others. They are
+ * short, so that a thread off its CPU pins few chunks (4 KiB chunks
+ * hold only a few fragments each).
  */
 #define STRESS_ITERS 100000
 #define NB_STRESS 4
@@ -346,7 +348,7 @@ test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 		char name[RTE_RING_NAMESIZE];
 
 		snprintf(name, sizeof(name), "ut_handoff%u", i);
-		r[i] = rte_ring_create(name, 1024, SOCKET_ID_ANY,
+		r[i] = rte_ring_create(name, 128, SOCKET_ID_ANY,
 				RING_F_SP_ENQ | RING_F_SC_DEQ);
 		assert_non_null(r[i]);
 	}
