@@ -31,7 +31,8 @@ check_carving(alloc_fn *alloc, struct npool_frag_cache *nc, uint32_t size)
 {
 	char *p[NB_FRAGS];
 	struct npool_chunk *c;
-	unsigned int i, n = RTE_MIN((uint32_t)NB_FRAGS, NPOOL_CHUNK_SIZE / size);
+	unsigned int i, n = RTE_MIN((uint32_t)NB_FRAGS,
+			NPOOL_CHUNK_SIZE / size);
 
 	p[0] = alloc(size, 1);
 	assert_non_null(p[0]);

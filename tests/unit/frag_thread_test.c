@@ -280,11 +280,11 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
  * Concurrent run: each thread allocates (its own flavor), writes, hands
  * every third fragment to the next thread in a cycle (lcore 0 -> lcore 1
  * -> non-EAL -> non-EAL -> lcore 0) to free, frees the rest, and frees
- * what the previous thread handed it. The hand-off rings are single-producer and
- * single-consumer: four threads share two CPUs here, and a preempted
- * producer of a multi-producer ring would stall the others. They are
- * short, so that a thread off its CPU pins few chunks (4 KiB chunks
- * hold only a few fragments each).
+ * what the previous thread handed it. The hand-off rings are single-
+ * producer and single-consumer: four threads share two CPUs here, and a
+ * preempted producer of a multi-producer ring would stall the others.
+ * They are short, so that a thread off its CPU pins few chunks (4 KiB
+ * chunks hold only a few fragments each).
  */
 #define STRESS_ITERS 100000
 #define NB_STRESS 4
