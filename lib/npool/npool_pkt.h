@@ -15,7 +15,9 @@
  * fragment frees it with npool_free_frag(), the head returns to its pool.
  */
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -53,12 +55,21 @@ npool_pkt_fragsz(uint32_t len)
 			RTE_CACHE_LINE_SIZE);
 }
 
-/** @internal Attach fragment @p frag of @p fragsz bytes to head @p m. */
+/** @internal Attach fragment @p frag of @p fragsz bytes to head @p m.
+ * Writes every field rte_pktmbuf_reset() and rte_pktmbuf_attach_extbuf()
+ * would, the rearm word (data_off, refcnt, nb_segs, port) in one store as
+ * PMDs do with their mbuf initialiser. */
 static __rte_always_inline void
 npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 		rte_iova_t iova)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
+	union {
+		uint64_t u64;
+		struct {
+			uint16_t data_off, refcnt, nb_segs, port;
+		};
+	} rearm;
 	uint16_t buf_len;
 
 	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
@@ -68,9 +79,25 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 	shinfo->fcb_opaque = NULL;
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
 	buf_len = (uint16_t)((char *)shinfo - frag);
-	rte_pktmbuf_reset(m);
-	rte_pktmbuf_attach_extbuf(m, frag, iova, buf_len, shinfo);
-	m->data_off = (uint16_t)RTE_MIN(npool_g->headroom, buf_len);
+
+	m->buf_addr = frag;
+	rte_mbuf_iova_set(m, iova);
+	rearm.data_off = (uint16_t)RTE_MIN(npool_g->headroom, buf_len);
+	rearm.refcnt = 1;
+	rearm.nb_segs = 1;
+	rearm.port = RTE_MBUF_PORT_INVALID;
+	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm.u64,
+			sizeof(rearm.u64));
+	m->ol_flags = RTE_MBUF_F_EXTERNAL;
+	m->packet_type = 0;
+	m->pkt_len = 0;
+	m->data_len = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->buf_len = buf_len;
+	m->next = NULL;
+	m->tx_offload = 0;
+	m->shinfo = shinfo;
 }
 
 /**
