@@ -213,6 +213,70 @@ test_alloc_free_on_any_thread(void **state __rte_unused)
 	rte_pktmbuf_free_bulk(non_eal.m, 100);
 }
 
+struct refill_flush {
+	unsigned int store0, store_after_get1, len_after_get1;
+	unsigned int len_after_put1, store_after_get80, len_after_get80;
+	unsigned int store_after_put80, len_after_put80;
+	int ret;
+};
+
+static unsigned int
+store_count(void)
+{
+	return rte_ring_count(((struct npool_hc *)mp->pool_data)->store);
+}
+
+/* On lcore 1, whose cache starts empty: the ops are the cache. */
+static int
+refill_flush_on_lcore(void *arg)
+{
+	struct npool_hc_lcore *c =
+		&((struct npool_hc *)mp->pool_data)->lc[rte_lcore_id()];
+	struct refill_flush *r = arg;
+	struct rte_mbuf *m[80];
+	unsigned int i;
+
+	r->store0 = store_count();
+	m[0] = rte_pktmbuf_alloc(mp);
+	r->store_after_get1 = store_count();
+	r->len_after_get1 = c->len;
+	rte_pktmbuf_free(m[0]);
+	r->len_after_put1 = c->len;
+	r->ret = rte_pktmbuf_alloc_bulk(mp, m, 80);
+	r->store_after_get80 = store_count();
+	r->len_after_get80 = c->len;
+	for (i = 0; i < 80; i++)
+		rte_pktmbuf_free(m[i]);
+	r->store_after_put80 = store_count();
+	r->len_after_put80 = c->len;
+	/* Leave lcore 1's cache empty again. */
+	while (c->len > 0)
+		rte_ring_enqueue(((struct npool_hc *)mp->pool_data)->store,
+				c->objs[--c->len]);
+	return 0;
+}
+
+static void
+test_ops_refill_16_and_flush_half(void **state __rte_unused)
+{
+	struct refill_flush r;
+
+	assert_int_equal(ut_on_other_lcore(refill_flush_on_lcore, &r), 0);
+	assert_int_equal(r.ret, 0);
+	/* One mbuf wanted: a bulk of 16 came from the store. */
+	assert_int_equal(r.store0 - r.store_after_get1, NPOOL_HC_BULK);
+	assert_int_equal(r.len_after_get1, NPOOL_HC_BULK - 1);
+	assert_int_equal(r.len_after_put1, NPOOL_HC_BULK);
+	/* 80 > 64: the 16 cached plus 64 from the store. */
+	assert_int_equal(r.store_after_get1 - r.store_after_get80, 64);
+	assert_int_equal(r.len_after_get80, 0);
+	/* 80 freed one by one: full at 64, half flushed, 16 more. */
+	assert_int_equal(r.store_after_put80 - r.store_after_get80,
+			NPOOL_HC_HALF);
+	assert_int_equal(r.len_after_put80, NPOOL_HC_SIZE - NPOOL_HC_HALF + 16);
+	assert_int_equal(rte_mempool_avail_count(mp), POOL_SIZE);
+}
+
 static void
 test_consume_bulk_returns_rx_mbufs(void **state __rte_unused)
 {
@@ -314,6 +378,7 @@ main(void)
 		T(test_alloc_bulk_above_available_fails_cleanly),
 		T(test_alloc_one_by_one_until_empty),
 		T(test_alloc_free_on_any_thread),
+		T(test_ops_refill_16_and_flush_half),
 		T(test_consume_bulk_returns_rx_mbufs),
 		T(test_name_length_limits),
 		T(test_same_name_twice_eexist),
