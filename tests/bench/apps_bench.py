@@ -1,0 +1,751 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""App benchmarks of make bench (scripts/bench.sh runs this).
+
+npool-drop and npool-fwd against DPDK's own anchors, one forwarding lcore
+on core 1 (the main lcore, where a tool needs one, on core 0), --no-huge,
+virtual devices:
+
+  drop  npool-drop --pool npool | --pool mempool  vs  dpdk-testpmd
+        --forward-mode=rxonly, on net_null and on net_pcap infinite_rx,
+        64 B and 1514 B; and with the stock mempool cache at 0
+        (npool-drop --mbcache 0, testpmd --mbcache=0).
+  fwd   npool-fwd (both pools, --copybreak 0 and 256)  vs  DPDK's l3fwd
+        example --lookup lpm (built here from dpdk-doc's source, never
+        committed), net_pcap infinite_rx -> net_null, 64 B UDP to
+        198.18.1.x (l3fwd's default route 198.18.1.0/24 -> port 1, the
+        same table npool-fwd loads by default) and IMIX 7:4:1 of
+        60/590/1514 B.
+  sweep (full mode) Mpps vs frame size 64..1514 for drop and fwd, npool
+        vs stock vs anchor, plotted with gnuplot into OUT/apps-mpps.png.
+
+Every tool is measured the same way: its packet counters read from DPDK
+telemetry (/ethdev/stats on the process's socket) at the start and the end
+of a fixed window after a warm-up; Mpps = packets counted in the window /
+window length. drop counts the RX port's ipackets, fwd the TX port's
+opackets. Rounds alternate the variants of each case (rotated order), the
+value is the median over rounds, the ratio the median of the per-round
+ratios to the anchor measured in the same round.
+
+Rows go to stdout in the table format of tests/bench (11 columns) and, with
+--json, one JSON object per row. A tool that cannot be built or run gives
+a MISSING row, never a failure of the whole run.
+"""
+
+import argparse
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+EAL = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf']
+# Pool size of every tool, as npool's apps and l3fwd size theirs (8192):
+# testpmd would make one of ~160k mbufs, which a cache-0 FIFO ring walks
+# cold.
+NB_MBUFS = 8192
+FWD_CONFIG = '(0,0,1),(1,0,1)'
+SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
+IMIX = [(60, 7), (590, 4), (1514, 1)]
+TARGET = 1.2
+
+SEED_DROP = '5 drop 8.9->9.8Mpps'
+SEED_NETDEV = '1 netdev vs napi'
+SEED_FWD = '3,4 build_skb+copybreak'
+SEED_SWEEP = '(plot)'
+
+
+# ---------------------------------------------------------------- pcaps
+
+def _csum(b):
+    s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def udp_frame(size, i):
+    """Ethernet + IPv4 + UDP frame of @size bytes (no FCS) to 198.18.1.x."""
+    eth = bytes.fromhex('020000000000' '020000000001' '0800')
+    ip_len = size - 14
+    ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, ip_len, i & 0xffff, 0, 64,
+                     17, 0, bytes([198, 18, 0, 1 + i % 250]),
+                     bytes([198, 18, 1, 1 + i % 254]))
+    ip = ip[:10] + struct.pack('!H', _csum(ip)) + ip[12:]
+    udp = struct.pack('!HHHH', 1024 + i % 512, 5001, ip_len - 20, 0)
+    return eth + ip + udp + bytes(ip_len - 28)
+
+
+def write_pcap(path, sizes, count=256):
+    """@count frames cycling through @sizes, pcap (Ethernet link type)."""
+    tmp = path + '.tmp'
+    with open(tmp, 'wb') as f:
+        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i in range(count):
+            fr = udp_frame(sizes[i % len(sizes)], i)
+            f.write(struct.pack('<IIII', i // 1000000, i % 1000000,
+                                len(fr), len(fr)) + fr)
+    os.replace(tmp, path)
+    return path
+
+
+def imix_sizes():
+    """7:4:1 of 60/590/1514, interleaved (12 frames a cycle)."""
+    seq, left = [], {s: n for s, n in IMIX}
+    while any(left.values()):
+        for s, _ in IMIX:
+            if left[s]:
+                seq.append(s)
+                left[s] -= 1
+    return seq
+
+
+# ------------------------------------------------------------ telemetry
+
+def runtime_dir(prefix):
+    if os.geteuid() == 0:
+        base = '/var/run/dpdk'
+    else:
+        base = os.path.join(os.environ.get('XDG_RUNTIME_DIR', '/tmp'),
+                            'dpdk')
+    return os.path.join(base, prefix)
+
+
+class Telemetry:
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.s.settimeout(5)
+        self.s.connect(path)
+        self.s.recv(16384)  # {"version": ..., "pid": ...}
+
+    def stats(self, port):
+        self.s.send(('/ethdev/stats,%d' % port).encode())
+        return json.loads(self.s.recv(65536))['/ethdev/stats']
+
+    def read(self, counters):
+        """{(port, key): value} and the time in the middle of the reads."""
+        t0 = time.monotonic()
+        out = {}
+        for port in sorted({p for p, _ in counters}):
+            st = self.stats(port)
+            for p, k in counters:
+                if p == port:
+                    out[(p, k)] = st[k]
+        return (t0 + time.monotonic()) / 2, out
+
+    def close(self):
+        self.s.close()
+
+
+def _pdeathsig():
+    # The tool dies with us (l3fwd would run forever otherwise).
+    try:
+        ctypes.CDLL('libc.so.6', use_errno=True).prctl(1, signal.SIGTERM)
+    except OSError:
+        pass
+
+
+class RunError(Exception):
+    pass
+
+
+def measure(cmd, prefix, counters, stop, warmup, window, log_path):
+    """Start @cmd, read @counters over the window; returns
+    ({(port, key): delta}, seconds, exit status)."""
+    rdir = runtime_dir(prefix)
+    sock = os.path.join(rdir, 'dpdk_telemetry.v2')
+    shutil.rmtree(rdir, ignore_errors=True)
+    with open(log_path, 'w') as log:
+        log.write(' '.join(cmd) + '\n')
+        log.flush()
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                             stdout=log, stderr=subprocess.STDOUT,
+                             preexec_fn=_pdeathsig)
+    tel = None
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if p.poll() is not None:
+                raise RunError('exited with status %d before running'
+                               % p.returncode)
+            if os.path.exists(sock):
+                try:
+                    tel = Telemetry(sock)
+                    break
+                except OSError:
+                    pass
+            if time.monotonic() > deadline:
+                raise RunError('no telemetry socket after 20 s')
+            time.sleep(0.02)
+        main_ctr = counters[0]
+        deadline = time.monotonic() + 20
+        while tel.read([main_ctr])[1][main_ctr] == 0:
+            if p.poll() is not None:
+                raise RunError('exited with status %d' % p.returncode)
+            if time.monotonic() > deadline:
+                raise RunError('no packets counted after 20 s')
+            time.sleep(0.02)
+        time.sleep(warmup)
+        t0, c0 = tel.read(counters)
+        time.sleep(window)
+        t1, c1 = tel.read(counters)
+        if p.poll() is not None:
+            raise RunError('exited with status %d while measured'
+                           % p.returncode)
+    except (OSError, ValueError, KeyError) as e:
+        raise RunError('telemetry: %s' % e)
+    finally:
+        if tel is not None:
+            tel.close()
+        status = _stop(p, stop)
+        shutil.rmtree(rdir, ignore_errors=True)
+    return {k: c1[k] - c0[k] for k in counters}, t1 - t0, status
+
+
+def _stop(p, how):
+    if p.poll() is None:
+        try:
+            if how == 'stdin':
+                p.stdin.write(b'\n')
+                p.stdin.flush()
+            else:
+                p.send_signal(signal.SIGINT)
+        except (OSError, ValueError):
+            pass
+    try:
+        p.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    if p.stdin:
+        try:
+            p.stdin.close()
+        except OSError:
+            pass
+    return p.returncode
+
+
+# ---------------------------------------------------------------- tools
+
+class Tools:
+    """Paths of the tools; None with a reason when one is missing."""
+
+    def __init__(self, args):
+        self.bin = {}
+        self.why = {}
+        for name, path in (('npool-drop', args.drop),
+                           ('npool-fwd', args.fwd)):
+            if path and os.access(path, os.X_OK):
+                self.bin[name] = path
+            else:
+                self.why[name] = 'not built (%s)' % path
+        tp = shutil.which('dpdk-testpmd')
+        if tp:
+            self.bin['testpmd'] = tp
+        else:
+            self.why['testpmd'] = 'dpdk-testpmd not found (Debian package dpdk)'
+        l3, why = build_l3fwd(args.l3fwd_dir, args.pkg_config_path)
+        if l3:
+            self.bin['l3fwd'] = l3
+        else:
+            self.why['l3fwd'] = why
+        self.l3fwd_march = _march_of(os.path.join(args.l3fwd_dir,
+                                                  'build.log'))
+
+
+def _march_of(log):
+    try:
+        with open(log) as f:
+            m = [w for w in f.read().split() if w.startswith('-march=')]
+        return m[-1] if m else '?'
+    except OSError:
+        return '?'
+
+
+def build_l3fwd(top, pc_path):
+    """Build DPDK's l3fwd example from dpdk-doc's source in @top (a copy:
+    the source tree stays untouched). Returns (binary, None) or
+    (None, why)."""
+    src = '/usr/share/dpdk/examples/l3fwd'
+    common = '/usr/share/dpdk/examples/common'
+    log = os.path.join(top, 'build.log')
+    binary = os.path.join(top, 'l3fwd', 'build', 'l3fwd')
+    stamp = os.path.join(top, 'stamp')
+    key = '%s %s' % (pc_path or '-', _tree_mtime(src))
+    try:
+        with open(stamp) as f:
+            if f.read() == key and os.access(binary, os.X_OK):
+                return binary, None
+    except OSError:
+        pass
+    if not os.path.isfile(os.path.join(src, 'main.c')):
+        return None, 'no source in %s (Debian package dpdk-doc)' % src
+    if shutil.which('make') is None or shutil.which('cc') is None:
+        return None, 'make or cc missing'
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    shutil.copytree(src, os.path.join(top, 'l3fwd'))
+    if os.path.isdir(common):
+        shutil.copytree(common, os.path.join(top, 'common'))
+    main_c = os.path.join(top, 'l3fwd', 'main.c')
+    with open(main_c) as f:
+        text = f.read()
+    # 22.11 asks every port for RX checksum offload, which no vdev has
+    # (rte_eth_dev_configure fails): ask for none. Nothing else changes.
+    old = '.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,'
+    if old not in text:
+        return None, 'l3fwd main.c: RX offload line not found (patch)'
+    with open(main_c, 'w') as f:
+        f.write(text.replace(old, '.offloads = 0, /* npool bench: vdevs '
+                             'have no RX checksum offload */', 1))
+    env = dict(os.environ)
+    if pc_path:
+        env['PKG_CONFIG_PATH'] = pc_path + (
+            ':' + env['PKG_CONFIG_PATH'] if env.get('PKG_CONFIG_PATH')
+            else '')
+    with open(log, 'w') as f:
+        r = subprocess.run(['make', '-C', os.path.join(top, 'l3fwd')],
+                           stdout=f, stderr=subprocess.STDOUT, env=env)
+    if r.returncode != 0 or not os.access(binary, os.X_OK):
+        return None, 'build failed (%s)' % log
+    with open(stamp, 'w') as f:
+        f.write(key)
+    return binary, None
+
+
+def _tree_mtime(d):
+    try:
+        return max(os.stat(os.path.join(d, n)).st_mtime_ns
+                   for n in os.listdir(d))
+    except (OSError, ValueError):
+        return 0
+
+
+# ---------------------------------------------------------------- cases
+
+class Variant:
+    def __init__(self, label, tool, run):
+        self.label = label
+        self.tool = tool
+        self.run = run          # (cmd builder, counters, stop)
+        self.mpps = []          # per round, None when it failed
+        self.errors = []
+
+
+class Case:
+    def __init__(self, bench, name, seed, variants, anchor, target=None,
+                 size=None, plot=None):
+        self.bench = bench
+        self.name = name
+        self.seed = seed
+        self.variants = variants
+        self.anchor = anchor        # index in variants
+        self.target = target        # index of the variant with a target
+        self.size = size            # frame size for the plot, or None
+        self.plot = plot            # 'drop' | 'fwd' | None
+
+
+def drop_cmd(tools, vdev, pool, mbcache=None):
+    def build(prefix):
+        c = [tools.bin['npool-drop'], '-l', '0-1'] + EAL + [
+            '--file-prefix', prefix, '--vdev', vdev, '--',
+            '-p', '0x1', '--pool', pool]
+        if mbcache is not None:
+            c += ['--mbcache', str(mbcache)]
+        return c
+    return build, [(0, 'ipackets')], 'sigint'
+
+
+def testpmd_cmd(tools, vdev, mbcache=None):
+    def build(prefix):
+        c = [tools.bin['testpmd'], '-l', '0-1'] + EAL + [
+            '--file-prefix', prefix, '--vdev', vdev, '--',
+            '--forward-mode=rxonly', '--nb-cores=1', '--rxq=1', '--txq=1',
+            '--disable-link-check',
+            '--total-num-mbufs=%d' % NB_MBUFS]
+        if mbcache is not None:
+            c.append('--mbcache=%d' % mbcache)
+        return c
+    return build, [(0, 'ipackets')], 'stdin'
+
+
+FWD_COUNTERS = [(1, 'opackets'), (0, 'ipackets')]
+
+
+def fwd_vdevs(pcap):
+    return ['--vdev', 'net_pcap0,rx_pcap=%s,infinite_rx=1' % pcap,
+            '--vdev', 'net_null1,no-rx=1']
+
+
+def fwd_cmd(tools, pcap, pool, copybreak):
+    def build(prefix):
+        return [tools.bin['npool-fwd'], '-l', '0-1'] + EAL + [
+            '--file-prefix', prefix] + fwd_vdevs(pcap) + [
+            '--', '-p', '0x3', '--config', FWD_CONFIG, '--pool', pool,
+            '--copybreak', str(copybreak)]
+    return build, FWD_COUNTERS, 'sigint'
+
+
+def l3fwd_cmd(tools, pcap):
+    # One lcore: l3fwd forwards on every lcore it is given and sets up
+    # one TX queue per lcore, so its only lcore is core 1.
+    def build(prefix):
+        return [tools.bin['l3fwd'], '-l', '1'] + EAL + [
+            '--file-prefix', prefix] + fwd_vdevs(pcap) + [
+            '--', '-p', '0x3', '--config=' + FWD_CONFIG, '--lookup=lpm',
+            '--parse-ptype']
+    return build, FWD_COUNTERS, 'sigint'
+
+
+def make_cases(tools, pcaps, quick, only):
+    cases = []
+
+    def drop_case(name, vdev, seed, cache0=False, size=None, plot=None,
+                  target=False):
+        mc = 0 if cache0 else None
+        vs = [Variant('npool-drop npool', 'npool-drop',
+                      lambda: drop_cmd(tools, vdev, 'npool')),
+              Variant('npool-drop mempool' + (' c0' if cache0 else ''),
+                      'npool-drop',
+                      lambda: drop_cmd(tools, vdev, 'mempool', mc)),
+              Variant('testpmd rxonly' + (' c0' if cache0 else ''),
+                      'testpmd', lambda: testpmd_cmd(tools, vdev, mc))]
+        cases.append(Case('drop', name, seed, vs, 2, 0 if target else None,
+                          size, plot))
+
+    def fwd_case(name, pcap, seed, cb=(0, 256), size=None, plot=None,
+                 target=False):
+        vs = []
+        for pool in ('npool', 'mempool'):
+            for c in cb:
+                vs.append(Variant('npool-fwd %s cb%d' % (pool, c),
+                                  'npool-fwd',
+                                  (lambda p=pool, c=c:
+                                   fwd_cmd(tools, pcap, p, c))))
+        vs.append(Variant('l3fwd-lpm', 'l3fwd',
+                          lambda: l3fwd_cmd(tools, pcap)))
+        cases.append(Case('fwd', name, seed, vs, len(vs) - 1,
+                          0 if target else None, size, plot))
+
+    pc = lambda s: 'net_pcap0,rx_pcap=%s,infinite_rx=1' % pcaps[s]
+    if 'drop' in only:
+        drop_case('net_null 64B', 'net_null0,size=64', SEED_DROP,
+                  target=True)
+        drop_case('net_null 1514B', 'net_null0,size=1514', SEED_DROP)
+        drop_case('pcap 64B', pc(64), SEED_DROP, size=64, plot='drop')
+        drop_case('pcap 1514B', pc(1514), SEED_DROP, size=1514,
+                  plot='drop')
+        drop_case('net_null 64B cache0', 'net_null0,size=64', SEED_NETDEV,
+                  cache0=True)
+        if not quick:
+            drop_case('pcap 64B cache0', pc(64), SEED_NETDEV, cache0=True)
+    if 'fwd' in only:
+        fwd_case('pcap->null 64B', pcaps[64], SEED_FWD, size=64,
+                 plot='fwd', target=True)
+        fwd_case('pcap->null IMIX', pcaps['imix'], SEED_FWD)
+    if not quick:
+        for s in SWEEP_SIZES:
+            if 'drop' in only and s not in (64, 1514):
+                drop_case('pcap %dB' % s, pc(s), SEED_SWEEP, size=s,
+                          plot='drop')
+            if 'fwd' in only and s != 64:
+                fwd_case('pcap->null %dB' % s, pcaps[s], SEED_SWEEP,
+                         cb=(0,), size=s, plot='fwd')
+    return cases
+
+
+# ---------------------------------------------------------------- stats
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def summarize(case):
+    """Per variant: (median, min, max, ratio, per-round ratios)."""
+    anc = case.variants[case.anchor].mpps
+    out = []
+    for v in case.variants:
+        ok = [x for x in v.mpps if x is not None]
+        ratios = [x / a for x, a in zip(v.mpps, anc)
+                  if x is not None and a]
+        out.append((median(ok), min(ok) if ok else None,
+                    max(ok) if ok else None, median(ratios), ratios))
+    return out
+
+
+HDR = ('| %-6s | %-24s | %-22s | %8s | %9s | %-6s | %-17s | %6s | %-14s '
+       '| %-14s | %s |')
+SEP = ('|--------|--------------------------|------------------------|'
+       '---------:|----------:|--------|-------------------|-------:|'
+       '----------------|----------------|------|')
+
+
+def print_header():
+    print(HDR % ('bench', 'case', 'variant', 'cyc/op', 'value', 'unit',
+                 'min-max', 'ratio', 'anchor', 'target', 'seed'))
+    print(SEP)
+
+
+def fmt(x, f='%.2f'):
+    return '-' if x is None else f % x
+
+
+def emit(case, args, tools, hz, json_fp):
+    stats = summarize(case)
+    anchor = case.variants[case.anchor]
+    for i, (v, (med, lo, hi, ratio, ratios)) in enumerate(
+            zip(case.variants, stats)):
+        missing = med is None
+        why = tools.why.get(v.tool) or (v.errors[-1] if v.errors else '')
+        if i == case.target:
+            if missing or stats[case.anchor][0] is None:
+                target = 'MISSING >=%.1fx' % TARGET
+            else:
+                target = '%s >=%.1fx' % (
+                    'PASS' if ratio >= TARGET else 'MISS', TARGET)
+        else:
+            target = '-'
+        seed = '(anchor)' if i == case.anchor else case.seed
+        if missing:
+            seed = 'MISSING: %s' % why
+        cyc = hz / (med * 1e6) if med else None
+        print('| %-6s | %-24s | %-22s | %8s | %9s | %-6s | %-17s | %6s '
+              '| %-14s | %-14s | %s |' % (
+                  case.bench, case.name, v.label, fmt(cyc, '%.1f'),
+                  fmt(med), 'Mpps',
+                  '-' if missing else '%.2f-%.2f' % (lo, hi),
+                  fmt(ratio), anchor.label, target, seed))
+        sys.stdout.flush()
+        if json_fp:
+            row = {
+                'bench': case.bench, 'case': case.name, 'variant': v.label,
+                'unit': 'Mpps', 'value': med, 'cycles': cyc, 'min': lo,
+                'max': hi, 'ratio': ratio, 'anchor': anchor.label,
+                'target': '' if target == '-' else target,
+                'seed': '(anchor)' if i == case.anchor else case.seed,
+                'note': why if missing or v.errors else '',
+                'rounds': len(v.mpps), 'samples_mpps': v.mpps,
+                'samples_ratio': ratios, 'tool': v.tool,
+                'warmup_s': args.warmup, 'window_s': args.window,
+                'size': case.size,
+            }
+            json_fp.write(json.dumps(row) + '\n')
+            json_fp.flush()
+
+
+# ----------------------------------------------------------------- plot
+
+def plot(cases, out, png):
+    series = {}   # (plot, kind) -> {size: (med, lo, hi)}
+    kinds = {'npool-drop npool': 'npool', 'npool-drop mempool': 'mempool',
+             'testpmd rxonly': 'anchor', 'npool-fwd npool cb0': 'npool',
+             'npool-fwd mempool cb0': 'mempool', 'l3fwd-lpm': 'anchor'}
+    for c in cases:
+        if not c.plot:
+            continue
+        for v, (med, lo, hi, _, _) in zip(c.variants, summarize(c)):
+            k = kinds.get(v.label)
+            if k and med is not None:
+                series.setdefault((c.plot, k), {})[c.size] = (med, lo, hi)
+    if not series:
+        return None
+    dat = os.path.join(out, 'apps-mpps.dat')
+    with open(dat, 'w') as f:
+        f.write('# size drop_npool lo hi drop_mempool lo hi drop_testpmd lo'
+                ' hi fwd_npool lo hi fwd_mempool lo hi fwd_l3fwd lo hi\n')
+        for s in SWEEP_SIZES:
+            cols = [str(s)]
+            for p in ('drop', 'fwd'):
+                for k in ('npool', 'mempool', 'anchor'):
+                    v = series.get((p, k), {}).get(s)
+                    cols += ['%.4f' % x for x in v] if v else ['NaN'] * 3
+            f.write(' '.join(cols) + '\n')
+    if shutil.which('gnuplot') is None:
+        print('apps_bench: gnuplot not found: no plot (%s has the data)'
+              % dat, file=sys.stderr)
+        return None
+    gp = os.path.join(out, 'apps-mpps.gp')
+    with open(gp, 'w') as f:
+        f.write('''set terminal pngcairo size 1400,560 font "sans,11" noenhanced
+set output "%(png)s"
+set multiplot layout 1,2 title "npool apps vs DPDK anchors, 1 forwarding lcore (median, min-max over rounds)"
+set logscale x 2
+set xtics (64, 128, 256, 512, 1024, 1514)
+set xrange [56:1750]
+set yrange [0:*]
+set grid
+set key top right
+set xlabel "frame size (bytes, no FCS)"
+set ylabel "Mpps"
+set style data yerrorlines
+set title "drop: net_pcap infinite_rx (RX port ipackets)"
+plot "%(dat)s" u ($1*0.97):2:3:4 t "npool-drop --pool npool" lw 2 pt 7, \\
+     "" u 1:5:6:7 t "npool-drop --pool mempool (stock)" lw 2 pt 5, \\
+     "" u ($1*1.03):8:9:10 t "dpdk-testpmd rxonly (anchor)" lw 2 pt 9 dt 2
+set title "fwd: net_pcap infinite_rx -> net_null (TX port opackets)"
+plot "%(dat)s" u ($1*0.97):11:12:13 t "npool-fwd --pool npool" lw 2 pt 7, \\
+     "" u 1:14:15:16 t "npool-fwd --pool mempool (stock)" lw 2 pt 5, \\
+     "" u ($1*1.03):17:18:19 t "l3fwd --lookup lpm (anchor)" lw 2 pt 9 dt 2
+unset multiplot
+''' % {'png': png, 'dat': dat})
+    r = subprocess.run(['gnuplot', gp], capture_output=True, text=True)
+    if r.returncode != 0:
+        print('apps_bench: gnuplot failed: %s' % r.stderr.strip(),
+              file=sys.stderr)
+        return None
+    return png
+
+
+# ----------------------------------------------------------------- main
+
+def loadavg():
+    with open('/proc/loadavg') as f:
+        return ' '.join(f.read().split()[:3])
+
+
+def tsc_hz():
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('cpu MHz'):
+                    return float(line.split(':')[1]) * 1e6
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--drop', help='npool-drop binary')
+    ap.add_argument('--fwd', help='npool-fwd binary')
+    ap.add_argument('--out', required=True, help='output folder')
+    ap.add_argument('--l3fwd-dir', required=True,
+                    help='where to build l3fwd (a temp copy)')
+    ap.add_argument('--pkg-config-path', default='',
+                    help='libdpdk.pc folder for l3fwd (same -march)')
+    ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--rounds', type=int)
+    ap.add_argument('--warmup', type=float)
+    ap.add_argument('--window', type=float)
+    ap.add_argument('--only', default='drop fwd',
+                    help='"drop", "fwd" or both')
+    ap.add_argument('--json', help='append one JSON object per row')
+    ap.add_argument('--no-header', action='store_true')
+    ap.add_argument('--plot', action='store_true',
+                    help='write OUT/apps-mpps.png')
+    ap.add_argument('--show-cmds', action='store_true',
+                    help='print the command of every variant and exit')
+    args = ap.parse_args()
+    for a in ('drop', 'fwd', 'out', 'l3fwd_dir', 'pkg_config_path'):
+        if getattr(args, a):
+            setattr(args, a, os.path.abspath(getattr(args, a)))
+    quick = args.quick
+    rounds = args.rounds or (2 if quick else 5)
+    if args.warmup is None:
+        args.warmup = 0.2 if quick else 0.5
+    if args.window is None:
+        args.window = 0.5 if quick else 2.0
+    only = args.only.split()
+    out = args.out
+    logs = os.path.join(out, 'apps-logs')
+    os.makedirs(logs, exist_ok=True)
+    pdir = os.path.join(out, 'pcap')
+    os.makedirs(pdir, exist_ok=True)
+    pcaps = {s: write_pcap(os.path.join(pdir, 'udp%d.pcap' % s), [s])
+             for s in SWEEP_SIZES}
+    pcaps['imix'] = write_pcap(os.path.join(pdir, 'imix.pcap'),
+                               imix_sizes(), 12 * 24)
+    tools = Tools(args)
+    cases = make_cases(tools, pcaps, quick, only)
+    if args.show_cmds:
+        for c in cases:
+            for v in c.variants:
+                if v.tool in tools.bin:
+                    print('%s / %s / %s:\n  %s' % (
+                        c.bench, c.name, v.label,
+                        ' '.join(v.run()[0]('npb_show'))))
+        return 0
+
+    load0 = loadavg()
+    hz = tsc_hz()
+    print('npool app benchmarks: %d rounds, warm-up %.1f s, window %.1f s,'
+          ' 1 forwarding lcore on core 1; l3fwd %s; load %s' % (
+              rounds, args.warmup, args.window, tools.l3fwd_march, load0))
+    for t, why in sorted(tools.why.items()):
+        print('  MISSING %s: %s' % (t, why))
+    print()
+    if not args.no_header:
+        print_header()
+    sys.stdout.flush()
+    json_fp = open(args.json, 'a') if args.json else None
+    start = time.monotonic()
+    run_no = 0
+    for r in range(rounds):
+        for c in cases:
+            n = len(c.variants)
+            for k in range(n):
+                v = c.variants[(k + r) % n]
+                if v.tool not in tools.bin:
+                    v.mpps.append(None)
+                    continue
+                build, counters, stop = v.run()
+                run_no += 1
+                prefix = 'npb%d_%d' % (os.getpid(), run_no)
+                tag = '%s_%s_%s_r%d' % (c.bench, c.name, v.label, r)
+                log = os.path.join(logs, ''.join(
+                    ch if ch.isalnum() else '_' for ch in tag) + '.log')
+                try:
+                    d, secs, status = measure(
+                        build(prefix), prefix, counters, stop,
+                        args.warmup, args.window, log)
+                    mpps = d[counters[0]] / secs / 1e6
+                    v.mpps.append(mpps)
+                    if v.tool.startswith('npool') and status != 0:
+                        v.errors.append('round %d: exit status %d (%s)'
+                                        % (r, status, log))
+                    if len(counters) > 1 and d[counters[1]] and \
+                            d[counters[0]] < 0.98 * d[counters[1]]:
+                        v.errors.append('round %d: only %.1f%% of RX sent'
+                                        % (r, 100.0 * d[counters[0]] /
+                                           d[counters[1]]))
+                except RunError as e:
+                    v.mpps.append(None)
+                    v.errors.append('round %d: %s (%s)' % (r, e, log))
+    for c in cases:
+        emit(c, args, tools, hz, json_fp)
+    if json_fp:
+        json_fp.close()
+    errors = [(c, v) for c in cases for v in c.variants if v.errors]
+    print()
+    print('Mpps: packets counted by the port (DPDK telemetry /ethdev/stats:'
+          ' drop = RX port ipackets, fwd = TX port opackets) over a %.1f s'
+          ' window after a %.1f s warm-up, the same for every tool;' % (
+              args.window, args.warmup))
+    print('  value = median over %d rounds (variants alternate within each'
+          ' round), ratio = median of per-round Mpps / anchor Mpps (higher'
+          ' = faster); cyc/op = CPU cycles per packet at %.0f MHz.' % (
+              rounds, hz / 1e6))
+    print('  net_pcap infinite_rx copies each frame from its ring into a'
+          ' new mbuf (driver cost paid by every tool); l3fwd runs with'
+          ' --parse-ptype (vdevs set no packet type) and RX offloads'
+          ' masked; npool-fwd checks the IPv4 checksum in software.')
+    print('  load average %s at the start, %s at the end; %.0f s.' % (
+        load0, loadavg(), time.monotonic() - start))
+    for c, v in errors:
+        for e in v.errors[:3]:
+            print('  note: %s / %s / %s: %s' % (c.bench, c.name, v.label, e))
+    if args.plot:
+        png = plot(cases, out, os.path.join(out, 'apps-mpps.png'))
+        if png:
+            print('  plot: %s' % png)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
