@@ -115,7 +115,8 @@ uint16_t npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n,
  *   Largest packet to copy, bytes, 1 .. NPOOL_PKT_MAX_LEN.
  * @return
  *   The callback handle (for rte_eth_remove_rx_callback()), or NULL with
- *   rte_errno set: EINVAL, ENOTSUP (callbacks compiled out), ENODEV.
+ *   rte_errno set: EINVAL (bad copybreak, port or queue), ENOTSUP
+ *   (callbacks compiled out), ENOMEM.
  *   Main lcore (slow path).
  */
 const struct rte_eth_rxtx_callback *npool_rx_copybreak_install(

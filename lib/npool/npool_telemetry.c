@@ -55,7 +55,8 @@ tel_lcore(const char *cmd __rte_unused, const char *params,
 	if (params == NULL || *params == '\0')
 		return -EINVAL;
 	id = strtoul(params, &end, 0);
-	if (*end != '\0' || npool_stats_get((unsigned int)id, &s) != 0)
+	if (*end != '\0' || id > NPOOL_NON_EAL_SLOT ||
+			npool_stats_get((unsigned int)id, &s) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	stats_to_dict(d, &s);

@@ -442,6 +442,8 @@ def check_fragments(verdict, records, mtu, check_src_mac=True):
 
 
 def _split_options(opts):
+    """The options up to EOL as a list, and whether the list is well formed
+    (every option's length at least 2 and inside the header)."""
     out = []
     i = 0
     while i < len(opts):
@@ -451,15 +453,21 @@ def _split_options(opts):
         if t == 1:
             i += 1
             continue
-        if i + 1 >= len(opts) or opts[i + 1] < 2:
-            break
+        if i + 1 >= len(opts) or opts[i + 1] < 2 or \
+                i + opts[i + 1] > len(opts):
+            return out, False
         out.append(bytes(opts[i:i + opts[i + 1]]))
         i += opts[i + 1]
-    return out
+    return out, True
 
 
 def _copied_options_ok(hopts, opts):
     """A non-first fragment keeps the options with the copied flag (RFC 791)
-    and only those (padding aside); anything else is wrong."""
-    want = [o for o in _split_options(opts) if o[0] & 0x80]
-    return _split_options(hopts) == want and len(hopts) % 4 == 0
+    and only those (padding aside); anything else is wrong.  Malformed
+    options have no right answer: any whole number of words is accepted."""
+    have, have_ok = _split_options(hopts)
+    orig, orig_ok = _split_options(opts)
+    if not orig_ok:
+        return len(hopts) % 4 == 0
+    return have_ok and have == [o for o in orig if o[0] & 0x80] \
+        and len(hopts) % 4 == 0

@@ -174,7 +174,7 @@ def fragment_like_dpdk(l3, mtu):
         h[10:12] = oracle.ipv4_checksum(h).to_bytes(2, 'big')
         out.append(bytes(h) + chunk)
         if pos == 0 and ihl > 20:
-            opts = b''.join(o for o in oracle._split_options(hdr[20:])
+            opts = b''.join(o for o in oracle._split_options(hdr[20:])[0]
                             if o[0] & 0x80)
             opts += b'\0' * (-len(opts) % 4)
             hdr = bytearray(hdr[:20] + opts)
