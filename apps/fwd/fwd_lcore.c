@@ -113,7 +113,13 @@ fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
 	ihl = rte_ipv4_hdr_len(ip);
 	step = (fc->mtu - ihl) & ~7u;
 	nb = step != 0 ? (md->ip_len - ihl + step - 1) / step : 0;
-	if (nb == 0 || nb > UINT16_MAX) {
+	/* The last fragment must still fit a 16-bit IP offset: a fragment
+	 * ending past byte 65535 ("ping of death") cannot be cut further
+	 * (rte_ipv4_fragment_packet would carry the offset into MF). */
+	if (nb == 0 || nb > UINT16_MAX ||
+			((uint32_t)(rte_be_to_cpu_16(ip->fragment_offset) &
+			RTE_IPV4_HDR_OFFSET_MASK) << 3) + md->ip_len - ihl >
+			UINT16_MAX) {
 		ic->drops[FWD_FRAG_FAIL]++;
 		rte_pktmbuf_free(m);
 		return;
