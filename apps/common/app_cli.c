@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -353,6 +354,25 @@ check_opts(struct app_opts *o)
 }
 
 /* A shared option: 0, or -1 after app_err(). */
+/* Whether @p path can be created or appended to, leaving no trace. */
+static bool
+json_writable(const char *path)
+{
+	bool existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "a");
+	int err;
+
+	if (f == NULL)
+		return false;
+	fclose(f);
+	if (!existed) {
+		err = errno;
+		unlink(path);
+		errno = err;
+	}
+	return true;
+}
+
 static int
 parse_common(struct app_opts *o, int opt, const char *arg)
 {
@@ -412,6 +432,12 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 	case OPT_JSON:
 		if (arg[0] == '\0') {
 			app_err("--json: empty file name");
+			return -1;
+		}
+		/* Fail now, not after the run: can the file be written? */
+		if (!json_writable(arg)) {
+			app_err("--json: cannot write '%s': %s", arg,
+					strerror(errno));
 			return -1;
 		}
 		o->json = arg;

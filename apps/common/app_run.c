@@ -144,12 +144,23 @@ int
 app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 		const struct app_cli *cli)
 {
-	int ret;
+	int ret, i;
 
+	/* The app's own help needs no EAL (nor hugepages): answer it first. */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		;
+	for (i++; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 ||
+				strcmp(argv[i], "--help") == 0) {
+			app_opts_defaults(o, prog);
+			app_cli_usage(stdout, o, cli);
+			return APP_EXIT_OK;
+		}
+	}
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "%s: EAL initialisation failed: %s\n", prog,
-				rte_strerror(rte_errno));
+		fprintf(stderr, "%s: EAL initialisation failed (see the EAL messages above; without hugepages add --no-huge -m 1024): %s\n",
+				prog, rte_strerror(rte_errno));
 		return APP_EXIT_SETUP;
 	}
 	eal_up = true;
