@@ -134,7 +134,8 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 	}
 	if (run.t_stop == 0) {
 		snprintf(why, sizeof(why), "signal %d", (int)signal_seen);
-		stop_at(rte_rdtsc(), signal_seen ? why : "stopped");
+		stop_at(rte_rdtsc(), signal_seen ? why :
+				"every lcore finished its work (--count reached)");
 	}
 	rte_eal_mp_wait_lcore();
 	return (double)(run.t_stop - run.t0) / run.hz;

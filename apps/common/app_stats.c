@@ -177,8 +177,8 @@ app_stats_print_final(FILE *f, double duration_s)
 			continue;
 		fprintf(f, "lcore %u: rx %" PRIu64, l, app_ctr[l].rx);
 		if (pps > 0)
-			fprintf(f, ", %.3f Mpps, %.1f ns/packet\n", pps / 1e6,
-					1e9 / pps);
+			fprintf(f, ", %.3f Mpps, %.1f ns/packet (first to last burst; idle time included)\n",
+					pps / 1e6, 1e9 / pps);
 		else
 			fprintf(f, " in one burst: no rate\n");
 	}
