@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-drop: receive and drop, Brouer's "drop in raw". Every packet
- * received is released at once with npool_napi_consume_bulk() (the
- * kernel's napi_consume_skb() on a drop batch); the figure is packets per
- * second and nanoseconds per packet per lcore.
+ * npool-drop: receive and drop, Brouer's "drop in raw". Every burst
+ * received is released at once: in one rte_mempool_put_bulk() when it is
+ * all plain RX mbufs of one pool, else with npool_napi_consume_bulk() (the
+ * kernel's napi_consume_skb() on a drop batch) (app_free_bulk()); the
+ * figure is packets per second and nanoseconds per packet per lcore.
  */
 #include "npool.h"
 #include "app_cli.h"
@@ -33,7 +34,7 @@ drop_lcore_main(void *arg)
 			n = app_rx_burst(lc, i, ctr, pkts, copybreak);
 			if (n == 0)
 				continue;
-			npool_napi_consume_bulk(pkts, n);
+			app_free_bulk(pkts, n);
 			ctr->port[lc->rxq[i].port].drops[RX_DROP] += n;
 		}
 	}

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The forwarding loop of one lcore: RX bursts from its queues (--config),
- * copy-break, checks and rewrite per packet with prefetch ahead, per-port
- * TX buffers flushed when full and at the end of each poll round, dropped
- * packets released in one npool_napi_consume_bulk() per burst.
+ * copy-break, checks (plain IPv4 in one pass, anything else through the
+ * full checks) and rewrite per packet with prefetch ahead; a burst
+ * that all goes to one port is sent as it is (no copy, one TX call), else
+ * through per-port TX buffers flushed when full and at the end of each
+ * poll round; counters added once per burst; dropped packets released in
+ * one app_free_bulk() per burst.
  */
 #include <rte_ethdev.h>
 #include <rte_ip_frag.h>
@@ -48,7 +51,7 @@ fwd_tx_unsent(struct fwd_lcore *fl, struct rte_mbuf **m, uint16_t n)
 		c->fwd--;
 		c->drops[FWD_TX_FULL]++;
 	}
-	npool_napi_consume_bulk(m, n);
+	app_free_bulk(m, n);
 }
 
 static inline void
@@ -161,6 +164,32 @@ fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
 		npool_napi_consume_bulk(frags + sent, n - sent);
 }
 
+/*
+ * Send the @p n packets a burst forwards, @p dst their ports (@p ports: a
+ * bit per port). All to one port with nothing buffered for it before them
+ * (the common case): one TX call on the burst itself. Else through the
+ * per-port buffers, in order.
+ */
+static __rte_always_inline void
+fwd_tx_burst(struct fwd_lcore *fl, struct rte_mbuf **m, const uint16_t *dst,
+		uint16_t n, uint64_t ports)
+{
+	uint16_t i, port, sent;
+
+	if (n == 0)
+		return;
+	port = dst[0];
+	if (likely((ports & (ports - 1)) == 0 && fl->tx[port].n == 0)) {
+		sent = rte_eth_tx_burst(port, fl->txq, m, n);
+		fl->ctr->port[port].tx += sent;
+		if (unlikely(sent < n))
+			fwd_tx_unsent(fl, m + sent, n - sent);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fwd_tx_enqueue(fl, dst[i], m[i]);
+}
+
 static __rte_always_inline void
 fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 		uint16_t in_port)
@@ -168,8 +197,10 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 	const struct fwd_conf *fc = fl->fc;
 	struct app_port_ctr *ic = &fl->ctr->port[in_port];
 	struct rte_mbuf *drop[APP_BURST];
+	uint16_t dst[APP_BURST];
+	uint64_t ports = 0;
 	struct fwd_meta md;
-	uint16_t i, nd = 0;
+	uint16_t i, nf = 0, nd = 0;
 	int v;
 
 	for (i = 0; i < n && i < FWD_PREFETCH; i++)
@@ -180,12 +211,21 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 		if (i + FWD_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + FWD_PREFETCH],
 					void *));
-		v = fwd_classify(fc, m, &md);
+		v = fwd_classify_fast(fc, m, &md);
+		if (unlikely(v < 0))
+			v = fwd_classify(fc, m, &md);
 		if (likely(v == FWD_PASS)) {
 			fwd_rewrite(fc, m, &md);
-			ic->fwd++;
-			fwd_tx_enqueue(fl, md.port, m);
+			/* Forwarded packets move to the front (nf <= i). */
+			pkts[nf] = m;
+			dst[nf++] = md.port;
+			ports |= UINT64_C(1) << md.port;
 		} else if (v == FWD_FRAGMENT) {
+			/* What passed before it leaves first. */
+			ic->fwd += nf;
+			fwd_tx_burst(fl, pkts, dst, nf, ports);
+			nf = 0;
+			ports = 0;
 			fwd_rewrite(fc, m, &md);
 			fwd_fragment(fl, m, &md, in_port);
 		} else {
@@ -193,8 +233,10 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 			drop[nd++] = m;
 		}
 	}
+	ic->fwd += nf;
+	fwd_tx_burst(fl, pkts, dst, nf, ports);
 	if (nd != 0)
-		npool_napi_consume_bulk(drop, nd);
+		app_free_bulk(drop, nd);
 }
 
 int
