@@ -86,6 +86,8 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 		c->hash = m->hash;
 		c->vlan_tci = m->vlan_tci;
 		c->vlan_tci_outer = m->vlan_tci_outer;
+		/* Dynamic fields (RX timestamp, ...) go with their flags. */
+		memcpy(c->dynfield1, m->dynfield1, sizeof(c->dynfield1));
 		done[nd++] = m;
 		pkts[i] = c;
 	}

@@ -85,7 +85,8 @@ int npool_rx_profile_fit(uint16_t port_id, const struct npool_rx_profile *p,
  * most @p copybreak bytes is copied into a new npool packet (from the
  * calling lcore's napi caches) that takes its place in @p pkts, and the RX
  * mbuf is released at once. Metadata that the copy keeps: port,
- * packet_type, ol_flags, hash, vlan_tci(_outer), timestamp not.
+ * packet_type, ol_flags, hash, vlan_tci(_outer) and every dynamic field
+ * (the RX timestamp among them).
  * Kernel: ixgbe_fetch_rx_buffer()/igb_construct_skb() with RX_HDR_LEN.
  *
  * When no npool packet can be had the original mbuf is kept (a packet is

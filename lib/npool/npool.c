@@ -106,7 +106,9 @@ npool_init(const struct npool_conf *conf)
 int
 npool_usage_get(struct npool_usage *u)
 {
-	if (npool_g == NULL || u == NULL)
+	if (u == NULL)
+		return -EINVAL;
+	if (npool_g == NULL)
 		return -ENODEV;
 	memset(u, 0, sizeof(*u));
 	u->chunks = npool_g->arena.nb_chunks;

@@ -86,7 +86,8 @@ struct npool_usage {
 /**
  * Read the memory state. Any thread; exact only when no thread allocates.
  *
- * @return 0, or -ENODEV if npool is not initialised.
+ * @return 0, -EINVAL if @p u is NULL, or -ENODEV if npool is not
+ *   initialised.
  */
 int npool_usage_get(struct npool_usage *u);
 

@@ -168,7 +168,8 @@ npool_alloc_frag(uint32_t size)
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
  * @param p
- *   Any address inside a fragment from this npool. NULL is ignored. An
+ *   Any address inside a fragment from this npool. NULL is ignored, and
+ *   so is any address before npool_init() or after npool_fini(). An
  *   address outside the arena is ignored and counted as a failure (debug
  *   builds panic); freeing a fragment twice is undefined (debug builds
  *   panic when a chunk's count goes below zero).
@@ -180,7 +181,7 @@ npool_free_frag(const void *p)
 	struct npool_frag_cache *nc;
 	struct npool_chunk *c;
 
-	if (unlikely(p == NULL))
+	if (unlikely(p == NULL || npool_g == NULL))
 		return;
 	c = npool_arena_chunk(&npool_g->arena, p);
 	if (unlikely(c == NULL)) {
@@ -224,14 +225,18 @@ npool_free_frag(const void *p)
  * @param p
  *   Any address inside a fragment.
  * @return
- *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside the arena.
+ *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside the arena (or npool
+ *   is not initialised).
  *   Any thread.
  */
 static __rte_always_inline rte_iova_t
 npool_frag_iova(const void *p)
 {
-	const struct npool_chunk *c = npool_arena_chunk(&npool_g->arena, p);
+	const struct npool_chunk *c;
 
+	if (unlikely(npool_g == NULL))
+		return RTE_BAD_IOVA;
+	c = npool_arena_chunk(&npool_g->arena, p);
 	if (unlikely(c == NULL))
 		return RTE_BAD_IOVA;
 	return c->iova + (uintptr_t)((const char *)p - c->va);

@@ -75,7 +75,11 @@ struct rte_mempool *
 npool_pktmbuf_pool_create(const char *name, unsigned int n,
 		uint16_t priv_size, uint16_t data_room_size, int socket_id)
 {
-	if (name == NULL || strlen(name) + 4 > RTE_RING_NAMESIZE) {
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (strlen(name) + 4 > RTE_RING_NAMESIZE) {
 		rte_errno = ENAMETOOLONG;
 		return NULL;
 	}

@@ -41,7 +41,8 @@ extern "C" {
  *   NUMA socket, or SOCKET_ID_ANY.
  * @return
  *   The pool, or NULL with rte_errno set as rte_pktmbuf_pool_create():
- *   EINVAL, ENOSPC, EEXIST, ENOMEM; ENAMETOOLONG for a long name.
+ *   EINVAL (also for a NULL name), ENOSPC, EEXIST, ENOMEM; ENAMETOOLONG
+ *   for a long name.
  */
 struct rte_mempool *npool_pktmbuf_pool_create(const char *name,
 		unsigned int n, uint16_t priv_size, uint16_t data_room_size,
