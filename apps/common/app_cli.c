@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,14 +52,17 @@ static const char common_usage[] =
 	"  -p PORTMASK         hex mask of the ports to use (required)\n"
 	"  -P                  put the ports in promiscuous mode\n"
 	"  --config \"(port,queue,lcore)[,...]\"\n"
-	"                      RX queues polled by each lcore (default: queue 0\n"
-	"                      of every port on the first worker lcore)\n"
+	"                      RX queues polled by each lcore, at most "
+	RTE_STR(APP_MAX_RXQ_PER_LCORE) " per\n"
+	"                      lcore and " RTE_STR(APP_MAX_RXQ) " in all (default: queue 0 of every\n"
+	"                      port on the first worker lcore)\n"
 	"  --pool npool|mempool\n"
 	"                      RX pools on the \"npool\" ops (default) or DPDK's\n"
 	"                      rte_pktmbuf_pool_create()\n"
 	"  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
 	"                      free the RX mbuf at once (0 = off, the default)\n"
-	"  --nb-mbufs N        mbufs per RX pool (default: sized from the rings)\n"
+	"  --nb-mbufs N        mbufs per RX pool, 1024..16777216 (default: sized\n"
+	"                      from the rings, at least 8192)\n"
 	"  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 	"                      the driver profile's)\n"
 	"  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
@@ -66,7 +70,8 @@ static const char common_usage[] =
 	"                      ring, testpmd's --mbcache=0); npool pools keep\n"
 	"                      their own per-lcore caches\n"
 	"  --stats SEC         print the counters every SEC seconds (0 = off)\n"
-	"  --duration SEC      stop after SEC seconds (0 = no limit)\n"
+	"  --duration SEC      stop after SEC seconds, a decimal fraction allowed\n"
+	"                      (0 = no limit)\n"
 	"  --idle-exit MS      stop when no packet arrived for MS milliseconds\n"
 	"  --json FILE         write the final counters to FILE as JSON\n"
 	"  -h, --help          print this help\n";
@@ -101,17 +106,27 @@ app_opts_defaults(struct app_opts *o, const char *prog)
 	app_err_set_prog(prog);
 }
 
-/* All of @p s as an unsigned number in @p base: no sign, no blank. */
+/*
+ * All of @p s as an unsigned number: decimal (hexadecimal with @p hex), or
+ * hexadecimal after "0x". No octal, no sign, no blank.
+ */
 static int
-to_ull(const char *s, int base, unsigned long long *v)
+to_ull(const char *s, bool hex, unsigned long long *v)
 {
 	char *end;
 
-	/* strtoull() takes "-1" and leading blanks: refuse them first. */
-	if (s == NULL || !isxdigit((unsigned char)s[0]))
+	if (s == NULL)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		hex = true;
+	}
+	/* strtoull() takes "-1", blanks and (base 16) a second "0x". */
+	if (s[0] == '\0' || strspn(s, hex ? "0123456789abcdefABCDEF" :
+			"0123456789") != strlen(s))
 		return -1;
 	errno = 0;
-	*v = strtoull(s, &end, base);
+	*v = strtoull(s, &end, hex ? 16 : 10);
 	return errno != 0 || *end != '\0' ? -1 : 0;
 }
 
@@ -121,8 +136,9 @@ app_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 {
 	unsigned long long v;
 
-	if (to_ull(s, 0, &v) < 0) {
-		app_err("%s: '%s' is not a number", flag, s ? s : "");
+	if (to_ull(s, false, &v) < 0) {
+		app_err("%s: '%s' is not a number (decimal, or hexadecimal after 0x)",
+				flag, s ? s : "");
 		return -1;
 	}
 	if (v < min || v > max) {
@@ -141,7 +157,9 @@ app_parse_double(const char *flag, const char *s, double min, double max,
 	char *end = NULL;
 	double v = 0;
 
-	if (s != NULL && (isdigit((unsigned char)s[0]) || s[0] == '.')) {
+	/* Decimal only: strtod() also takes hex floats, exponents, inf. */
+	if (s != NULL && s[0] != '\0' &&
+			strspn(s, "0123456789.") == strlen(s)) {
 		errno = 0;
 		v = strtod(s, &end);
 	}
@@ -162,7 +180,7 @@ app_parse_portmask(const char *flag, const char *s, uint64_t *mask)
 {
 	unsigned long long v;
 
-	if (to_ull(s, 16, &v) < 0) {
+	if (to_ull(s, true, &v) < 0) {
 		app_err("%s: '%s' is not a hexadecimal port mask", flag,
 				s ? s : "");
 		return -1;
@@ -301,6 +319,7 @@ static int
 check_config(const struct app_opts *o)
 {
 	uint32_t nq[RTE_MAX_ETHPORTS] = { 0 }, maxq[RTE_MAX_ETHPORTS] = { 0 };
+	uint32_t per_lcore[RTE_MAX_LCORE] = { 0 };
 	unsigned int i, j;
 	uint16_t p;
 
@@ -323,6 +342,11 @@ check_config(const struct app_opts *o)
 						m->queue, m->port);
 				return -1;
 			}
+		if (++per_lcore[m->lcore] > APP_MAX_RXQ_PER_LCORE) {
+			app_err("--config: lcore %u has more than %d queues (the limit per lcore)",
+					m->lcore, APP_MAX_RXQ_PER_LCORE);
+			return -1;
+		}
 		nq[m->port]++;
 		maxq[m->port] = RTE_MAX(maxq[m->port], (uint32_t)m->queue + 1);
 	}
@@ -450,7 +474,9 @@ void
 app_cli_usage(FILE *f, const struct app_opts *o, const struct app_cli *cli)
 {
 	fprintf(f, "Usage: %s [EAL options] -- -p PORTMASK [options]\n"
-			"Options:\n%s%s", o->prog, common_usage,
+			"Options:\n%s%s"
+			"Numbers are decimal, or hexadecimal after 0x (-p is hexadecimal).\n",
+			o->prog, common_usage,
 			cli->usage != NULL ? cli->usage : "");
 }
 
@@ -472,17 +498,26 @@ build_long_opts(const struct app_cli *cli, struct option *lo)
 	return 0;
 }
 
+/*
+ * getopt_long() sets optopt to the short option's letter, to a long
+ * option's id (> UCHAR_MAX) or to 0 for an unknown long option; the long
+ * option itself is the argument just passed, up to its '='.
+ */
 static int
 report_getopt_error(int opt, char **argv)
 {
 	const char *arg = argv[optind - 1];
+	const int len = (int)strcspn(arg, "=");
 
-	if (opt == ':')
-		app_err("option '%s' needs a value", arg);
+	if (optopt > 0 && optopt <= UCHAR_MAX)
+		app_err(opt == ':' ? "option '-%c' needs a value" :
+				"unknown option '-%c'", optopt);
+	else if (opt == ':')
+		app_err("option '%.*s' needs a value", len, arg);
 	else if (optopt != 0)
-		app_err("unknown option '-%c'", optopt);
+		app_err("option '%.*s' doesn't allow an argument", len, arg);
 	else
-		app_err("unknown option '%s'", arg);
+		app_err("unknown option '%.*s'", len, arg);
 	return -1;
 }
 

@@ -35,6 +35,8 @@ extern "C" {
 
 /** Most (port, queue, lcore) entries in --config. */
 #define APP_MAX_RXQ 256
+/** Most RX queues (npool-gen: TX queues) one lcore serves in --config. */
+#define APP_MAX_RXQ_PER_LCORE 16
 
 /** Where the RX buffers come from (--pool). */
 enum app_pool_kind {
@@ -112,14 +114,16 @@ void app_err_set_prog(const char *prog);
 
 /**
  * Parse an unsigned decimal (or 0x hex) number, all of @p s, within
- * [@p min, @p max]. On error prints "<flag>: ..." with app_err().
+ * [@p min, @p max]: no octal (a leading 0 is decimal), sign or blank. On
+ * error prints "<flag>: ..." with app_err().
  *
  * @return 0, or -1.
  */
 int app_parse_u64(const char *flag, const char *s, uint64_t min,
 		uint64_t max, uint64_t *out);
 
-/** As app_parse_u64() for a non-negative decimal fraction ("1.5"). */
+/** As app_parse_u64() for a non-negative decimal fraction ("1.5"):
+ * digits and one '.', no exponent, no hex float. */
 int app_parse_double(const char *flag, const char *s, double min,
 		double max, double *out);
 

@@ -22,8 +22,6 @@
 extern "C" {
 #endif
 
-/** Most RX queues one lcore polls. */
-#define APP_MAX_RXQ_PER_LCORE 16
 /** Packets per rte_eth_rx_burst() / rte_eth_tx_burst(). */
 #define APP_BURST 32u
 
