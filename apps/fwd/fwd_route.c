@@ -144,42 +144,48 @@ parse_line(char *line, bool v6, uint64_t portmask, struct route *r,
 static int
 load_file(struct route_set *s, const char *path, bool v6, uint64_t portmask)
 {
-	char line[LINE_MAX];
+	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
 	const char *why = NULL;
 	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
 	struct route r;
-	size_t len;
+	ssize_t len;
 	FILE *f;
 	int rc = 0;
 
 	f = fopen(path, "r");
 	if (f == NULL) {
-		app_err("%s: %s: %s", v6 ? "--rule_ipv6" : "--rule_ipv4", path,
-				strerror(errno));
+		app_err("%s: %s: %s", flag, path, strerror(errno));
 		return -1;
 	}
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+	/* getline(): the length counts NUL bytes, which fgets() hides. */
+	while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
-				!feof(f)) {
+		if (memchr(line, '\0', len) != NULL) {
+			why = "NUL byte in the line (not a text file?)";
+			rc = -1;
+		} else if (len >= LINE_MAX) {
 			why = "line too long";
 			rc = -1;
-			break;
+		} else {
+			rc = parse_line(line, v6, portmask, &r, &why);
+			if (rc == 0 && set_add(s, &r) < 0) {
+				why = "out of memory";
+				rc = -1;
+			}
+			rc = rc > 0 ? 0 : rc;
 		}
-		rc = parse_line(line, v6, portmask, &r, &why);
-		if (rc == 0 && set_add(s, &r) < 0) {
-			why = "out of memory";
-			rc = -1;
-		}
-		rc = rc > 0 ? 0 : rc;
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		app_err("%s:%u: %s", path, lineno, why);
-	else if (ferror(f)) {
-		app_err("%s: read error", path);
+	} else if (ferror(f) || errno != 0) {
+		/* A directory opens, then reads fail with EISDIR. */
+		app_err("%s: %s: %s", flag, path,
+				strerror(errno != 0 ? errno : EIO));
 		rc = -1;
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }

@@ -36,7 +36,15 @@ ROUTE_FILES = {
     'badaddr6': 'R2001:2::/48 0\nR2001:::2::/48 1\n',
     'outside4': '# port 1 is not in -p 0x1\nR198.18.0.0/15 1\n',
     'outside6': 'R::/0 0\nR2001:2::/48 1\n',
+    # NUL bytes: a whole file of them, one inside a rule, one in a long
+    # comment (fgets() would hide all three)
+    'nulls4': '\0' * 100000,
+    'nulrule4': '# ok\nR10.0.0.0/8 1\0garbage\n',
+    'nulcomment4': 'R0.0.0.0/0 0\n#\0' + 'x' * 5000 + '\n',
 }
+
+# --config with one queue more than an lcore may poll (16)
+TOO_MANY_QUEUES = ','.join('(0,%d,0)' % q for q in range(17))
 
 CASES = [
     ('unknown flag', ['-p', '0x3', '--bogus-flag'], r'bogus-flag'),
@@ -87,6 +95,25 @@ CASES = [
      ['-p', '0x1', '--rule_ipv4', '{outside4}'], r'{outside4}:2\b'),
     ('IPv6 route to a port outside the portmask',
      ['-p', '0x1', '--rule_ipv6', '{outside6}'], r'{outside6}:2\b'),
+    ('route file of NUL bytes', ['-p', '0x3', '--rule_ipv4', '{nulls4}'],
+     r'{nulls4}:1\b.*NUL'),
+    ('NUL byte inside a route', ['-p', '0x3', '--rule_ipv4', '{nulrule4}'],
+     r'{nulrule4}:2\b.*NUL'),
+    ('NUL byte in a long comment', ['-p', '0x3', '--rule_ipv4',
+                                    '{nulcomment4}'], r'{nulcomment4}:2\b'),
+    ('route file is a directory', ['-p', '0x3', '--rule_ipv4', '{dir}'],
+     r'--rule_ipv4: {dir}: is a directory'),
+    ('--help with a value', ['-p', '0x3', '--help=1'],
+     r"option '--help' doesn't allow an argument"),
+    ('--duration hex float', ['-p', '0x3', '--duration', '0x1p1'],
+     r'--duration.*0x1p1'),
+    ('--duration exponent', ['-p', '0x3', '--duration', '1e1'],
+     r'--duration.*1e1'),
+    ('--stats 0x without a digit', ['-p', '0x3', '--stats', '0x'],
+     r'--stats'),
+    ('--config 17 queues on one lcore', ['-p', '0x1', '--config',
+                                         TOO_MANY_QUEUES],
+     r'--config.*lcore 0.*16'),
 ]
 
 CRASH_RE = re.compile(r'segmentation fault|PANIC|core dumped|'
@@ -96,6 +123,23 @@ CRASH_RE = re.compile(r'segmentation fault|PANIC|core dumped|'
 def run_case(app, work, args):
     cmd = [app] + harness.eal_args(work.new_prefix(), VDEVS) + ['--'] + args
     return harness.run(cmd, TIMEOUT)
+
+
+def numbers_problems(app, work):
+    """Numbers are decimal or 0x hex: "010" is ten (not octal eight) and
+    "08" eight (not an error)."""
+    jpath = work.file('numbers.json')
+    res = run_case(app, work, ['-p', '0x3', '--copybreak', '010', '--stats',
+                               '08', '--duration', '0.2', '--json', jpath])
+    if res.rc != 0:
+        return ['--copybreak 010 --stats 08: %s\n%s' % (res.describe(),
+                                                        res.tail(6))]
+    js = harness.load_json(jpath)
+    if js.get('copybreak') != 10:
+        return ['--copybreak 010: JSON copybreak %r, want 10'
+                % js.get('copybreak')]
+    harness.log('ok   numbers: --copybreak 010 is 10, --stats 08 is 8')
+    return []
 
 
 def main():
@@ -119,16 +163,20 @@ def main():
             harness.log('control run failed (%s), nothing below means '
                         'anything:\n%s' % (res.describe(), res.tail()))
             return 1
+        files['dir'] = work.path
+        probs = numbers_problems(a.app, work)
+        if probs:
+            fails.append('numbers: ' + '; '.join(probs))
         for name, args, want in CASES:
             args = [x.format(**files) for x in args]
             want = want.format(**{k: re.escape(v) for k, v in files.items()})
             res = run_case(a.app, work, args)
             out = res.stdout + res.stderr
             why = []
-            if res.timed_out or res.crashed:
-                why.append(res.describe())
-            elif res.rc == 0:
-                why.append('exit status 0')
+            if res.timed_out or res.crashed or res.rc != 2:
+                why.append('%s, want exit status 2' % res.describe())
+            if '\nUsage:' not in '\n' + res.stderr:
+                why.append('no usage on stderr')
             if CRASH_RE.search(out):
                 why.append('crash message in the output')
             if not re.search(want, out, re.I):
