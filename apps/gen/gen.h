@@ -30,7 +30,9 @@
 #define GEN_MAX_FRAME (GEN_MAX_SIZE + RTE_ETHER_HDR_LEN + 4u)
 /** Most sizes in one mix (IMIX has three). */
 #define GEN_MAX_SIZES 3
-/** --flows upper bound: source addresses stay in one /16. */
+/** --flows upper bound: 65536 consecutive source addresses from --src-ip
+ * (a range that would wrap past 255.255.255.255 is refused), UDP source
+ * ports 1024 + flow mod 64512. */
 #define GEN_MAX_FLOWS 65536u
 /** Most extra sends per packet: the mbuf refcnt is 16 bits. */
 #define GEN_MAX_CLONE (UINT16_MAX - 1u)
@@ -79,7 +81,8 @@ struct gen_conf {
 	bool size_set;
 	bool imix;                /**< --imix */
 	uint32_t flows;           /**< --flows, >= 1 */
-	uint64_t rate;            /**< --rate packets/s per port, 0 = line */
+	uint64_t rate;            /**< --rate packets/s per port (its queues
+	                           *   share it), 0 = line */
 	uint64_t count;           /**< --count per port, 0 = unlimited */
 	uint32_t clone;           /**< --clone: extra sends per packet */
 	enum gen_refcnt refcnt;   /**< --refcnt */

@@ -62,8 +62,10 @@ static const char gen_usage[] =
 	"                      60 590 60 60 590 60 60 590 60 60 590 1514\n"
 	"  --flows N           flow i (packet number mod N) has source address\n"
 	"                      --src-ip + i and UDP source port 1024 + i mod\n"
-	"                      64512, 1..65536 (default 1)\n"
-	"  --rate PPS          sends per second per port, 0 = line rate\n"
+	"                      64512, 1..65536 (default 1); the addresses must\n"
+	"                      not wrap past 255.255.255.255\n"
+	"  --rate PPS          sends per second per port (split between its\n"
+	"                      queues), 0 = line rate\n"
 	"  --count N           sends per port, then stop (0 = no limit)\n"
 	"  --clone N           send each allocated packet N + 1 times\n"
 	"                      (pktgen clone_skb), 0..65534 (default 0)\n"
@@ -75,6 +77,7 @@ static const char gen_usage[] =
 	"  --dst-mac MAC       destination MAC (default 02:00:00:00:00:01)\n"
 	"  --src-ip A.B.C.D    source address of flow 0 (default 198.18.0.1)\n"
 	"  --dst-ip A.B.C.D    destination address (default 198.19.0.1)\n"
+	"  --idle-exit is refused: npool-gen receives nothing.\n"
 	"  Packets come from npool_napi_alloc_pkt() (--pool npool) or an\n"
 	"  rte_pktmbuf pool (--pool mempool). Unsent slots of a partial TX\n"
 	"  burst are dropped (tx_unsent), never retried.\n";
@@ -163,10 +166,19 @@ gen_conf_defaults(struct gen_conf *c)
 
 /* Options that exclude each other. 0, or -1 after app_err(). */
 static int
-gen_conf_check(const struct gen_conf *c)
+gen_conf_check(const struct gen_conf *c, const struct app_opts *o)
 {
+	if (o->idle_ms != 0) {
+		app_err("--idle-exit: npool-gen receives nothing, so it would always fire: use --duration or --count");
+		return -1;
+	}
 	if (c->imix && c->size_set) {
 		app_err("--imix: cannot be combined with --size");
+		return -1;
+	}
+	if ((uint64_t)rte_be_to_cpu_32(c->src_ip) + c->flows - 1 > UINT32_MAX) {
+		app_err("--flows: %u source addresses from --src-ip would wrap past 255.255.255.255",
+				c->flows);
 		return -1;
 	}
 	if (c->pcap != NULL && c->synth_opts != 0) {
@@ -202,7 +214,7 @@ gen_setup_txqs(void)
 {
 	unsigned int per_port[RTE_MAX_ETHPORTS] = { 0 };
 	unsigned int seen[RTE_MAX_ETHPORTS] = { 0 };
-	uint64_t hz = rte_get_tsc_hz(), rate;
+	uint64_t hz = rte_get_tsc_hz();
 	unsigned int l, i, nb_lcores = 0;
 
 	RTE_LCORE_FOREACH(l)
@@ -226,13 +238,18 @@ gen_setup_txqs(void)
 				share(gen.c.count, j, k) : UINT64_MAX;
 			t->done = t->quota == 0;
 			if (gen.c.rate != 0) {
-				rate = RTE_MAX(share(gen.c.rate, j, k), 1u);
-				t->cost = RTE_MAX((hz << 16) / rate, 1u);
+				/* Each of the k queues sends rate / k per
+				 * second, a fraction (the port's --rate holds
+				 * below k pps too); queue j starts (k - j) / k
+				 * of a send short: the port's first sends are
+				 * 1 / rate apart, one packet of credit in all. */
+				t->cost = RTE_MAX((hz << 16) * k / gen.c.rate,
+						1u);
+				t->credit = t->cost - t->cost / k * j;
 				/* Depth: a burst, or 1 ms of sends, so that a
 				 * preempted lcore catches up that much. */
-				t->credit_max = RTE_MAX(rate / 1000,
+				t->credit_max = RTE_MAX(gen.c.rate / k / 1000,
 						(uint64_t)APP_BURST) * t->cost;
-				t->credit = t->cost;
 			}
 			if (gen.c.pcap != NULL) {
 				t->fr = &pcap_frames;
@@ -464,7 +481,7 @@ main(int argc, char **argv)
 	status = app_run_init(argc, argv, &o, "npool-gen", &cli);
 	if (status >= 0)
 		goto out;
-	if (gen_conf_check(&gen.c) < 0 || (gen.c.pcap != NULL &&
+	if (gen_conf_check(&gen.c, &o) < 0 || (gen.c.pcap != NULL &&
 			gen_frames_load_pcap(&pcap_frames, gen.c.pcap) < 0)) {
 		app_cli_usage(stderr, &o, &cli);
 		status = APP_EXIT_USAGE;

@@ -318,6 +318,30 @@ def case_rate(app, work, pool):
     return probs
 
 
+def case_rate_split(app, work, pool):
+    """--rate below the number of TX queues: --rate 1 on four queues of one
+    port for 1.5 s sends about 2 (every queue 1 pps plus one packet of
+    starting credit would send 8); --rate 4 --count 4 on the same queues
+    ends (each queue a quarter of the rate, none stuck at 0 pps)."""
+    config = '(0,0,0),(0,1,1),(0,2,0),(0,3,1)'
+    vdevs = ['net_null0,no-rx=1']
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool, '--rate',
+                                     '1', '--config', config,
+                                     '--duration', '1.5'])
+    probs = run_problems(res, 'npool-gen --rate 1, 4 queues')
+    tx = gen_port(res.json, 0).get('tx')
+    if not isinstance(tx, int) or not 1 <= tx <= 3:
+        probs.append('--rate 1 for 1.5 s on 4 queues sent %r, want 2' % tx)
+    res = run_gen(app, work, vdevs, ['-p', '0x1', '--pool', pool, '--rate',
+                                     '4', '--count', '4', '--config', config])
+    probs += run_problems(res, 'npool-gen --rate 4 --count 4, 4 queues')
+    g = gen_port(res.json, 0)
+    if g.get('tx') != 4 or not g.get('seconds', 0) >= 0.5:
+        probs.append('--rate 4 --count 4: tx %r over %r s, want 4 over '
+                     '0.75 s' % (g.get('tx'), g.get('seconds')))
+    return probs
+
+
 def case_duration(app, work, pool):
     """--duration on net_null: stops by itself, sends, no leak."""
     res = run_gen(app, work, ['net_null0,no-rx=1'],
@@ -351,6 +375,12 @@ BAD = [
      r'--pcap.*/nonexistent/npool\.pcap'),
     ('--pcap empty capture', ['--pcap', '{empty}'], r'--pcap'),
     ('--pool bogus', ['--pool', 'heap'], r'--pool'),
+    ('--imix with a value', ['--imix=1'],
+     r"option '--imix' doesn't allow an argument"),
+    ('--idle-exit (nothing is received)', ['--idle-exit', '100'],
+     r'--idle-exit'),
+    ('--flows wrapping past 255.255.255.255',
+     ['--src-ip', '255.255.255.255', '--flows', '2'], r'--flows.*wrap'),
 ]
 
 
@@ -364,7 +394,7 @@ def case_bad_input(app, work, _pool):
                ['--', '-p', '0x1', '--count', '10'] + args)
         res = harness.run(cmd, timeout=60)
         out = res.stdout + res.stderr
-        if res.timed_out or res.crashed or res.rc == 0:
+        if res.timed_out or res.crashed or res.rc != 2:
             probs.append('%s: %s\n%s' % (name, res.describe(), res.tail()))
         elif not re.search(regex, out):
             probs.append('%s: exit %d but no message matching /%s/\n%s'
@@ -397,6 +427,7 @@ CASES = {
     'two-ports-npool': (case_two_ports, 'npool'),
     'two-queues-mempool': (case_two_queues, 'mempool'),
     'rate-npool': (case_rate, 'npool'),
+    'rate-split-npool': (case_rate_split, 'npool'),
     'duration-mempool': (case_duration, 'mempool'),
     'bad-input': (case_bad_input, None),
 }
