@@ -17,11 +17,13 @@ struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
 static struct {
 	bool configured;
 	bool started;
-	uint16_t nb_rxq;
+	uint16_t nb_rxq;        /* RX queues polled (--config) */
+	uint16_t nb_rxq_dev;    /* RX queues set up: polled and unpolled */
 	uint16_t nb_txq;
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
 	const struct npool_rx_profile *prof;
+	struct rte_mempool *pool;   /* of the polled queues, for the others */
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
 } ports[RTE_MAX_ETHPORTS];
@@ -104,6 +106,11 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 				info->max_tx_queues);
 		return -1;
 	}
+	/* A PMD may loop TX queue q into RX queue q (net_ring): RX queues
+	 * up to the TX queue count are set up even when nobody polls them,
+	 * so that what lands there is released at the stop. */
+	ports[p].nb_rxq_dev = RTE_MAX(ports[p].nb_rxq,
+			RTE_MIN(ports[p].nb_txq, info->max_rx_queues));
 	memset(conf, 0, sizeof(*conf));
 	/* Chains (frames above the data room, fragments) must go out. */
 	conf->txmode.offloads = info->tx_offload_capa &
@@ -121,7 +128,7 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	ret = npool_rx_profile_fit(p, ports[p].prof, conf, &ports[p].nb_rxd,
 			&ports[p].nb_txd);
 	if (ret == 0)
-		ret = rte_eth_dev_configure(p, ports[p].nb_rxq,
+		ret = rte_eth_dev_configure(p, ports[p].nb_rxq_dev,
 				ports[p].nb_txq, conf);
 	if (ret != 0) {
 		app_err("port %u (%s): configure: %s", p, info->driver_name,
@@ -156,7 +163,7 @@ create_rx_pools(const struct app_opts *o)
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!ports[p].configured)
 			continue;
-		n += ports[p].nb_rxq * ports[p].nb_rxd +
+		n += ports[p].nb_rxq_dev * ports[p].nb_rxd +
 			ports[p].nb_txq * ports[p].nb_txd +
 			nb_fwd_lcores * APP_BURST;
 		if (o->mbuf_size == 0)
@@ -183,10 +190,27 @@ create_rx_pools(const struct app_opts *o)
 }
 
 static int
+setup_rxq(uint16_t p, uint16_t q, struct rte_mempool *pool)
+{
+	struct rte_eth_rxconf rxconf = ports[p].info.default_rxconf;
+	int ret;
+
+	rxconf.offloads = ports[p].conf.rxmode.offloads;
+	rxconf.rx_free_thresh = ports[p].prof->rx_free_thresh;
+	ret = rte_eth_rx_queue_setup(p, q, ports[p].nb_rxd, pool->socket_id,
+			&rxconf, pool);
+	if (ret != 0) {
+		app_err("port %u: RX queue %u: %s", p, q, rte_strerror(-ret));
+		return -1;
+	}
+	ports[p].pool = pool;
+	return 0;
+}
+
+static int
 setup_queues(void)
 {
 	unsigned int lcore, i, socket;
-	struct rte_eth_rxconf rxconf;
 	struct rte_eth_txconf txconf;
 	uint16_t p, q;
 	int ret;
@@ -197,25 +221,18 @@ setup_queues(void)
 		socket = rte_lcore_to_socket_id(lcore);
 		if (socket >= RTE_MAX_NUMA_NODES)
 			socket = 0;
-		for (i = 0; i < lc->nb_rxq; i++) {
-			p = lc->rxq[i].port;
-			rxconf = ports[p].info.default_rxconf;
-			rxconf.offloads = ports[p].conf.rxmode.offloads;
-			rxconf.rx_free_thresh = ports[p].prof->rx_free_thresh;
-			ret = rte_eth_rx_queue_setup(p, lc->rxq[i].queue,
-					ports[p].nb_rxd, socket, &rxconf,
-					rx_pools[socket]);
-			if (ret != 0) {
-				app_err("port %u: RX queue %u: %s", p,
-						lc->rxq[i].queue,
-						rte_strerror(-ret));
+		for (i = 0; i < lc->nb_rxq; i++)
+			if (setup_rxq(lc->rxq[i].port, lc->rxq[i].queue,
+					rx_pools[socket]) < 0)
 				return -1;
-			}
-		}
 	}
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!ports[p].configured)
 			continue;
+		/* The unpolled RX queues, from a pool of the polled ones. */
+		for (q = ports[p].nb_rxq; q < ports[p].nb_rxq_dev; q++)
+			if (setup_rxq(p, q, ports[p].pool) < 0)
+				return -1;
 		txconf = ports[p].info.default_txconf;
 		txconf.offloads = ports[p].conf.txmode.offloads;
 		for (q = 0; q < ports[p].nb_txq; q++) {
@@ -234,6 +251,7 @@ setup_queues(void)
 static int
 start_port(uint16_t p, bool promisc)
 {
+	char extra[32];
 	int ret;
 
 	ret = rte_eth_dev_start(p);
@@ -255,11 +273,16 @@ start_port(uint16_t p, bool promisc)
 			return -1;
 		}
 	}
-	printf("port %u: %s, profile %s, %u RX queue(s) x %u desc, %u TX queue(s) x %u desc, MAC "
+	extra[0] = '\0';
+	if (ports[p].nb_rxq_dev != ports[p].nb_rxq)
+		snprintf(extra, sizeof(extra), " (+%u not polled)",
+				ports[p].nb_rxq_dev - ports[p].nb_rxq);
+	printf("port %u: %s, profile %s, %u RX queue(s)%s x %u desc, %u TX queue(s) x %u desc, MAC "
 			RTE_ETHER_ADDR_PRT_FMT "\n", p,
 			ports[p].info.driver_name, ports[p].prof->driver,
-			ports[p].nb_rxq, ports[p].nb_rxd, ports[p].nb_txq,
-			ports[p].nb_txd, RTE_ETHER_ADDR_BYTES(&app_port_mac[p]));
+			ports[p].nb_rxq, extra, ports[p].nb_rxd,
+			ports[p].nb_txq, ports[p].nb_txd,
+			RTE_ETHER_ADDR_BYTES(&app_port_mac[p]));
 	return 0;
 }
 
@@ -285,9 +308,10 @@ app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
 }
 
 /*
- * Release what still waits in a port's RX queues once the lcores stopped:
- * a software ring (net_ring) keeps its mbufs across close. At most a
- * ring's worth per queue, so that a capture file is not read to its end.
+ * Release what still waits in a port's RX queues, polled or not, once the
+ * lcores stopped: a software ring (net_ring) keeps its mbufs across close.
+ * At most a ring's worth per queue, so that a capture file is not read to
+ * its end.
  */
 static uint64_t
 drain_rx(uint16_t p)
@@ -297,7 +321,7 @@ drain_rx(uint16_t p)
 	uint32_t got;
 	uint16_t q, n;
 
-	for (q = 0; q < ports[p].nb_rxq; q++) {
+	for (q = 0; q < ports[p].nb_rxq_dev; q++) {
 		got = 0;
 		do {
 			n = rte_eth_rx_burst(p, q, pkts, (uint16_t)RTE_MIN(

@@ -436,34 +436,18 @@ CASES = {
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app')
-    ap.add_argument('--case', choices=sorted(CASES) + ['all'])
     ap.add_argument('--captures')
-    ap.add_argument('--list', action='store_true')
-    ap.add_argument('--keep', action='store_true')
-    a = ap.parse_args()
-    if a.list:
-        print('\n'.join(CASES))
+    a, names = harness.case_arguments(ap, CASES)
+    if names is None:
         return 0
-    if not a.case:
-        ap.error('--case is required')
     harness.require_app(a.app, 'npool-gen')
-    names = list(CASES) if a.case == 'all' else [a.case]
-    failed = 0
-    for name in names:
+
+    def run_one(name, work):
         fn, pool = CASES[name]
-        with harness.Workdir('gen-' + name, a.keep) as work:
-            if fn is case_pcap:
-                probs = fn(a.app, work, pool, a.captures)
-            else:
-                probs = fn(a.app, work, pool)
-        if probs:
-            failed += 1
-            harness.log('FAIL %s:' % name)
-            for p in probs:
-                harness.log('  - ' + p)
-        else:
-            harness.log('PASS %s' % name)
-    return 1 if failed else 0
+        if fn is case_pcap:
+            return fn(a.app, work, pool, a.captures)
+        return fn(a.app, work, pool)
+    return harness.run_cases(names, 'gen', run_one, a.keep)
 
 
 if __name__ == '__main__':

@@ -184,3 +184,37 @@ def leak_problems(js):
     if leak.get('ok') is not True:
         probs.append('leak.ok = %r' % leak.get('ok'))
     return probs
+
+
+def run_cases(names, tag, run_one, keep=False):
+    """Run each case in `names` in a Workdir of its own: run_one(name,
+    work) returns its problems; log PASS or FAIL with them. Returns the
+    exit status: 0 when every case passed, else 1."""
+    failed = 0
+    for name in names:
+        with Workdir('%s-%s' % (tag, name), keep) as work:
+            probs = run_one(name, work)
+        if probs:
+            failed += 1
+            log('FAIL %s:' % name)
+            for p in probs:
+                log('  - ' + p)
+        else:
+            log('PASS %s' % name)
+    return 1 if failed else 0
+
+
+def case_arguments(ap, cases):
+    """Add --case NAME|all, --list and --keep to the parser `ap`; parse.
+    Returns (arguments, the case names to run), names None after --list
+    printed them."""
+    ap.add_argument('--case', choices=sorted(cases) + ['all'])
+    ap.add_argument('--list', action='store_true')
+    ap.add_argument('--keep', action='store_true')
+    a = ap.parse_args()
+    if a.list:
+        print('\n'.join(cases))
+        return a, None
+    if not a.case:
+        ap.error('--case is required')
+    return a, list(cases) if a.case == 'all' else [a.case]

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Regression checks of the apps for defects found by testers, one case
+each (python3 stdlib only):
+
+  ring-leak      npool-fwd, a net_ring port and two forwarding lcores: the
+                 ring's second RX queue (TX queue 1 loops into it) is
+                 drained at the stop: no leak, exit 0
+  ring-tx-full   the same with 9014-byte frames cut into 68-byte fragments
+                 that fill the unpolled ring: tx_full is charged to the
+                 port the packet came in on (net_ring does not set
+                 mbuf->port): rx == forwarded + dropped per port
+
+  apps_regress.py --fwd build/apps/fwd/npool-fwd
+                  --drop build/apps/drop/npool-drop --case NAME
+  apps_regress.py --list
+Exit 0 pass, 1 fail, 77 skip.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness  # noqa: E402
+import packets  # noqa: E402
+import pcaplib  # noqa: E402
+
+U64_HALF = 1 << 63
+
+
+def frame(size, df=False):
+    """An IPv4/UDP frame of `size` bytes from 198.18.0.2 to 198.18.1.1 (port
+    1 in l3fwd's default table); IP total length capped at 65535."""
+    body = b'a' * max(0, size - 14 - 20 - 8)
+    udp = packets.udp(body)
+    tot = min(20 + len(udp), 65535)
+    ip = packets.ipv4(src='198.18.0.2', dst='198.18.1.1', payload=udp,
+                      df=df, tot_len=tot)
+    return packets.eth(ip, dst='02:00:00:00:00:01')
+
+
+def run_app(app, work, vdevs, args, lcores='0'):
+    jpath = work.file('r-%d.json' % len(work.prefixes))
+    cmd = ([app] + harness.eal_args(work.new_prefix(), vdevs, lcores) +
+           ['--', '--json', jpath] + args)
+    res = harness.run(cmd, timeout=120)
+    res.json = harness.load_json(jpath)
+    return res
+
+
+def run_problems(res, what, status=0):
+    """Exit status, JSON present, leak block clean."""
+    probs = []
+    if res.timed_out or res.rc != status:
+        probs.append('%s: %s, want exit status %d\n%s'
+                     % (what, res.describe(), status, res.tail()))
+    if '_error' in res.json:
+        return probs + ['%s: no JSON: %s' % (what, res.json['_error'])]
+    return probs + ['%s: %s' % (what, p)
+                    for p in harness.leak_problems(res.json)]
+
+
+def balance_problems(js, what):
+    """rx == forwarded + dropped per port and in total, no counter
+    underflow (a huge value)."""
+    probs = []
+    rows = [('port %r' % p.get('port'), p) for p in js.get('ports', [])]
+    for name, c in rows + [('total', js.get('total', {}))]:
+        vals = [c.get('rx'), c.get('forwarded'), c.get('dropped')]
+        if not all(isinstance(v, int) for v in vals):
+            probs.append('%s: %s: counters %r' % (what, name, vals))
+            continue
+        if any(v >= U64_HALF for v in vals + list(c['drops'].values())):
+            probs.append('%s: %s: counter underflow %r' % (what, name, c))
+        elif vals[0] != vals[1] + vals[2]:
+            probs.append('%s: %s: rx %d != forwarded %d + dropped %d'
+                         % ((what, name) + tuple(vals)))
+    return probs
+
+
+def ring_vdevs(work, frames):
+    """net_pcap0 reads `frames` and writes one capture per TX queue (two
+    forwarding lcores); net_ring1 loops each TX queue into its RX queue."""
+    rx = work.file('in.pcap')
+    pcaplib.write(rx, frames)
+    return ['net_pcap0,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s'
+            % (rx, work.file('a.pcap'), work.file('b.pcap')), 'net_ring0']
+
+
+def case_ring_leak(a, work):
+    res = run_app(a.fwd, work, ring_vdevs(work, [frame(60)]),
+                  ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
+                   '--idle-exit', '300'], lcores='0-1')
+    probs = run_problems(res, 'npool-fwd, net_ring port, 2 lcores')
+    return probs + balance_problems(res.json, 'npool-fwd')
+
+
+def case_ring_tx_full(a, work):
+    res = run_app(a.fwd, work, ring_vdevs(work, [frame(9014)] * 10),
+                  ['-p', '0x3', '--config', '(0,0,0),(1,0,1)', '--mtu', '68',
+                   '--idle-exit', '300'], lcores='0-1')
+    probs = run_problems(res, 'npool-fwd --mtu 68, net_ring port')
+    probs += balance_problems(res.json, 'npool-fwd --mtu 68')
+    tx_full = res.json.get('total', {}).get('drops', {}).get('tx_full')
+    if not tx_full:
+        harness.log('note: the ring never filled (tx_full %r)' % tx_full)
+    return probs
+
+
+CASES = {
+    'ring-leak': case_ring_leak,
+    'ring-tx-full': case_ring_tx_full,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--fwd')
+    ap.add_argument('--drop')
+    a, names = harness.case_arguments(ap, CASES)
+    if names is None:
+        return 0
+    harness.require_app(a.fwd, 'npool-fwd')
+    harness.require_app(a.drop, 'npool-drop')
+    return harness.run_cases(names, 'regress',
+                             lambda name, work: CASES[name](a, work), a.keep)
+
+if __name__ == '__main__':
+    sys.exit(main())
