@@ -62,8 +62,12 @@ app_loop_running(struct app_loop *l)
 }
 
 /**
- * Receive a burst from the @p i-th RX queue of lcore @p lc, count it and,
- * with @p copybreak != 0, copy-break it (npool_rx_copybreak()).
+ * Receive a burst from the @p i-th RX queue of lcore @p lc, count it, set
+ * each packet's mbuf->port to the port it came in on (net_ring leaves the
+ * sender's), drop the malformed chains (segments that do not add up to
+ * pkt_len, e.g. net_pcap's frames above 64 KiB) under the app's rx_bad
+ * reason and, with @p copybreak != 0, copy-break the rest
+ * (npool_rx_copybreak()).
  *
  * @return Packets in @p pkts (at most APP_BURST).
  */
@@ -73,13 +77,23 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 		uint16_t copybreak)
 {
 	const uint16_t port = lc->rxq[i].port;
-	uint16_t n;
+	uint32_t odd = 0;
+	uint16_t n, k;
 
 	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
 	if (n == 0)
 		return 0;
 	app_ctr_rx(ctr, port, n);
-	if (copybreak != 0)
+	/* One pass: a chain, or a single segment that is not the whole
+	 * packet, takes the checks out of line. */
+	for (k = 0; k < n; k++) {
+		pkts[k]->port = port;
+		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
+			(pkts[k]->nb_segs ^ 1u);
+	}
+	if (unlikely(odd != 0))
+		n = app_rx_drop_malformed_pvt(ctr, port, pkts, n);
+	if (copybreak != 0 && n != 0)
 		npool_rx_copybreak(pkts, n, copybreak);
 	return n;
 }

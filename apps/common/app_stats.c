@@ -24,7 +24,47 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 	memset(&st, 0, sizeof(st));
 	st.d = *d;
 	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
+	if (st.d.rx_bad >= st.d.nb_reasons)
+		st.d.rx_bad = 0;
 	st.o = o;
+}
+
+/* Whether a chain's segments add up to its pkt_len and nb_segs. */
+static bool
+chain_ok(const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *s = m;
+	uint32_t len = 0;
+	uint16_t segs = 0;
+
+	/* At most nb_segs + 1 steps, whatever the next pointers say. */
+	while (s != NULL && segs <= m->nb_segs) {
+		len += s->data_len;
+		segs++;
+		s = s->next;
+	}
+	return s == NULL && segs == m->nb_segs && len == m->pkt_len;
+}
+
+uint16_t
+app_rx_drop_malformed_pvt(struct app_lcore_ctr *c, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mbuf *bad[n];
+	uint16_t i, ok = 0, nb = 0;
+
+	for (i = 0; i < n; i++) {
+		if (likely(chain_ok(pkts[i])))
+			pkts[ok++] = pkts[i];
+		else
+			bad[nb++] = pkts[i];
+	}
+	if (nb != 0) {
+		c->port[port].drops[st.d.rx_bad] += nb;
+		/* Follows the next pointers, not nb_segs. */
+		rte_pktmbuf_free_bulk(bad, nb);
+	}
+	return ok;
 }
 
 void

@@ -56,6 +56,9 @@ struct app_stats_desc {
 	const char *app;              /**< "npool-fwd" */
 	const char *const *reasons;   /**< drop reason names, JSON keys */
 	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
+	/** Reason of the frames app_rx_burst() drops as malformed: a chain
+	 * whose segments do not add up to its pkt_len or nb_segs. */
+	unsigned int rx_bad;
 };
 
 struct app_json;
@@ -85,6 +88,17 @@ app_ctr_rx(struct app_lcore_ctr *c, uint16_t port, uint16_t n)
 	c->rx += n;
 	c->port[port].rx += n;
 }
+
+/**
+ * @internal The slow path of app_rx_burst(): drop the packets of @p pkts
+ * whose segments' data_len do not add up to pkt_len, or whose segment
+ * count is not nb_segs (a PMD that cut a frame), counted under the app's
+ * rx_bad reason on @p port; keep the others in order.
+ *
+ * @return Packets left in @p pkts.
+ */
+uint16_t app_rx_drop_malformed_pvt(struct app_lcore_ctr *c, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t n);
 
 /** Reset the counters and remember the app's names. Main lcore. */
 void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o);

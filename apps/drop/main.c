@@ -13,9 +13,10 @@
 #include "app_run.h"
 #include "app_stats.h"
 
-/* The only drop reason: received and dropped on purpose. */
-static const char *const drop_reasons[] = { "rx_drop" };
+/* Received and dropped on purpose; malformed chains from the PMD. */
+static const char *const drop_reasons[] = { "rx_drop", "truncated" };
 #define RX_DROP 0
+#define RX_TRUNCATED 1
 
 static int
 drop_lcore_main(void *arg)
@@ -46,6 +47,7 @@ main(int argc, char **argv)
 {
 	static const struct app_stats_desc desc = {
 		"npool-drop", drop_reasons, RTE_DIM(drop_reasons),
+		.rx_bad = RX_TRUNCATED,
 	};
 	static const struct app_cli cli = { NULL, NULL, NULL, NULL, NULL };
 	static const struct app_port_params pp = { .tx = false, .mtu = 0 };

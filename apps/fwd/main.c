@@ -158,6 +158,7 @@ main(int argc, char **argv)
 {
 	static const struct app_stats_desc desc = {
 		"npool-fwd", fwd_reason_names, FWD_NB_REASONS,
+		.rx_bad = FWD_TRUNCATED,
 	};
 	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
 	static struct app_opts o;

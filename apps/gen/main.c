@@ -466,6 +466,7 @@ main(int argc, char **argv)
 {
 	static const struct app_stats_desc desc = {
 		"npool-gen", gen_reasons, RTE_DIM(gen_reasons),
+		.rx_bad = 0, /* npool-gen receives nothing */
 	};
 	static const struct app_stats_extra extra = { gen_print, gen_json };
 	static struct app_opts o;

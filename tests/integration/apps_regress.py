@@ -3,6 +3,11 @@
 """Regression checks of the apps for defects found by testers, one case
 each (python3 stdlib only):
 
+  over-64k       a 70000-byte capture frame (net_pcap hands over pkt_len
+                 70000 with 4464 bytes in the chain): npool-fwd drops it
+                 as truncated at --mtu 65535 and 1500 (no crash, nothing
+                 sent), npool-drop counts it as truncated; a 60-byte frame
+                 beside it is forwarded
   ring-leak      npool-fwd, a net_ring port and two forwarding lcores: the
                  ring's second RX queue (TX queue 1 loops into it) is
                  drained at the stop: no leak, exit 0
@@ -31,13 +36,11 @@ U64_HALF = 1 << 63
 
 
 def frame(size, df=False):
-    """An IPv4/UDP frame of `size` bytes from 198.18.0.2 to 198.18.1.1 (port
-    1 in l3fwd's default table); IP total length capped at 65535."""
-    body = b'a' * max(0, size - 14 - 20 - 8)
-    udp = packets.udp(body)
-    tot = min(20 + len(udp), 65535)
-    ip = packets.ipv4(src='198.18.0.2', dst='198.18.1.1', payload=udp,
-                      df=df, tot_len=tot)
+    """An IPv4 frame of `size` bytes from 198.18.0.2 to 198.18.1.1 (port 1
+    in l3fwd's default table); IP total length capped at 65535."""
+    body = b'a' * max(0, size - 14 - 20)
+    ip = packets.ipv4(src='198.18.0.2', dst='198.18.1.1', payload=body,
+                      proto=253, df=df, tot_len=min(20 + len(body), 65535))
     return packets.eth(ip, dst='02:00:00:00:00:01')
 
 
@@ -80,6 +83,41 @@ def balance_problems(js, what):
     return probs
 
 
+def case_over_64k(a, work):
+    rx = work.file('big.pcap')
+    pcaplib.write(rx, [frame(70000), frame(60)])
+    empty = work.file('empty.pcap')
+    pcaplib.write_empty(empty)
+    probs = []
+    for mtu in ('65535', '1500'):
+        txs = [work.file('tx0-%s.pcap' % mtu), work.file('tx1-%s.pcap' % mtu)]
+        vdevs = ['net_pcap0,rx_pcap=%s,tx_pcap=%s' % (rx, txs[0]),
+                 'net_pcap1,rx_pcap=%s,tx_pcap=%s' % (empty, txs[1])]
+        what = 'npool-fwd --mtu %s' % mtu
+        res = run_app(a.fwd, work, vdevs, ['-p', '0x3', '--mtu', mtu,
+                                           '--idle-exit', '300'])
+        probs += run_problems(res, what) + balance_problems(res.json, what)
+        t = res.json.get('total', {})
+        got = (t.get('rx'), t.get('drops', {}).get('truncated'),
+               t.get('forwarded'), t.get('tx'))
+        if got != (2, 1, 1, 1):
+            probs.append('%s: rx, truncated, forwarded, tx = %r, want '
+                         '(2, 1, 1, 1)' % (what, got))
+        sent = [len(d) for d, _ in harness.read_tx(txs[1])]
+        if sent != [60]:
+            probs.append('%s: port 1 sent frames of %r bytes, want [60]'
+                         % (what, sent))
+    res = run_app(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
+                  ['-p', '0x1', '--idle-exit', '300'])
+    probs += run_problems(res, 'npool-drop')
+    t = res.json.get('total', {})
+    got = (t.get('rx'), t.get('dropped'), t.get('drops'))
+    if got != (2, 2, {'rx_drop': 1, 'truncated': 1}):
+        probs.append('npool-drop: rx, dropped, drops = %r, want 2, 2, 1 '
+                     'rx_drop + 1 truncated' % (got,))
+    return probs
+
+
 def ring_vdevs(work, frames):
     """net_pcap0 reads `frames` and writes one capture per TX queue (two
     forwarding lcores); net_ring1 loops each TX queue into its RX queue."""
@@ -110,6 +148,7 @@ def case_ring_tx_full(a, work):
 
 
 CASES = {
+    'over-64k': case_over_64k,
     'ring-leak': case_ring_leak,
     'ring-tx-full': case_ring_tx_full,
 }

@@ -222,11 +222,18 @@ def dpdk_nfrags(l3_len, ihl_bytes, mtu):
     return -(-payload // frag_size)
 
 
+# net_pcap (DPDK 22.11) copies a frame into a chain with a 16-bit count of
+# the bytes left after the first mbuf's tailroom (2048 with the default data
+# room): a frame longer than 65535 + 2048 bytes comes as a chain shorter
+# than its pkt_len, which the apps' RX path drops as malformed (truncated).
+NET_PCAP_WHOLE_MAX = 65535 + 2048
+
+
 def decide(frame, cfg):
     """The RFC 1812 verdict for one received frame (bytes as the PMD gave
     them to the app)."""
     n = len(frame)
-    if n < 14:
+    if n < 14 or n > NET_PCAP_WHOLE_MAX:
         return drop('truncated')
     et = be16(frame, 12)
     off = 14
