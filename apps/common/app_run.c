@@ -96,7 +96,8 @@ app_run_control_pvt(void)
 			stop_at(now, "--idle-exit: no packet received");
 		}
 	}
-	if (o->stats_s > 0 && now >= run.next_stats) {
+	/* No periodic line once stopping: the final table follows. */
+	if (o->stats_s > 0 && now >= run.next_stats && !app_run_quit_pvt) {
 		run.next_stats += o->stats_s * run.hz;
 		app_stats_print_periodic((double)(now - run.t0) / run.hz);
 	}
@@ -179,6 +180,7 @@ app_run_report(const struct app_opts *o, double duration_s)
 	struct app_leak lk;
 	int status = APP_EXIT_OK;
 
+	app_stats_read_eth();
 	app_ports_close();
 	app_stats_print_final(stdout, duration_s);
 	app_pool_leak_check(stdout, &lk);

@@ -15,6 +15,8 @@ static struct {
 	double prev_s;
 	uint64_t prev_rx[RTE_MAX_ETHPORTS];
 	uint64_t prev_tx[RTE_MAX_ETHPORTS];
+	bool eth_ok[RTE_MAX_ETHPORTS];
+	struct rte_eth_stats eth[RTE_MAX_ETHPORTS];
 } st;
 
 void
@@ -125,11 +127,31 @@ app_stats_rx_total(void)
 	return n;
 }
 
+/*
+ * Port @p p over all lcores while they run. An lcore counts a packet in
+ * rx before it forwards or drops it: the outcomes are read first, then
+ * rx, so that rx >= forwarded + dropped; the rest is in flight.
+ */
+static void
+snap_port(uint16_t p, struct app_port_ctr *out)
+{
+	uint64_t rx = 0;
+	unsigned int l;
+
+	sum_port(p, out);
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		rx += __atomic_load_n(&app_ctr[l].port[p].rx,
+				__ATOMIC_RELAXED);
+	out->rx = rx;
+}
+
 void
 app_stats_print_periodic(double elapsed_s)
 {
 	struct app_port_ctr c;
 	double dt = elapsed_s - st.prev_s;
+	uint64_t done;
 	uint16_t p;
 
 	if (dt <= 0)
@@ -137,12 +159,15 @@ app_stats_print_periodic(double elapsed_s)
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!port_enabled(p))
 			continue;
-		sum_port(p, &c);
+		snap_port(p, &c);
+		done = c.fwd + dropped(&c);
 		printf("[%8.1f s] port %u: rx %" PRIu64 " (%.3f Mpps) tx %"
-				PRIu64 " (%.3f Mpps) dropped %" PRIu64 "\n",
+				PRIu64 " (%.3f Mpps) forwarded %" PRIu64
+				" dropped %" PRIu64 " in flight %" PRIu64 "\n",
 				elapsed_s, p, c.rx,
 				(c.rx - st.prev_rx[p]) / dt / 1e6, c.tx,
-				(c.tx - st.prev_tx[p]) / dt / 1e6, dropped(&c));
+				(c.tx - st.prev_tx[p]) / dt / 1e6, c.fwd,
+				dropped(&c), c.rx > done ? c.rx - done : 0);
 		st.prev_rx[p] = c.rx;
 		st.prev_tx[p] = c.tx;
 	}
@@ -173,15 +198,38 @@ print_row(FILE *f, const char *name, const uint64_t *v, unsigned int n)
 }
 
 void
+app_stats_read_eth(void)
+{
+	uint16_t p;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		st.eth_ok[p] = port_enabled(p) &&
+			rte_eth_stats_get(p, &st.eth[p]) == 0;
+}
+
+const struct rte_eth_stats *
+app_stats_eth(uint16_t port)
+{
+	return port < RTE_MAX_ETHPORTS && st.eth_ok[port] ?
+		&st.eth[port] : NULL;
+}
+
+/* The ethdev counters of the report, in table and JSON order. */
+#define ETH_FIELDS(X) X(ipackets) X(imissed) X(ierrors) X(rx_nombuf) \
+	X(opackets) X(oerrors)
+
+void
 app_stats_print_final(FILE *f, double duration_s)
 {
 	struct app_port_ctr c[RTE_MAX_ETHPORTS + 1];
+	struct rte_eth_stats e[RTE_MAX_ETHPORTS + 1];
 	uint64_t v[RTE_MAX_ETHPORTS + 1];
 	char name[32];
 	unsigned int n = 0, i, r, l;
 	uint16_t p;
 
 	memset(&c[RTE_MAX_ETHPORTS], 0, sizeof(c[0]));
+	memset(e, 0, sizeof(e));
 	fprintf(f, "\n%s: %.3f s, pool %s, copybreak %u\n%-16s", st.d.app,
 			duration_s, st.o->pool == APP_POOL_NPOOL ?
 			"npool" : "mempool", st.o->copybreak, "");
@@ -190,11 +238,17 @@ app_stats_print_final(FILE *f, double duration_s)
 			continue;
 		sum_port(p, &c[n]);
 		add_ctr(&c[RTE_MAX_ETHPORTS], &c[n]);
+		if (st.eth_ok[p])
+			e[n] = st.eth[p];
+#define ADD(x) e[RTE_MAX_ETHPORTS].x += e[n].x;
+		ETH_FIELDS(ADD)
+#undef ADD
 		snprintf(name, sizeof(name), "port %u", p);
 		fprintf(f, " %14s", name);
 		n++;
 	}
 	c[n] = c[RTE_MAX_ETHPORTS];
+	e[n] = e[RTE_MAX_ETHPORTS];
 	fprintf(f, " %14s\n", "total");
 #define ROW(label, expr) do { \
 		for (i = 0; i <= n; i++) \
@@ -209,6 +263,10 @@ app_stats_print_final(FILE *f, double duration_s)
 		snprintf(name, sizeof(name), "  %s", st.d.reasons[r]);
 		ROW(name, c[i].drops[r]);
 	}
+	/* What the PMDs counted: frames lost before the app saw them. */
+#define ETH_ROW(x) ROW("eth " #x, e[i].x);
+	ETH_FIELDS(ETH_ROW)
+#undef ETH_ROW
 #undef ROW
 	RTE_LCORE_FOREACH(l) {
 		double pps = lcore_pps(&app_ctr[l]);
@@ -258,6 +316,13 @@ json_ports(struct app_json *j)
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
 		json_ctr(j, &c);
+		if (st.eth_ok[p]) {
+			app_json_obj_begin(j, "eth");
+#define ETH_KEY(x) app_json_u64(j, #x, st.eth[p].x);
+			ETH_FIELDS(ETH_KEY)
+#undef ETH_KEY
+			app_json_obj_end(j);
+		}
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

@@ -110,8 +110,23 @@ void app_stats_set_extra(const struct app_stats_extra *x);
 /** Packets received so far over all lcores (for --idle-exit). */
 uint64_t app_stats_rx_total(void);
 
-/** Print one line per port: counters and rates since the last call. */
+/**
+ * Print one line per port while the lcores run: rx, tx (rates since the
+ * last call), forwarded, dropped, and the packets in flight (received,
+ * not yet forwarded or dropped), from one read of the counters that adds
+ * up: rx == forwarded + dropped + in flight.
+ */
 void app_stats_print_periodic(double elapsed_s);
+
+/**
+ * Read every enabled port's ethdev counters (rte_eth_stats_get()) for the
+ * report: main lcore, after the lcores stopped, before the ports close.
+ */
+void app_stats_read_eth(void);
+
+/** The ethdev counters app_stats_read_eth() read for @p port; NULL when
+ * none were (port not enabled, not read, or the PMD failed). */
+const struct rte_eth_stats *app_stats_eth(uint16_t port);
 
 /** Print the end-of-run table: per port and total, then per lcore. */
 void app_stats_print_final(FILE *f, double duration_s);

@@ -308,19 +308,16 @@ gen_free(void)
 struct port_tx {
 	uint64_t tx, bytes, unsent, slots, allocs, alloc_fail;
 	uint64_t tsc_first, tsc_last;
-	struct rte_eth_stats eth;
-	bool eth_ok;
 };
 
 static struct port_tx ports_tx[RTE_MAX_ETHPORTS];
 static uint64_t gen_portmask;
 
-/* After the run, before the ports close: sum the queues, read ethdev. */
+/* After the run: sum the queues of each port. */
 static void
 gen_collect(const struct app_opts *o)
 {
 	unsigned int l, i;
-	uint16_t p;
 
 	memset(ports_tx, 0, sizeof(ports_tx));
 	gen_portmask = o->portmask;
@@ -341,10 +338,6 @@ gen_collect(const struct app_opts *o)
 			pt->tsc_last = RTE_MAX(pt->tsc_last, t->tsc_last);
 		}
 	}
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
-		if (o->portmask & (UINT64_C(1) << p))
-			ports_tx[p].eth_ok =
-				rte_eth_stats_get(p, &ports_tx[p].eth) == 0;
 }
 
 static double
@@ -396,11 +389,6 @@ gen_print(FILE *f, double duration_s __rte_unused)
 				" packets allocated, %" PRIu64 " failed\n",
 				p, pt->tx, pt->bytes, pt->unsent, mpps, gbps,
 				wire, span_s(pt), pt->allocs, pt->alloc_fail);
-		if (pt->eth_ok)
-			fprintf(f, "port %u: ethdev opackets %" PRIu64
-					" obytes %" PRIu64 " oerrors %" PRIu64
-					"\n", p, pt->eth.opackets,
-					pt->eth.obytes, pt->eth.oerrors);
 	}
 	if (pcap_frames.pcap_skipped != 0)
 		fprintf(f, "--pcap: %" PRIu64 " frames skipped (empty or longer than %u bytes)\n",
@@ -408,8 +396,10 @@ gen_print(FILE *f, double duration_s __rte_unused)
 }
 
 static void
-json_port(struct app_json *j, const struct port_tx *pt)
+json_port(struct app_json *j, uint16_t p)
 {
+	const struct rte_eth_stats *eth = app_stats_eth(p);
+	const struct port_tx *pt = &ports_tx[p];
 	double mpps, gbps, wire;
 
 	rates(pt, &mpps, &gbps, &wire);
@@ -423,10 +413,10 @@ json_port(struct app_json *j, const struct port_tx *pt)
 	app_json_double(j, "mpps", mpps);
 	app_json_double(j, "gbps", gbps);
 	app_json_double(j, "gbps_wire", wire);
-	if (pt->eth_ok) {
-		app_json_u64(j, "eth_opackets", pt->eth.opackets);
-		app_json_u64(j, "eth_obytes", pt->eth.obytes);
-		app_json_u64(j, "eth_oerrors", pt->eth.oerrors);
+	if (eth != NULL) {
+		app_json_u64(j, "eth_opackets", eth->opackets);
+		app_json_u64(j, "eth_obytes", eth->obytes);
+		app_json_u64(j, "eth_oerrors", eth->oerrors);
 	}
 }
 
@@ -454,7 +444,7 @@ gen_json(struct app_json *j, double duration_s __rte_unused)
 			continue;
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
-		json_port(j, &ports_tx[p]);
+		json_port(j, p);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

@@ -15,6 +15,12 @@ each (python3 stdlib only):
                  that fill the unpolled ring: tx_full is charged to the
                  port the packet came in on (net_ring does not set
                  mbuf->port): rx == forwarded + dropped per port
+  eth-stats      npool-drop with an RX pool too small for 9014-byte
+                 chains: the frames the PMD lost show in the ethdev
+                 counters of the table and of the JSON ("eth"): rx + lost
+                 == frames in the capture
+  periodic       --stats lines add up (rx == forwarded + dropped + in
+                 flight) and none comes after "stopping:"
 
   apps_regress.py --fwd build/apps/fwd/npool-fwd
                   --drop build/apps/drop/npool-drop --case NAME
@@ -24,6 +30,7 @@ Exit 0 pass, 1 fail, 77 skip.
 
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -147,10 +154,71 @@ def case_ring_tx_full(a, work):
     return probs
 
 
+ETH_KEYS = ('ipackets', 'imissed', 'ierrors', 'rx_nombuf', 'opackets',
+            'oerrors')
+
+
+def case_eth_stats(a, work):
+    rx = work.file('in.pcap')
+    pcaplib.write(rx, [frame(9014)] * 200)
+    res = run_app(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
+                  ['-p', '0x1', '--nb-mbufs', '1024', '--mbuf-size', '192',
+                   '--idle-exit', '300'])
+    probs = run_problems(res, 'npool-drop --mbuf-size 192')
+    p0 = (res.json.get('ports') or [{}])[0]
+    eth = p0.get('eth', {})
+    if sorted(eth) != sorted(ETH_KEYS):
+        return probs + ['JSON ports[0].eth = %r, want the keys %s'
+                        % (eth, ', '.join(ETH_KEYS))]
+    lost = eth['imissed'] + eth['ierrors'] + eth['rx_nombuf']
+    if p0.get('rx') != eth['ipackets'] or p0.get('rx', 0) + lost != 200:
+        probs.append('rx %r, eth %r: rx + imissed + ierrors + rx_nombuf '
+                     '!= 200 frames' % (p0.get('rx'), eth))
+    if lost == 0:
+        harness.log('note: the RX pool never ran out')
+    for k in ETH_KEYS:
+        if not any(l.split()[:2] == ['eth', k]
+                   for l in res.stdout.splitlines()):
+            probs.append('no "eth %s" row in the table' % k)
+    return probs
+
+
+PERIODIC_RE = re.compile(r'^\[ *[0-9.]+ s\] port (\d+): rx (\d+) \(.*\) '
+                         r'tx (\d+) \(.*\) forwarded (\d+) dropped (\d+) '
+                         r'in flight (\d+)$')
+
+
+def case_periodic(a, work):
+    res = run_app(a.drop, work, ['net_null0'],
+                  ['-p', '0x1', '--stats', '1', '--duration', '2'],
+                  lcores='0-1')
+    probs = run_problems(res, 'npool-drop --stats 1 --duration 2')
+    lines = res.stdout.splitlines()
+    stop = next((i for i, l in enumerate(lines)
+                 if l.startswith('stopping:')), None)
+    periodic = [(i, l) for i, l in enumerate(lines) if l.startswith('[')]
+    if stop is None or not periodic:
+        return probs + ['no "stopping:" line or no periodic line\n%s'
+                        % res.tail()]
+    for i, l in periodic:
+        m = PERIODIC_RE.match(l)
+        if i > stop:
+            probs.append('periodic line after "stopping:": %s' % l)
+        if not m:
+            probs.append('periodic line not as documented: %s' % l)
+            continue
+        rx, _, fwd, drop, flight = (int(x) for x in m.groups()[1:])
+        if rx != fwd + drop + flight:
+            probs.append('rx != forwarded + dropped + in flight: %s' % l)
+    return probs
+
+
 CASES = {
     'over-64k': case_over_64k,
     'ring-leak': case_ring_leak,
     'ring-tx-full': case_ring_tx_full,
+    'eth-stats': case_eth_stats,
+    'periodic': case_periodic,
 }
 
 
