@@ -81,18 +81,18 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 	uint16_t n, k;
 
 	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
-	if (n == 0)
+	if (n == 0) {
+		app_ctr_idle(ctr);
 		return 0;
-	app_ctr_rx(ctr, port, n);
-	/* One pass: a chain, or a single segment that is not the whole
-	 * packet, takes the checks out of line. */
-	for (k = 0; k < n; k++) {
-		pkts[k]->port = port;
-		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
-			(pkts[k]->nb_segs ^ 1u);
 	}
+	app_ctr_rx(ctr, port, n);
+	/* One pass of loads: a chain, a single segment that is not the
+	 * whole packet or a foreign mbuf->port takes the fix out of line. */
+	for (k = 0; k < n; k++)
+		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
+			(pkts[k]->nb_segs ^ 1u) | (pkts[k]->port ^ port);
 	if (unlikely(odd != 0))
-		n = app_rx_drop_malformed_pvt(ctr, port, pkts, n);
+		n = app_rx_fix_pvt(ctr, port, pkts, n);
 	if (copybreak != 0 && n != 0)
 		npool_rx_copybreak(pkts, n, copybreak);
 	return n;

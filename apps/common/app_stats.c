@@ -49,13 +49,14 @@ chain_ok(const struct rte_mbuf *m)
 }
 
 uint16_t
-app_rx_drop_malformed_pvt(struct app_lcore_ctr *c, uint16_t port,
+app_rx_fix_pvt(struct app_lcore_ctr *c, uint16_t port,
 		struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *bad[n];
 	uint16_t i, ok = 0, nb = 0;
 
 	for (i = 0; i < n; i++) {
+		pkts[i]->port = port;
 		if (likely(chain_ok(pkts[i])))
 			pkts[ok++] = pkts[i];
 		else
@@ -175,15 +176,18 @@ app_stats_print_periodic(double elapsed_s)
 	fflush(stdout);
 }
 
-/* Packets per second of an lcore between its first and last burst. */
+/*
+ * Packets per second of an lcore between its first and last burst: the
+ * packets after the first burst up to the last TSC read (app_ctr_rx()).
+ */
 static double
 lcore_pps(const struct app_lcore_ctr *c)
 {
 	uint64_t cycles = c->last_tsc - c->first_tsc;
 
-	if (c->first_tsc == 0 || cycles == 0 || c->rx <= c->first_n)
+	if (c->first_tsc == 0 || cycles == 0 || c->last_rx <= c->first_n)
 		return 0;
-	return (double)(c->rx - c->first_n) * rte_get_tsc_hz() / cycles;
+	return (double)(c->last_rx - c->first_n) * rte_get_tsc_hz() / cycles;
 }
 
 static void

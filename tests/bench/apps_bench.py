@@ -580,7 +580,7 @@ set xtics (64, 128, 256, 512, 1024, 1514)
 set xrange [56:1750]
 set yrange [0:*]
 set grid
-set key top right
+set key bottom left
 set xlabel "frame size (bytes, no FCS)"
 set ylabel "Mpps"
 set style data yerrorlines
