@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_launch.h>
@@ -77,7 +78,8 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 		uint16_t copybreak)
 {
 	const uint16_t port = lc->rxq[i].port;
-	uint32_t odd = 0;
+	const uint16_t one_seg_here[2] = { 1, port }; /* nb_segs, port */
+	uint32_t odd = 0, want;
 	uint16_t n, k;
 
 	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
@@ -87,10 +89,18 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 	}
 	app_ctr_rx(ctr, port, n);
 	/* One pass of loads: a chain, a single segment that is not the
-	 * whole packet or a foreign mbuf->port takes the fix out of line. */
-	for (k = 0; k < n; k++)
+	 * whole packet or a foreign mbuf->port takes the fix out of line.
+	 * nb_segs and port side by side: one load checks both. */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, port) !=
+			offsetof(struct rte_mbuf, nb_segs) + sizeof(uint16_t));
+	memcpy(&want, one_seg_here, sizeof(want));
+	for (k = 0; k < n; k++) {
+		uint32_t segs_port;
+
+		memcpy(&segs_port, &pkts[k]->nb_segs, sizeof(segs_port));
 		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
-			(pkts[k]->nb_segs ^ 1u) | (pkts[k]->port ^ port);
+			(segs_port ^ want);
+	}
 	if (unlikely(odd != 0))
 		n = app_rx_fix_pvt(ctr, port, pkts, n);
 	if (copybreak != 0 && n != 0)
