@@ -70,7 +70,9 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *c;
 
-		if (m->pkt_len > copybreak || m->nb_segs != 1)
+		/* A chain, or a segment whose lengths disagree, stays. */
+		if (m->pkt_len > copybreak || m->nb_segs != 1 ||
+				m->data_len != m->pkt_len)
 			continue;
 		c = npool_napi_alloc_pkt(m->pkt_len);
 		if (unlikely(c == NULL))
