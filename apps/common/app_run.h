@@ -63,6 +63,96 @@ app_loop_running(struct app_loop *l)
 }
 
 /**
+ * @internal Nonzero when a packet of the burst is a chain, a single
+ * segment that is not the whole packet, or has a foreign mbuf->port:
+ * loads only; nb_segs and port side by side, one load checks both.
+ */
+static __rte_always_inline uint32_t
+app_rx_odd_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
+{
+	const uint16_t one_seg_here[2] = { 1, port }; /* nb_segs, port */
+	uint32_t odd = 0, want, segs_port;
+	uint16_t k;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, port) !=
+			offsetof(struct rte_mbuf, nb_segs) + sizeof(uint16_t));
+	memcpy(&want, one_seg_here, sizeof(want));
+	for (k = 0; k < n; k++) {
+		memcpy(&segs_port, &pkts[k]->nb_segs, sizeof(segs_port));
+		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
+			(segs_port ^ want);
+	}
+	return odd;
+}
+
+/**
+ * @internal Zero when every packet of the burst is a plain RX mbuf of
+ * pkts[0]'s pool on @p port: direct, refcnt 1, one whole segment.
+ * refcnt, nb_segs and port follow data_off: one 64-bit load for three.
+ */
+static __rte_always_inline uint64_t
+app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
+{
+	const uint64_t want = UINT64_C(1) << 16 | UINT64_C(1) << 32 |
+		(uint64_t)port << 48; /* refcnt 1, nb_segs 1, port */
+	const struct rte_mempool *mp = pkts[0]->pool;
+	uint64_t odd = 0, rearm;
+	uint16_t k;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			offsetof(struct rte_mbuf, data_off) + 2 ||
+			offsetof(struct rte_mbuf, nb_segs) !=
+			offsetof(struct rte_mbuf, data_off) + 4 ||
+			offsetof(struct rte_mbuf, port) !=
+			offsetof(struct rte_mbuf, data_off) + 6);
+	for (k = 0; k < n; k++) {
+		const struct rte_mbuf *m = pkts[k];
+
+		memcpy(&rearm, &m->data_off, sizeof(rearm));
+		odd |= ((rearm & ~UINT64_C(0xffff)) ^ want) |
+			(m->pkt_len ^ m->data_len) |
+			((uintptr_t)m->pool ^ (uintptr_t)mp) |
+			(m->ol_flags & (RTE_MBUF_F_EXTERNAL |
+					RTE_MBUF_F_INDIRECT));
+	}
+	return odd;
+}
+
+/** @internal app_rx_burst(), and app_rx_burst_plain() with @p plain. */
+static __rte_always_inline uint16_t
+app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
+		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
+		uint16_t copybreak, bool *plain)
+{
+	const uint16_t port = lc->rxq[i].port;
+	uint32_t odd;
+	uint16_t n;
+
+	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
+	if (n == 0) {
+		app_ctr_idle(ctr);
+		return 0;
+	}
+	app_ctr_rx(ctr, port, n);
+	/* A chain, a single segment that is not the whole packet or a
+	 * foreign mbuf->port takes the fix out of line. With @p plain the
+	 * one pass checks more; only a burst it finds odd is looked at
+	 * again for the fix. */
+	if (plain == NULL) {
+		odd = app_rx_odd_pvt(pkts, n, port);
+	} else {
+		*plain = app_rx_odd_plain_pvt(pkts, n, port) == 0;
+		odd = likely(*plain) ? 0 : app_rx_odd_pvt(pkts, n, port);
+		*plain = *plain && copybreak == 0;
+	}
+	if (unlikely(odd != 0))
+		n = app_rx_fix_pvt(ctr, port, pkts, n);
+	if (copybreak != 0 && n != 0)
+		npool_rx_copybreak(pkts, n, copybreak);
+	return n;
+}
+
+/**
  * Receive a burst from the @p i-th RX queue of lcore @p lc, count it, set
  * each packet's mbuf->port to the port it came in on (net_ring leaves the
  * sender's), drop the malformed chains (segments that do not add up to
@@ -77,35 +167,22 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
 		uint16_t copybreak)
 {
-	const uint16_t port = lc->rxq[i].port;
-	const uint16_t one_seg_here[2] = { 1, port }; /* nb_segs, port */
-	uint32_t odd = 0, want;
-	uint16_t n, k;
+	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, NULL);
+}
 
-	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
-	if (n == 0) {
-		app_ctr_idle(ctr);
-		return 0;
-	}
-	app_ctr_rx(ctr, port, n);
-	/* One pass of loads: a chain, a single segment that is not the
-	 * whole packet or a foreign mbuf->port takes the fix out of line.
-	 * nb_segs and port side by side: one load checks both. */
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, port) !=
-			offsetof(struct rte_mbuf, nb_segs) + sizeof(uint16_t));
-	memcpy(&want, one_seg_here, sizeof(want));
-	for (k = 0; k < n; k++) {
-		uint32_t segs_port;
-
-		memcpy(&segs_port, &pkts[k]->nb_segs, sizeof(segs_port));
-		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
-			(segs_port ^ want);
-	}
-	if (unlikely(odd != 0))
-		n = app_rx_fix_pvt(ctr, port, pkts, n);
-	if (copybreak != 0 && n != 0)
-		npool_rx_copybreak(pkts, n, copybreak);
-	return n;
+/**
+ * app_rx_burst() for an lcore that releases what it receives: in the same
+ * pass of loads it also tells, in @p plain, whether the burst returned is
+ * all plain RX mbufs (direct, refcnt 1, one segment, all of pkts[0]'s
+ * pool, none copied), which one rte_mempool_put_bulk() may release without
+ * looking at them again (app_free_bulk()'s fast case, its checks done).
+ */
+static __rte_always_inline uint16_t
+app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
+		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
+		uint16_t copybreak, bool *plain)
+{
+	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, plain);
 }
 
 /**
