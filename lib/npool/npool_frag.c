@@ -93,9 +93,7 @@ npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
 
 	if (unlikely(npool_g == NULL))
 		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
-	if (unlikely(size - 1 >= NPOOL_CHUNK_SIZE || align == 0 ||
-			(align & (align - 1)) != 0 ||
-			align > NPOOL_CHUNK_SIZE))
+	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
 	rte_spinlock_lock(&lc->lock);

@@ -36,6 +36,14 @@ void *npool_frag_fail_pvt(unsigned int slot, int err);
 /** @internal Guarded allocation (out of line: takes the lock). */
 void *npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align);
 
+/** @internal Whether (size, align) is out of the documented range. */
+static __rte_always_inline int
+npool_frag_args_bad_pvt(uint32_t size, uint32_t align)
+{
+	return size - 1 >= NPOOL_CHUNK_SIZE || align == 0 ||
+		(align & (align - 1)) != 0 || align > NPOOL_CHUNK_SIZE;
+}
+
 /**
  * @internal Carve @p size bytes from the cache's current chunk.
  * The whole page_frag_alloc_align() fast path: a subtraction, a mask and
@@ -98,9 +106,7 @@ npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 #endif
 		return npool_frag_fail_pvt(slot, EPERM);
 	}
-	if (unlikely(size - 1 >= NPOOL_CHUNK_SIZE ||
-			(align & (align - 1)) != 0 || align == 0 ||
-			align > NPOOL_CHUNK_SIZE))
+	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
 	p = npool_frag_cache_alloc_pvt(&lc->napi, size, -align);
