@@ -2,11 +2,26 @@
 #   make demo   live traffic through npool-fwd between two network namespaces
 #   make test   unit + integration tests (meson test)
 #   make bench  benchmarks, ratios against DPDK's stock path (QUICK=1: < 2 min)
+#   make test SANITIZE=address,undefined   the same tests on a sanitizer build
+#   make tsan       ThreadSanitizer build of the multi-lcore tests
+#   make fuzz SECONDS=N   each libFuzzer target for N seconds (default 60)
+#   make stress     multi-lcore allocator stress, >= 1e9 operations
+#   make soak MINUTES=N   npool-fwd on looping captures with leak checks
+#   make vm-test    npool-fwd on DPDK's e1000 PMD inside a QEMU guest
 BUILD ?= build
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?=
+SECONDS ?= 60
+MINUTES ?= 30
+comma := ,
 
-.PHONY: all build test demo bench install clean
+# A sanitizer build lives in a folder of its own (build-san-address-undefined).
+ifneq ($(SANITIZE),)
+BUILD := build-san-$(subst $(comma),-,$(SANITIZE))
+MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false
+endif
+
+.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test
 
 all: build
 
@@ -34,8 +49,30 @@ bench:
 	bash scripts/deps.sh bench
 	bash scripts/bench.sh $(BENCH_BUILD)
 
+tsan:
+	bash scripts/deps.sh test
+	bash scripts/tsan.sh build-tsan
+
+fuzz:
+	bash scripts/deps.sh fuzz
+	bash scripts/fuzz.sh build-fuzz $(SECONDS)
+
+stress:
+	bash scripts/deps.sh test
+	bash scripts/stress.sh build-stress
+
+soak:
+	bash scripts/deps.sh test
+	bash scripts/soak.sh $(BUILD) $(MINUTES)
+
+vm-test:
+	bash scripts/deps.sh vm
+	$(MAKE) --no-print-directory $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	bash scripts/vm-test.sh $(BUILD)
+
 install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(BENCH_BUILD) build-san-* build-tsan build-fuzz build-stress build-vm

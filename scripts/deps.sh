@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install the Debian packages npool needs, only those missing.
-# Usage: scripts/deps.sh [build|test|demo|bench]...   (default: test)
+# Usage: scripts/deps.sh [build|test|demo|bench|fuzz|vm]...   (default: test)
 set -euo pipefail
 
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
@@ -8,6 +8,8 @@ build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 test_pkgs="libcmocka-dev"
 demo_pkgs="iproute2 ethtool iputils-ping"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"
+fuzz_pkgs="clang libclang-rt-14-dev"
+vm_pkgs="qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping"
 
 want=$build_pkgs
 for what in "${@:-test}"; do
@@ -16,7 +18,9 @@ for what in "${@:-test}"; do
 	test) want="$want $test_pkgs" ;;
 	demo) want="$want $test_pkgs $demo_pkgs" ;;
 	bench) want="$want $test_pkgs $bench_pkgs" ;;
-	*) echo "deps.sh: unknown set '$what' (build|test|demo|bench)" >&2
+	fuzz) want="$want $test_pkgs $fuzz_pkgs" ;;
+	vm) want="$want $test_pkgs $vm_pkgs" ;;
+	*) echo "deps.sh: unknown set '$what' (build|test|demo|bench|fuzz|vm)" >&2
 	   exit 2 ;;
 	esac
 done
