@@ -33,14 +33,10 @@ a MISSING row, never a failure of the whole run.
 """
 
 import argparse
-import ctypes
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
-import struct
 import subprocess
 import sys
 import time
@@ -52,7 +48,6 @@ EAL = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf']
 NB_MBUFS = 8192
 FWD_CONFIG = '(0,0,1),(1,0,1)'
 SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
-IMIX = [(60, 7), (590, 4), (1514, 1)]
 TARGET = 1.2
 
 SEED_DROP = '5 drop 8.9->9.8Mpps'
@@ -61,270 +56,11 @@ SEED_FWD = '3,4 build_skb+copybreak'
 SEED_SWEEP = '(plot)'
 
 
-# ---------------------------------------------------------------- pcaps
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-def _csum(b):
-    s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-
-def udp_frame(size, i):
-    """Ethernet + IPv4 + UDP frame of @size bytes (no FCS) to 198.18.1.x."""
-    eth = bytes.fromhex('020000000000' '020000000001' '0800')
-    ip_len = size - 14
-    ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, ip_len, i & 0xffff, 0, 64,
-                     17, 0, bytes([198, 18, 0, 1 + i % 250]),
-                     bytes([198, 18, 1, 1 + i % 254]))
-    ip = ip[:10] + struct.pack('!H', _csum(ip)) + ip[12:]
-    udp = struct.pack('!HHHH', 1024 + i % 512, 5001, ip_len - 20, 0)
-    return eth + ip + udp + bytes(ip_len - 28)
-
-
-def write_pcap(path, sizes, count=256):
-    """@count frames cycling through @sizes, pcap (Ethernet link type)."""
-    tmp = path + '.tmp'
-    with open(tmp, 'wb') as f:
-        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for i in range(count):
-            fr = udp_frame(sizes[i % len(sizes)], i)
-            f.write(struct.pack('<IIII', i // 1000000, i % 1000000,
-                                len(fr), len(fr)) + fr)
-    os.replace(tmp, path)
-    return path
-
-
-def imix_sizes():
-    """7:4:1 of 60/590/1514, interleaved (12 frames a cycle)."""
-    seq, left = [], {s: n for s, n in IMIX}
-    while any(left.values()):
-        for s, _ in IMIX:
-            if left[s]:
-                seq.append(s)
-                left[s] -= 1
-    return seq
-
-
-# ------------------------------------------------------------ telemetry
-
-def runtime_dir(prefix):
-    if os.geteuid() == 0:
-        base = '/var/run/dpdk'
-    else:
-        base = os.path.join(os.environ.get('XDG_RUNTIME_DIR', '/tmp'),
-                            'dpdk')
-    return os.path.join(base, prefix)
-
-
-class Telemetry:
-    def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.s.settimeout(5)
-        self.s.connect(path)
-        self.s.recv(16384)  # {"version": ..., "pid": ...}
-
-    def stats(self, port):
-        self.s.send(('/ethdev/stats,%d' % port).encode())
-        return json.loads(self.s.recv(65536))['/ethdev/stats']
-
-    def read(self, counters):
-        """{(port, key): value} and the time in the middle of the reads."""
-        t0 = time.monotonic()
-        out = {}
-        for port in sorted({p for p, _ in counters}):
-            st = self.stats(port)
-            for p, k in counters:
-                if p == port:
-                    out[(p, k)] = st[k]
-        return (t0 + time.monotonic()) / 2, out
-
-    def close(self):
-        self.s.close()
-
-
-def _pdeathsig():
-    # The tool dies with us (l3fwd would run forever otherwise).
-    try:
-        ctypes.CDLL('libc.so.6', use_errno=True).prctl(1, signal.SIGTERM)
-    except OSError:
-        pass
-
-
-class RunError(Exception):
-    pass
-
-
-def measure(cmd, prefix, counters, stop, warmup, window, log_path):
-    """Start @cmd, read @counters over the window; returns
-    ({(port, key): delta}, seconds, exit status)."""
-    rdir = runtime_dir(prefix)
-    sock = os.path.join(rdir, 'dpdk_telemetry.v2')
-    shutil.rmtree(rdir, ignore_errors=True)
-    with open(log_path, 'w') as log:
-        log.write(' '.join(cmd) + '\n')
-        log.flush()
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE,
-                             stdout=log, stderr=subprocess.STDOUT,
-                             preexec_fn=_pdeathsig)
-    tel = None
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            if p.poll() is not None:
-                raise RunError('exited with status %d before running'
-                               % p.returncode)
-            if os.path.exists(sock):
-                try:
-                    tel = Telemetry(sock)
-                    break
-                except OSError:
-                    pass
-            if time.monotonic() > deadline:
-                raise RunError('no telemetry socket after 20 s')
-            time.sleep(0.02)
-        main_ctr = counters[0]
-        deadline = time.monotonic() + 20
-        while tel.read([main_ctr])[1][main_ctr] == 0:
-            if p.poll() is not None:
-                raise RunError('exited with status %d' % p.returncode)
-            if time.monotonic() > deadline:
-                raise RunError('no packets counted after 20 s')
-            time.sleep(0.02)
-        time.sleep(warmup)
-        t0, c0 = tel.read(counters)
-        time.sleep(window)
-        t1, c1 = tel.read(counters)
-        if p.poll() is not None:
-            raise RunError('exited with status %d while measured'
-                           % p.returncode)
-    except (OSError, ValueError, KeyError) as e:
-        raise RunError('telemetry: %s' % e)
-    finally:
-        if tel is not None:
-            tel.close()
-        status = _stop(p, stop)
-        shutil.rmtree(rdir, ignore_errors=True)
-    return {k: c1[k] - c0[k] for k in counters}, t1 - t0, status
-
-
-def _stop(p, how):
-    if p.poll() is None:
-        try:
-            if how == 'stdin':
-                p.stdin.write(b'\n')
-                p.stdin.flush()
-            else:
-                p.send_signal(signal.SIGINT)
-        except (OSError, ValueError):
-            pass
-    try:
-        p.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-    if p.stdin:
-        try:
-            p.stdin.close()
-        except OSError:
-            pass
-    return p.returncode
-
-
-# ---------------------------------------------------------------- tools
-
-class Tools:
-    """Paths of the tools; None with a reason when one is missing."""
-
-    def __init__(self, args):
-        self.bin = {}
-        self.why = {}
-        for name, path in (('npool-drop', args.drop),
-                           ('npool-fwd', args.fwd)):
-            if path and os.access(path, os.X_OK):
-                self.bin[name] = path
-            else:
-                self.why[name] = 'not built (%s)' % path
-        tp = shutil.which('dpdk-testpmd')
-        if tp:
-            self.bin['testpmd'] = tp
-        else:
-            self.why['testpmd'] = 'dpdk-testpmd not found (Debian package dpdk)'
-        l3, why = build_l3fwd(args.l3fwd_dir, args.pkg_config_path)
-        if l3:
-            self.bin['l3fwd'] = l3
-        else:
-            self.why['l3fwd'] = why
-        self.l3fwd_march = _march_of(os.path.join(args.l3fwd_dir,
-                                                  'build.log'))
-
-
-def _march_of(log):
-    try:
-        with open(log) as f:
-            m = [w for w in f.read().split() if w.startswith('-march=')]
-        return m[-1] if m else '?'
-    except OSError:
-        return '?'
-
-
-def build_l3fwd(top, pc_path):
-    """Build DPDK's l3fwd example from dpdk-doc's source in @top (a copy:
-    the source tree stays untouched). Returns (binary, None) or
-    (None, why)."""
-    src = '/usr/share/dpdk/examples/l3fwd'
-    common = '/usr/share/dpdk/examples/common'
-    log = os.path.join(top, 'build.log')
-    binary = os.path.join(top, 'l3fwd', 'build', 'l3fwd')
-    stamp = os.path.join(top, 'stamp')
-    key = '%s %s' % (pc_path or '-', _tree_mtime(src))
-    try:
-        with open(stamp) as f:
-            if f.read() == key and os.access(binary, os.X_OK):
-                return binary, None
-    except OSError:
-        pass
-    if not os.path.isfile(os.path.join(src, 'main.c')):
-        return None, 'no source in %s (Debian package dpdk-doc)' % src
-    if shutil.which('make') is None or shutil.which('cc') is None:
-        return None, 'make or cc missing'
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    shutil.copytree(src, os.path.join(top, 'l3fwd'))
-    if os.path.isdir(common):
-        shutil.copytree(common, os.path.join(top, 'common'))
-    main_c = os.path.join(top, 'l3fwd', 'main.c')
-    with open(main_c) as f:
-        text = f.read()
-    # 22.11 asks every port for RX checksum offload, which no vdev has
-    # (rte_eth_dev_configure fails): ask for none. Nothing else changes.
-    old = '.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,'
-    if old not in text:
-        return None, 'l3fwd main.c: RX offload line not found (patch)'
-    with open(main_c, 'w') as f:
-        f.write(text.replace(old, '.offloads = 0, /* npool bench: vdevs '
-                             'have no RX checksum offload */', 1))
-    env = dict(os.environ)
-    if pc_path:
-        env['PKG_CONFIG_PATH'] = pc_path + (
-            ':' + env['PKG_CONFIG_PATH'] if env.get('PKG_CONFIG_PATH')
-            else '')
-    with open(log, 'w') as f:
-        r = subprocess.run(['make', '-C', os.path.join(top, 'l3fwd')],
-                           stdout=f, stderr=subprocess.STDOUT, env=env)
-    if r.returncode != 0 or not os.access(binary, os.X_OK):
-        return None, 'build failed (%s)' % log
-    with open(stamp, 'w') as f:
-        f.write(key)
-    return binary, None
-
-
-def _tree_mtime(d):
-    try:
-        return max(os.stat(os.path.join(d, n)).st_mtime_ns
-                   for n in os.listdir(d))
-    except (OSError, ValueError):
-        return 0
+from apps_frames import IMIX, imix_sizes, write_pcap  # noqa: E402
+from apps_measure import RunError, measure  # noqa: E402
+from apps_tools import Tools  # noqa: E402
 
 
 # ---------------------------------------------------------------- cases
