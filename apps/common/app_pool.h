@@ -77,43 +77,6 @@ struct rte_mempool *app_pool_create(const char *name, unsigned int n,
  */
 void app_pool_leak_check(FILE *f, struct app_leak *lk);
 
-/**
- * Release a burst of packets on the lcore's fast path. The common case
- * (every packet a direct, unshared, single-segment mbuf of one pool, as a
- * PMD receives them) goes back in one rte_mempool_put_bulk(): one ops or
- * cache call per burst, no per-packet prefree, as a driver's
- * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE does. Anything else (npool packets,
- * clones, chains, mixed pools) takes npool_napi_consume_bulk().
- *
- * Context: an EAL lcore (the napi consume path's context).
- */
-static __rte_always_inline void
-app_free_bulk(struct rte_mbuf **pkts, uint16_t n)
-{
-	struct rte_mempool *mp;
-	uint32_t rc_segs;
-	uint16_t i;
-
-	/* refcnt and nb_segs side by side: one load checks both are 1. */
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, refcnt) + sizeof(uint16_t));
-	if (unlikely(n == 0))
-		return;
-	mp = pkts[0]->pool;
-	for (i = 0; i < n; i++) {
-		const struct rte_mbuf *m = pkts[i];
-
-		memcpy(&rc_segs, &m->refcnt, sizeof(rc_segs));
-		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
-				rc_segs != (1u | 1u << 16)))
-			break;
-	}
-	if (likely(i == n))
-		rte_mempool_put_bulk(mp, (void **)pkts, n);
-	else
-		npool_napi_consume_bulk(pkts, n);
-}
-
 /** Free every pool created here, then npool_fini(). Main lcore. */
 void app_pool_fini(void);
 

@@ -174,8 +174,9 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
  * app_rx_burst() for an lcore that releases what it receives: in the same
  * pass of loads it also tells, in @p plain, whether the burst returned is
  * all plain RX mbufs (direct, refcnt 1, one segment, all of pkts[0]'s
- * pool, none copied), which one rte_mempool_put_bulk() may release without
- * looking at them again (app_free_bulk()'s fast case, its checks done).
+ * pool, none copied), which npool_napi_consume_plain() may release
+ * without looking at them again (npool_napi_consume_bulk()'s fast case,
+ * its checks done).
  */
 static __rte_always_inline uint16_t
 app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-drop: receive and drop, Brouer's "drop in raw". Every burst
- * received is released at once: in one rte_mempool_put_bulk() when it is
- * all plain RX mbufs of one pool (checked in the RX pass of loads,
+ * received is released at once: with npool_napi_consume_plain() when it
+ * is all plain RX mbufs of one pool (checked in the RX pass of loads,
  * app_rx_burst_plain()), else with npool_napi_consume_bulk() (the kernel's
  * napi_consume_skb() on a drop batch); the figure is packets per second
  * and nanoseconds per packet per lcore.
@@ -39,10 +39,10 @@ drop_lcore_main(void *arg)
 			if (n == 0)
 				continue;
 			if (likely(plain))
-				rte_mempool_put_bulk(pkts[0]->pool,
-						(void **)pkts, n);
+				npool_napi_consume_plain(pkts[0]->pool,
+						pkts, n);
 			else
-				app_free_bulk(pkts, n);
+				npool_napi_consume_bulk(pkts, n);
 			ctr->port[lc->rxq[i].port].drops[RX_DROP] += n;
 		}
 	}

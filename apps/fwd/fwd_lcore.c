@@ -6,7 +6,7 @@
  * that all goes to one port is sent as it is (no copy, one TX call), else
  * through per-port TX buffers flushed when full and at the end of each
  * poll round; counters added once per burst; dropped packets released in
- * one app_free_bulk() per burst.
+ * one npool_napi_consume_bulk() per burst.
  */
 #include <rte_ethdev.h>
 #include <rte_ip_frag.h>
@@ -51,7 +51,7 @@ fwd_tx_unsent(struct fwd_lcore *fl, struct rte_mbuf **m, uint16_t n)
 		c->fwd--;
 		c->drops[FWD_TX_FULL]++;
 	}
-	app_free_bulk(m, n);
+	npool_napi_consume_bulk(m, n);
 }
 
 static inline void
@@ -236,7 +236,7 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 	ic->fwd += nf;
 	fwd_tx_burst(fl, pkts, dst, nf, ports);
 	if (nd != 0)
-		app_free_bulk(drop, nd);
+		npool_napi_consume_bulk(drop, nd);
 }
 
 int

@@ -125,7 +125,7 @@ consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
 }
 
 void
-npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
+npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
 	struct rte_mempool *mp = NULL, *hp;

@@ -106,7 +106,8 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
  * cache. Kernel: napi_alloc_skb() / __napi_alloc_skb().
  *
  * Context: owner lcore only (an EAL lcore); from a thread without an
- * lcore id it fails with EPERM (debug builds panic). No lock, no atomic.
+ * lcore id it fails with EPERM (debug builds panic, and also when another
+ * thread already used this lcore id's napi cache). No lock, no atomic.
  *
  * @param len
  *   Bytes of room wanted, 0 .. NPOOL_PKT_MAX_LEN; with a headroom above
@@ -135,6 +136,9 @@ npool_napi_alloc_pkt(uint32_t len)
 		return npool_pkt_fail_pvt(slot, npool_g == NULL ? ENODEV :
 				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
 	}
+#if NPOOL_DEBUG
+	npool_debug_napi_owner_pvt(slot);
+#endif
 	fragsz = npool_pkt_fragsz(len);
 	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
 	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))
@@ -207,8 +211,85 @@ struct rte_mbuf *npool_build_pkt(void *frag, uint32_t fragsz);
 void npool_napi_consume_pkt(struct rte_mbuf *m);
 
 /**
+ * @internal General case of npool_napi_consume_bulk(): any mix of npool
+ * packets, clones, chains, pools and NULL entries.
+ */
+void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
+
+/**
+ * @internal Whether every one of @p n packets is a plain RX mbuf of pool
+ * @p mp: direct, refcnt 1, one segment.
+ */
+static __rte_always_inline int
+npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
+		const struct rte_mempool *mp)
+{
+	uint32_t rc_segs;
+	unsigned int i;
+
+	/* refcnt and nb_segs side by side: one load checks both are 1. */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			offsetof(struct rte_mbuf, refcnt) + sizeof(uint16_t));
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(m == NULL))
+			return 0;
+		memcpy(&rc_segs, &m->refcnt, sizeof(rc_segs));
+		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
+				rc_segs != (1u | 1u << 16)))
+			return 0;
+	}
+	return 1;
+}
+
+/**
+ * Release @p n plain RX mbufs of pool @p mp that the caller has checked:
+ * each direct (RTE_MBUF_DIRECT()), refcnt 1, one segment, of @p mp (as
+ * npool_napi_consume_bulk() checks; a receive loop can check it in the
+ * same pass that reads the burst). One bulk put: into this lcore's head
+ * cache when @p mp is on the "npool" ops, else rte_mempool_put_bulk().
+ * The DPDK counterpart is a driver's RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE.
+ *
+ * @param mp
+ *   The pool of every packet.
+ * @param pkts
+ *   The packets, none NULL; anything but plain mbufs of @p mp corrupts
+ *   the pool.
+ * @param n
+ *   Number of packets, >= 1.
+ *
+ * Context: any thread (EAL lcores use their cache); before npool_init()
+ * or after npool_fini() it is rte_mempool_put_bulk().
+ */
+static __rte_always_inline void
+npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
+		unsigned int n)
+{
+	struct npool *np = npool_g;
+
+	if (unlikely(np == NULL)) {
+		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
+		return;
+	}
+	if (mp->ops_index == np->hc_ops_index)
+		npool_hc_put_bulk((struct npool_hc *)mp->pool_data,
+				(void * const *)pkts, n);
+	else
+		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
+	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);
+}
+
+/**
  * Release @p n packets, batching their heads per pool.
  * Kernel: napi_consume_skb() on a TX completion / drop batch.
+ *
+ * The common case of a receive-and-drop or a TX completion, a burst of
+ * plain RX mbufs (direct, unshared, one segment, all of one pool), goes
+ * back in one bulk put with no per-packet prefree, as a driver's
+ * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE does: into this lcore's head cache for
+ * a pool on the "npool" ops, else rte_mempool_put_bulk(). Anything else
+ * takes the general path, equivalent to rte_pktmbuf_free() on each.
  *
  * @param pkts
  *   Packets to release; NULL entries are ignored.
@@ -217,7 +298,21 @@ void npool_napi_consume_pkt(struct rte_mbuf *m);
  *
  * Context: as npool_napi_consume_pkt().
  */
-void npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n);
+static __rte_always_inline void
+npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mempool *mp;
+
+	if (unlikely(n == 0 || pkts[0] == NULL))
+		goto general;
+	mp = pkts[0]->pool;
+	if (unlikely(!npool_pkt_all_plain_pvt(pkts, n, mp)))
+		goto general;
+	npool_napi_consume_plain(mp, pkts, n);
+	return;
+general:
+	npool_napi_consume_bulk_pvt(pkts, n);
+}
 
 /**
  * Whether @p m is an npool packet (its buffer is an npool fragment).

@@ -9,6 +9,7 @@
 
 #include <rte_mbuf.h>
 
+#include "rte_mempool_npool.h"
 #include "unit_common.h"
 
 #define STOCK_SIZE 255
@@ -301,6 +302,64 @@ test_consume_bulk_larger_than_batch(void **state __rte_unused)
 	assert_out(0, 0);
 }
 
+/*
+ * A burst of plain RX mbufs (direct, refcnt 1, one segment, one pool)
+ * takes the one-put fast case: an "npool"-ops pool gets them in this
+ * lcore's head cache (the next allocation is the last one freed), a stock
+ * pool in one rte_mempool_put_bulk(); each counts as one consume.
+ */
+static void
+test_consume_bulk_plain_burst_one_put(void **state __rte_unused)
+{
+	struct rte_mempool *np = npool_pktmbuf_pool_create("ut_plain", 255,
+			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct npool_stats s0 = ut_stats_self(), s1;
+	struct rte_mbuf *b[32], *m;
+	unsigned int i;
+
+	assert_non_null(np);
+	for (i = 0; i < RTE_DIM(b); i++)
+		b[i] = stock_pkt_with(np, 60, (uint8_t)i);
+	npool_napi_consume_bulk(b, RTE_DIM(b));
+	assert_int_equal(rte_mempool_avail_count(np), 255);
+	m = rte_pktmbuf_alloc(np);
+	assert_ptr_equal(m, b[RTE_DIM(b) - 1]);
+	m = b[RTE_DIM(b) - 1];
+	/* Back to the state rte_pktmbuf_alloc() gives. */
+	assert_int_equal(rte_mbuf_refcnt_read(m), 1);
+	assert_int_equal(m->nb_segs, 1);
+	assert_null(m->next);
+	rte_pktmbuf_free(m);
+	for (i = 0; i < RTE_DIM(b); i++)
+		b[i] = stock_pkt_with(stock_nocache, 60, (uint8_t)i);
+	npool_napi_consume_bulk(b, RTE_DIM(b));
+	assert_int_equal(rte_mempool_avail_count(stock_nocache), STOCK_SIZE);
+	s1 = ut_stats_self();
+	assert_int_equal(s1.pkt_consumes - s0.pkt_consumes, 2 * RTE_DIM(b));
+	rte_mempool_free(np);
+}
+
+/*
+ * One shared mbuf in an otherwise plain burst sends the whole burst down
+ * the general path: the shared one loses a reference and stays valid.
+ */
+static void
+test_consume_bulk_plain_burst_with_a_shared_mbuf(void **state __rte_unused)
+{
+	struct rte_mbuf *b[8];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(b); i++)
+		b[i] = stock_pkt_with(stock_nocache, 60, (uint8_t)i);
+	rte_mbuf_refcnt_update(b[5], 1);
+	npool_napi_consume_bulk(b, RTE_DIM(b));
+	assert_int_equal(rte_mempool_avail_count(stock_nocache),
+			STOCK_SIZE - 1);
+	assert_int_equal(rte_mbuf_refcnt_read(b[5]), 1);
+	assert_int_equal(*rte_pktmbuf_mtod(b[5], uint8_t *), 5);
+	rte_pktmbuf_free(b[5]);
+}
+
 static int
 free_on_lcore(void *arg)
 {
@@ -341,6 +400,8 @@ main(void)
 		T(test_chain_with_a_cloned_segment),
 		T(test_consume_bulk_mixes_pools_and_nulls),
 		T(test_consume_bulk_larger_than_batch),
+		T(test_consume_bulk_plain_burst_one_put),
+		T(test_consume_bulk_plain_burst_with_a_shared_mbuf),
 		T(test_last_clone_freed_on_another_lcore),
 	};
 
