@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_ether.h>
 #include <rte_lpm.h>
@@ -74,6 +75,57 @@ struct fwd_conf {
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
 };
 
+/** One route of a route file ("R<prefix>/<depth> <port>"). */
+struct fwd_route {
+	uint8_t ip[16];  /**< prefix as written (not masked), network order;
+	                  *   IPv4 in the first 4 bytes, the rest 0 */
+	uint8_t depth;   /**< 0 (default route) .. 32 (IPv4) or 128 (IPv6) */
+	uint16_t port;   /**< egress port, enabled in the port mask */
+};
+
+/** Routes of one family in file order (a growing array). */
+struct fwd_route_set {
+	struct fwd_route *r; /**< the routes; free() it */
+	unsigned int n;      /**< routes in @c r */
+	unsigned int cap;    /**< room in @c r */
+};
+
+/**
+ * Parse an l3fwd route file, appending its routes to @p s: a line is
+ * blank, a '#' comment, or "R<prefix>/<depth> <port>" (blanks around, a
+ * comment after). Any NUL byte or a line of LINE_MAX bytes or more is an
+ * error.
+ *
+ * @param f
+ *   The file, read to its end (or to the first bad line).
+ * @param v6
+ *   IPv6 prefixes (inet_pton(AF_INET6)), else dotted-quad IPv4.
+ * @param portmask
+ *   Enabled ports (-p): a route to another port is an error.
+ * @param lineno
+ *   Set to the number of the last line read (1-based; 0 for an empty
+ *   file).
+ * @param why
+ *   Set to the reason of a bad line, else NULL.
+ * @return 0; -1 for a bad line (@p lineno, @p why); -2 when reading
+ *   failed (errno set, e.g. EISDIR).
+ */
+int fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
+		struct fwd_route_set *s, unsigned int *lineno, const char **why);
+
+/**
+ * Add routes to the existing tables fc->lpm4 (or fc->lpm6 with @p v6) in
+ * order: a later route of the same prefix replaces the port, depth 0 sets
+ * fc->def4 (fc->def6).
+ *
+ * @param failed
+ *   Set to the index of the route that could not be added.
+ * @return 0, or the negative errno of rte_lpm_add()/rte_lpm6_add()
+ *   (-ENOSPC: no rule or tbl8 room left).
+ */
+int fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s,
+		bool v6, unsigned int *failed);
+
 /**
  * Load the routes (files or l3fwd's default tables) into new rte_lpm and
  * rte_lpm6 tables; depth 0 becomes fc->def4 / fc->def6.
@@ -82,6 +134,15 @@ struct fwd_conf {
  *   error); -2 after app_err() when the tables cannot be made (setup).
  */
 int fwd_routes_load(struct fwd_conf *fc);
+
+struct app_cli;
+
+/**
+ * Describe npool-fwd's own options (--lookup, --rule_ipv4, --rule_ipv6,
+ * --eth-dest, --mtu) in @p cli for app_cli_parse(), which then writes
+ * them into @p fc. An --eth-dest port must exist (rte_ethdev). Main lcore.
+ */
+void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
 
 /** Free the LPM tables. */
 void fwd_routes_free(struct fwd_conf *fc);

@@ -94,58 +94,30 @@ fwd_tx_enqueue(struct fwd_lcore *fl, uint16_t port, struct rte_mbuf *m)
 
 /*
  * IPv4 above the MTU with DF clear, already rewritten: cut it into
- * fragments (rte_ipv4_fragment_packet: headers in direct mbufs, payload
- * by reference) and send them straight after what is buffered for the
- * port. Counted forwarded when at least one fragment left, else tx_full.
+ * fragments (fwd_pkt_fragment()) and send them straight after what is
+ * buffered for the port. Counted forwarded when at least one fragment
+ * left, else tx_full; frag_fail when it cannot be cut.
  */
 static __rte_noinline void
 fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
 		const struct fwd_meta *md, uint16_t in_port)
 {
-	const struct fwd_conf *fc = fl->fc;
 	struct app_port_ctr *ic = &fl->ctr->port[in_port];
-	const struct rte_ipv4_hdr *ip;
-	struct rte_ether_hdr *eth;
-	struct rte_ipv4_hdr *fip;
-	uint32_t ihl, step, nb;
+	const uint32_t nb = fwd_pkt_frag_count(fl->fc, m, md);
 	uint16_t sent = 0, k;
-	int32_t n, i;
+	int32_t n;
 
-	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
-	ip = rte_pktmbuf_mtod(m, const struct rte_ipv4_hdr *);
-	ihl = rte_ipv4_hdr_len(ip);
-	step = (fc->mtu - ihl) & ~7u;
-	nb = step != 0 ? (md->ip_len - ihl + step - 1) / step : 0;
-	/* The last fragment must still fit a 16-bit IP offset: a fragment
-	 * ending past byte 65535 ("ping of death") cannot be cut further
-	 * (rte_ipv4_fragment_packet would carry the offset into MF). */
-	if (nb == 0 || nb > UINT16_MAX ||
-			((uint32_t)(rte_be_to_cpu_16(ip->fragment_offset) &
-			RTE_IPV4_HDR_OFFSET_MASK) << 3) + md->ip_len - ihl >
-			UINT16_MAX) {
+	if (nb == 0) {
 		ic->drops[FWD_FRAG_FAIL]++;
 		rte_pktmbuf_free(m);
 		return;
 	}
 	struct rte_mbuf *frags[nb];
 
-	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb, fc->mtu,
-			fc->frag_direct, fc->frag_indirect);
-	/* The fragments hold references to the payload; m itself goes. */
-	rte_pktmbuf_free(m);
+	n = fwd_pkt_fragment(fl->fc, m, md, in_port, frags, nb);
 	if (n <= 0) {
 		ic->drops[FWD_FRAG_FAIL]++;
 		return;
-	}
-	for (i = 0; i < n; i++) {
-		eth = (struct rte_ether_hdr *)rte_pktmbuf_prepend(frags[i],
-				RTE_ETHER_HDR_LEN);
-		memcpy(eth, &fc->l2[md->port], sizeof(fc->l2[0]));
-		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-		fip = (struct rte_ipv4_hdr *)(eth + 1);
-		fip->hdr_checksum = 0;
-		fip->hdr_checksum = rte_ipv4_cksum(fip);
-		frags[i]->port = in_port;
 	}
 	fwd_tx_flush(fl, md->port);
 	while (sent < n) {
@@ -211,11 +183,8 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 		if (i + FWD_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + FWD_PREFETCH],
 					void *));
-		v = fwd_classify_fast(fc, m, &md);
-		if (unlikely(v < 0))
-			v = fwd_classify(fc, m, &md);
+		v = fwd_pkt_decide(fc, m, &md, ic->drops);
 		if (likely(v == FWD_PASS)) {
-			fwd_rewrite(fc, m, &md);
 			/* Forwarded packets move to the front (nf <= i). */
 			pkts[nf] = m;
 			dst[nf++] = md.port;
@@ -226,10 +195,8 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 			fwd_tx_burst(fl, pkts, dst, nf, ports);
 			nf = 0;
 			ports = 0;
-			fwd_rewrite(fc, m, &md);
 			fwd_fragment(fl, m, &md, in_port);
 		} else {
-			ic->drops[v]++;
 			drop[nd++] = m;
 		}
 	}

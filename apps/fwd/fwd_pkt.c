@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Chains, the slow path of npool-fwd's packet work: frames larger than the
- * mbuf data room arrive as chains (net_pcap, scattered RX), and a first
- * segment may hold fewer bytes than the headers the checks read.
+ * The slow paths of npool-fwd's packet work. Chains: frames larger than
+ * the mbuf data room arrive as chains (net_pcap, scattered RX), and a first
+ * segment may hold fewer bytes than the headers the checks read. IPv4
+ * fragmentation of packets above the MTU with DF clear.
  */
 #include <string.h>
 
+#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
 #include "fwd_pkt.h"
@@ -68,4 +70,50 @@ fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len)
 		rte_pktmbuf_free_seg(rest);
 		rest = seg;
 	}
+}
+
+uint32_t
+fwd_pkt_frag_count(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		const struct fwd_meta *md)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	const uint32_t ihl = rte_ipv4_hdr_len(ip);
+	const uint32_t step = (fc->mtu - ihl) & ~7u;
+	const uint32_t end = ((uint32_t)(rte_be_to_cpu_16(ip->fragment_offset) &
+			RTE_IPV4_HDR_OFFSET_MASK) << 3) + md->ip_len - ihl;
+
+	/* The last fragment must still fit a 16-bit IP offset: a fragment
+	 * ending past byte 65535 cannot be cut further
+	 * (rte_ipv4_fragment_packet would carry the offset into MF). */
+	if (fc->mtu <= ihl || step == 0 || end > UINT16_MAX)
+		return 0;
+	return (md->ip_len - ihl + step - 1) / step;
+}
+
+int32_t
+fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md, uint16_t in_port,
+		struct rte_mbuf **frags, uint32_t nb)
+{
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	int32_t n, i;
+
+	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
+	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb, fc->mtu,
+			fc->frag_direct, fc->frag_indirect);
+	/* The fragments hold references to the payload; m itself goes. */
+	rte_pktmbuf_free(m);
+	for (i = 0; i < n; i++) {
+		eth = (struct rte_ether_hdr *)rte_pktmbuf_prepend(frags[i],
+				RTE_ETHER_HDR_LEN);
+		memcpy(eth, &fc->l2[md->port], sizeof(fc->l2[0]));
+		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		ip = (struct rte_ipv4_hdr *)(eth + 1);
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		frags[i]->port = in_port;
+	}
+	return n;
 }

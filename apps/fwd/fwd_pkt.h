@@ -44,6 +44,35 @@ int fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need);
 /** Cut a chain to its first @p len bytes, freeing the segments past. */
 void fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len);
 
+/**
+ * Fragments a packet fwd_pkt_decide() returned FWD_FRAGMENT for will be
+ * cut into: the room fwd_pkt_fragment() needs.
+ *
+ * @return 1 .. 8190, or 0 when it cannot be cut (drop it as frag_fail):
+ *   the MTU leaves no 8-byte payload step behind the header, or the last
+ *   fragment would end past IP offset 65535 ("ping of death").
+ */
+uint32_t fwd_pkt_frag_count(const struct fwd_conf *fc,
+		const struct rte_mbuf *m, const struct fwd_meta *md);
+
+/**
+ * Cut a rewritten packet (FWD_FRAGMENT) into IPv4 fragments of at most
+ * fc->mtu bytes with rte_ipv4_fragment_packet() (headers in
+ * fc->frag_direct, payload by reference through fc->frag_indirect), each
+ * behind the Ethernet header of md->port, with a fresh header checksum
+ * and mbuf->port @p in_port. Kernel: ip_fragment(). @p m is consumed.
+ *
+ * @param frags
+ *   Room for @p nb fragments.
+ * @param nb
+ *   fwd_pkt_frag_count() of the packet (not 0).
+ * @return The fragments in @p frags (1 .. @p nb); 0 or a negative errno
+ *   of rte_ipv4_fragment_packet() when none was made (frag_fail).
+ */
+int32_t fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md, uint16_t in_port,
+		struct rte_mbuf **frags, uint32_t nb);
+
 static __rte_always_inline bool
 fwd_is_tag(uint16_t be_type)
 {
@@ -335,6 +364,33 @@ fwd_rewrite(const struct fwd_conf *fc, struct rte_mbuf *m,
 	}
 	memcpy(rte_pktmbuf_mtod(m, void *), &fc->l2[md->port],
 			sizeof(fc->l2[0]));
+}
+
+/**
+ * The per-packet decision of the forwarding loop: the checks (one pass
+ * for plain IPv4, else fwd_classify()), then the rewrite of a packet that
+ * leaves, or the count of its drop reason.
+ *
+ * @param drops
+ *   Drop counters of the input port, indexed by enum fwd_reason: a
+ *   dropped packet increments exactly its reason's.
+ * @return FWD_PASS (rewritten, @p md says where to), FWD_FRAGMENT
+ *   (rewritten, for fwd_pkt_fragment()) or the drop reason (left as it
+ *   came, for the caller to free).
+ */
+static __rte_always_inline int
+fwd_pkt_decide(const struct fwd_conf *fc, struct rte_mbuf *m,
+		struct fwd_meta *md, uint64_t *drops)
+{
+	int v = fwd_classify_fast(fc, m, md);
+
+	if (unlikely(v < 0))
+		v = fwd_classify(fc, m, md);
+	if (likely(v == FWD_PASS || v == FWD_FRAGMENT))
+		fwd_rewrite(fc, m, md);
+	else
+		drops[v]++;
+	return v;
 }
 
 #endif /* FWD_PKT_H */

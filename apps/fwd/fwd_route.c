@@ -18,26 +18,14 @@
 #include "app_cli.h"
 #include "fwd.h"
 
-struct route {
-	uint8_t ip[16];  /* network order; IPv4 in the first 4 bytes */
-	uint8_t depth;
-	uint16_t port;
-};
-
-struct route_set {
-	struct route *r;
-	unsigned int n;
-	unsigned int cap;
-};
-
 /* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
  * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
 #define L3FWD_DEFAULT_ROUTES 16
 
 static int
-set_add(struct route_set *s, const struct route *r)
+set_add(struct fwd_route_set *s, const struct fwd_route *r)
 {
-	struct route *nr;
+	struct fwd_route *nr;
 
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
@@ -51,9 +39,9 @@ set_add(struct route_set *s, const struct route *r)
 }
 
 static int
-default_table(struct route_set *s, bool v6)
+default_table(struct fwd_route_set *s, bool v6)
 {
-	struct route r;
+	struct fwd_route r;
 	unsigned int i;
 
 	for (i = 0; i < L3FWD_DEFAULT_ROUTES; i++) {
@@ -94,7 +82,7 @@ strict_uint(const char *s, unsigned long max, unsigned long *v)
  * @p r, -1 with a message in @p why.
  */
 static int
-parse_line(char *line, bool v6, uint64_t portmask, struct route *r,
+parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		const char **why)
 {
 	char *p, *pfx, *port, *extra, *slash, *sp;
@@ -141,82 +129,80 @@ parse_line(char *line, bool v6, uint64_t portmask, struct route *r,
 	return 0;
 }
 
-static int
-load_file(struct route_set *s, const char *path, bool v6, uint64_t portmask)
+int
+fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
+		struct fwd_route_set *s, unsigned int *lineno, const char **why)
 {
-	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
-	const char *why = NULL;
-	unsigned int lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
-	struct route r;
+	struct fwd_route r;
 	ssize_t len;
-	FILE *f;
 	int rc = 0;
+
+	*lineno = 0;
+	*why = NULL;
+	/* getline(): the length counts NUL bytes, which fgets() hides. */
+	while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) >= 0) {
+		(*lineno)++;
+		if (memchr(line, '\0', len) != NULL) {
+			*why = "NUL byte in the line (not a text file?)";
+			rc = -1;
+		} else if (len >= LINE_MAX) {
+			*why = "line too long";
+			rc = -1;
+		} else {
+			rc = parse_line(line, v6, portmask, &r, why);
+			if (rc == 0 && set_add(s, &r) < 0) {
+				*why = "out of memory";
+				rc = -1;
+			}
+			rc = rc > 0 ? 0 : rc;
+		}
+	}
+	free(line);
+	if (rc == 0 && (ferror(f) || errno != 0)) {
+		if (errno == 0)
+			errno = EIO;
+		rc = -2;
+	}
+	return rc;
+}
+
+static int
+load_file(struct fwd_route_set *s, const char *path, bool v6,
+		uint64_t portmask)
+{
+	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
+	unsigned int lineno;
+	const char *why;
+	FILE *f;
+	int rc;
 
 	f = fopen(path, "r");
 	if (f == NULL) {
 		app_err("%s: %s: %s", flag, path, strerror(errno));
 		return -1;
 	}
-	/* getline(): the length counts NUL bytes, which fgets() hides. */
-	while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		if (memchr(line, '\0', len) != NULL) {
-			why = "NUL byte in the line (not a text file?)";
-			rc = -1;
-		} else if (len >= LINE_MAX) {
-			why = "line too long";
-			rc = -1;
-		} else {
-			rc = parse_line(line, v6, portmask, &r, &why);
-			if (rc == 0 && set_add(s, &r) < 0) {
-				why = "out of memory";
-				rc = -1;
-			}
-			rc = rc > 0 ? 0 : rc;
-		}
-	}
-	if (rc < 0) {
+	rc = fwd_routes_parse(f, v6, portmask, s, &lineno, &why);
+	if (rc == -1)
 		app_err("%s:%u: %s", path, lineno, why);
-	} else if (ferror(f) || errno != 0) {
+	else if (rc == -2)
 		/* A directory opens, then reads fail with EISDIR. */
-		app_err("%s: %s: %s", flag, path,
-				strerror(errno != 0 ? errno : EIO));
-		rc = -1;
-	}
-	free(line);
+		app_err("%s: %s: %s", flag, path, strerror(errno));
 	fclose(f);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
-/* The LPM table of one family; its depth-0 route kept apart. */
-static int
-fill_lpm(struct fwd_conf *fc, const struct route_set *s, bool v6)
+int
+fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
+		unsigned int *failed)
 {
-	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
-	struct rte_lpm6_config cfg6 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = 16 * s->n + 256,
-	};
-	struct rte_lpm_config cfg4 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = s->n + 256,
-	};
 	unsigned int i;
 	uint32_t ip;
 	int ret;
 
-	if (v6)
-		fc->lpm6 = rte_lpm6_create("fwd_lpm6", SOCKET_ID_ANY, &cfg6);
-	else
-		fc->lpm4 = rte_lpm_create("fwd_lpm4", SOCKET_ID_ANY, &cfg4);
-	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
-		app_err("LPM table: %s", rte_strerror(rte_errno));
-		return -2;
-	}
 	for (i = 0; i < s->n; i++) {
-		const struct route *r = &s->r[i];
+		const struct fwd_route *r = &s->r[i];
 
 		if (r->depth == 0) {
 			*(v6 ? &fc->def6 : &fc->def4) = r->port;
@@ -227,10 +213,47 @@ fill_lpm(struct fwd_conf *fc, const struct route_set *s, bool v6)
 			rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip), r->depth,
 					r->port);
 		if (ret < 0) {
-			app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4',
-					i, rte_strerror(-ret));
-			return -2;
+			*failed = i;
+			return ret;
 		}
+	}
+	return 0;
+}
+
+/* The LPM table of one family; its depth-0 route kept apart. */
+static int
+fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
+{
+	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
+	struct rte_lpm6_config cfg6 = {
+		.max_rules = s->n + 1,
+		.number_tbl8s = 16 * s->n + 256,
+	};
+	struct rte_lpm_config cfg4 = {
+		.max_rules = s->n + 1,
+		.number_tbl8s = s->n + 256,
+	};
+	/* Names are unique per process: a load does not need the tables of
+	 * an earlier one gone (the fuzz targets hold several). */
+	static unsigned int seq;
+	char name[RTE_LPM_NAMESIZE];
+	unsigned int i;
+	int ret;
+
+	snprintf(name, sizeof(name), "fwd_lpm%c_%u", v6 ? '6' : '4', seq++);
+	if (v6)
+		fc->lpm6 = rte_lpm6_create(name, SOCKET_ID_ANY, &cfg6);
+	else
+		fc->lpm4 = rte_lpm_create(name, SOCKET_ID_ANY, &cfg4);
+	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
+		app_err("LPM table: %s", rte_strerror(rte_errno));
+		return -2;
+	}
+	ret = fwd_routes_add(fc, s, v6, &i);
+	if (ret < 0) {
+		app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4', i,
+				rte_strerror(-ret));
+		return -2;
 	}
 	return 0;
 }
@@ -240,7 +263,7 @@ static int
 load_family(struct fwd_conf *fc, bool v6)
 {
 	const char *path = v6 ? fc->rule6 : fc->rule4;
-	struct route_set s = { NULL, 0, 0 };
+	struct fwd_route_set s = { NULL, 0, 0 };
 	char dflt[32] = "none";
 	int32_t def;
 	int rc;

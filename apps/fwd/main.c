@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-fwd: l3fwd-compatible LPM forwarding over npool's pools, with the
- * RFC 1812 router rules of docs/npool-fwd.md. This file: the command line
- * of its own (--lookup, --rule_ipv4/6, --eth-dest, --mtu), setup, run and
- * the report; apps/common does ports, pools, stats and the run loop.
+ * RFC 1812 router rules of docs/npool-fwd.md. This file: setup, run and
+ * the report; fwd_cli.c has its own options, apps/common does ports,
+ * pools, stats and the run loop.
  */
 #include <string.h>
 
@@ -35,95 +35,10 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_TX_FULL] = "tx_full",
 };
 
-enum {
-	OPT_LOOKUP = APP_OPT_APP_BASE,
-	OPT_RULE_IPV4,
-	OPT_RULE_IPV6,
-	OPT_ETH_DEST,
-	OPT_MTU,
-};
-
-static const struct option fwd_long_opts[] = {
-	{ "lookup", required_argument, NULL, OPT_LOOKUP },
-	{ "rule_ipv4", required_argument, NULL, OPT_RULE_IPV4 },
-	{ "rule_ipv6", required_argument, NULL, OPT_RULE_IPV6 },
-	{ "eth-dest", required_argument, NULL, OPT_ETH_DEST },
-	{ "mtu", required_argument, NULL, OPT_MTU },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char fwd_usage[] =
-	"  --lookup lpm        route lookup: rte_lpm + rte_lpm6 (the only one)\n"
-	"  --rule_ipv4 FILE    IPv4 routes, l3fwd syntax \"R<prefix>/<depth> <port>\"\n"
-	"                      (depth 0: default route; default: l3fwd's table)\n"
-	"  --rule_ipv6 FILE    IPv6 routes, same syntax\n"
-	"  --eth-dest PORT,MAC destination MAC of packets leaving PORT (repeat;\n"
-	"                      default 02:00:00:00:00:<port>)\n"
-	"  --mtu BYTES         egress IP MTU of every port, 68..65535 (default\n"
-	"                      1500); longer IPv4 with DF clear is fragmented\n";
-
 /* Fragments of one packet at most in flight per lcore, for pool sizing. */
 #define FRAG_POOL_MBUFS 8192u
 /* Direct fragment mbufs hold one IPv4 header behind the headroom. */
 #define FRAG_DIRECT_ROOM (RTE_PKTMBUF_HEADROOM + 64)
-
-static int
-parse_eth_dest(struct fwd_conf *fc, const char *arg)
-{
-	const char *comma = strchr(arg, ',');
-	char port_s[16];
-	uint64_t port;
-
-	if (comma == NULL || (size_t)(comma - arg) >= sizeof(port_s)) {
-		app_err("--eth-dest: '%s' is not PORT,MAC", arg);
-		return -1;
-	}
-	memcpy(port_s, arg, comma - arg);
-	port_s[comma - arg] = '\0';
-	if (app_parse_u64("--eth-dest", port_s, 0, RTE_MAX_ETHPORTS - 1,
-			&port) < 0 ||
-			app_parse_mac("--eth-dest", comma + 1,
-				&fc->eth_dest[port]) < 0)
-		return -1;
-	if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-		app_err("--eth-dest: port %u does not exist", (unsigned int)port);
-		return -1;
-	}
-	fc->eth_dest_set |= UINT32_C(1) << port;
-	return 0;
-}
-
-static int
-fwd_parse_opt(int opt, const char *arg, void *ctx)
-{
-	struct fwd_conf *fc = ctx;
-	uint64_t v;
-
-	switch (opt) {
-	case OPT_LOOKUP:
-		if (strcmp(arg, "lpm") != 0) {
-			app_err("--lookup: '%s' is not supported (only lpm)", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_RULE_IPV4:
-		fc->rule4 = arg;
-		return 0;
-	case OPT_RULE_IPV6:
-		fc->rule6 = arg;
-		return 0;
-	case OPT_ETH_DEST:
-		return parse_eth_dest(fc, arg);
-	case OPT_MTU:
-		if (app_parse_u64("--mtu", arg, RTE_ETHER_MIN_MTU, UINT16_MAX,
-				&v) < 0)
-			return -1;
-		fc->mtu = (uint16_t)v;
-		return 0;
-	}
-	app_err("unknown option");
-	return -1;
-}
 
 /* Fragment pools and the Ethernet addresses of each port. */
 static int
@@ -162,12 +77,11 @@ main(int argc, char **argv)
 	};
 	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
 	static struct app_opts o;
-	const struct app_cli cli = {
-		fwd_usage, NULL, fwd_long_opts, fwd_parse_opt, &fc,
-	};
+	struct app_cli cli;
 	struct app_port_params pp = { .tx = true };
 	int ret, status;
 
+	fwd_cli_init(&cli, &fc);
 	status = app_run_init(argc, argv, &o, "npool-fwd", &cli);
 	if (status >= 0)
 		goto out;
