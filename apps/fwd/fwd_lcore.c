@@ -9,7 +9,6 @@
  * one npool_napi_consume_bulk() per burst.
  */
 #include <rte_ethdev.h>
-#include <rte_ip_frag.h>
 #include <rte_prefetch.h>
 
 #include "npool.h"
