@@ -22,6 +22,9 @@ enum {
 	OPT_POOL,
 	OPT_COPYBREAK,
 	OPT_NB_MBUFS,
+	OPT_NB_CHUNKS,
+	OPT_NB_SMALL_CHUNKS,
+	OPT_NB_HEADS,
 	OPT_MBUF_SIZE,
 	OPT_MBCACHE,
 	OPT_STATS,
@@ -36,6 +39,9 @@ static const struct option common_long_opts[] = {
 	{ "pool", required_argument, NULL, OPT_POOL },
 	{ "copybreak", required_argument, NULL, OPT_COPYBREAK },
 	{ "nb-mbufs", required_argument, NULL, OPT_NB_MBUFS },
+	{ "nb-chunks", required_argument, NULL, OPT_NB_CHUNKS },
+	{ "nb-small-chunks", required_argument, NULL, OPT_NB_SMALL_CHUNKS },
+	{ "nb-heads", required_argument, NULL, OPT_NB_HEADS },
 	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
 	{ "mbcache", required_argument, NULL, OPT_MBCACHE },
 	{ "stats", required_argument, NULL, OPT_STATS },
@@ -61,8 +67,16 @@ static const char common_usage[] =
 	"                      rte_pktmbuf_pool_create()\n"
 	"  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
 	"                      free the RX mbuf at once (0 = off, the default)\n"
-	"  --nb-mbufs N        mbufs per RX pool, 1024..16777216 (default: sized\n"
-	"                      from the rings, at least 8192)\n"
+	"  --nb-mbufs N        mbufs per RX pool, 1..16777216 (default: sized\n"
+	"                      from the rings, at least 8192; fewer than the rings\n"
+	"                      need is allowed with a warning: RX then runs out)\n"
+	"  --nb-chunks N       npool arena chunks of " RTE_STR(NPOOL_CHUNK_SIZE)
+	" bytes, 1..1048576\n"
+	"                      (default 1024)\n"
+	"  --nb-small-chunks N npool arena chunks of 4096 bytes (the fallback),\n"
+	"                      0..1048576 (default 256)\n"
+	"  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
+	"                      the three apply with --pool npool or --copybreak\n"
 	"  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 	"                      the driver profile's)\n"
 	"  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
@@ -103,6 +117,7 @@ app_opts_defaults(struct app_opts *o, const char *prog)
 	o->prog = prog;
 	o->pool = APP_POOL_NPOOL;
 	o->mbcache = APP_MEMPOOL_CACHE;
+	o->nb_small_chunks = APP_NPOOL_DEFAULT;
 	app_err_set_prog(prog);
 }
 
@@ -398,6 +413,18 @@ json_writable(const char *path)
 }
 
 static int
+parse_u32(const char *flag, const char *arg, uint32_t min, uint32_t max,
+		uint32_t *out)
+{
+	uint64_t v;
+
+	if (app_parse_u64(flag, arg, min, max, &v) < 0)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
 parse_common(struct app_opts *o, int opt, const char *arg)
 {
 	uint64_t v;
@@ -426,10 +453,14 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 		o->copybreak = (uint32_t)v;
 		return 0;
 	case OPT_NB_MBUFS:
-		if (app_parse_u64("--nb-mbufs", arg, 1024, 1 << 24, &v))
-			return -1;
-		o->nb_mbufs = (uint32_t)v;
-		return 0;
+		return parse_u32("--nb-mbufs", arg, 1, 1 << 24, &o->nb_mbufs);
+	case OPT_NB_CHUNKS:
+		return parse_u32("--nb-chunks", arg, 1, 1 << 20, &o->nb_chunks);
+	case OPT_NB_SMALL_CHUNKS:
+		return parse_u32("--nb-small-chunks", arg, 0, 1 << 20,
+				&o->nb_small_chunks);
+	case OPT_NB_HEADS:
+		return parse_u32("--nb-heads", arg, 64, 1 << 24, &o->nb_heads);
 	case OPT_MBUF_SIZE:
 		if (app_parse_u64("--mbuf-size", arg, RTE_PKTMBUF_HEADROOM + 64,
 				UINT16_MAX, &v))

@@ -5,8 +5,9 @@
 /**
  * @file
  * Command line of the npool apps: the options every app shares (-p, -P,
- * --config, --pool, --copybreak, --nb-mbufs, --mbuf-size, --stats,
- * --mbcache, --duration, --idle-exit, --json), strict number/portmask/MAC parsing
+ * --config, --pool, --copybreak, --nb-mbufs, --nb-chunks, --nb-small-chunks,
+ * --nb-heads, --mbuf-size, --stats, --mbcache, --duration, --idle-exit,
+ * --json), strict number/portmask/MAC parsing
  * and one error line that names the flag, then the usage.
  *
  * EAL options come first and end with "--"; app_cli_parse() sees what
@@ -38,6 +39,9 @@ extern "C" {
 /** Most RX queues (npool-gen: TX queues) one lcore serves in --config. */
 #define APP_MAX_RXQ_PER_LCORE 16
 
+/** An npool setting left at npool's default (npool_conf_defaults()). */
+#define APP_NPOOL_DEFAULT UINT32_MAX
+
 /** Where the RX buffers come from (--pool). */
 enum app_pool_kind {
 	APP_POOL_NPOOL,   /**< npool_pktmbuf_pool_create(): "npool" ops */
@@ -59,6 +63,12 @@ struct app_opts {
 	enum app_pool_kind pool; /**< --pool, default npool */
 	uint32_t copybreak;      /**< --copybreak bytes, 0 = off */
 	uint32_t nb_mbufs;       /**< --nb-mbufs, 0 = sized from the rings */
+	uint32_t nb_chunks;      /**< --nb-chunks: npool arena big chunks,
+	                          *   0 = npool's default */
+	uint32_t nb_small_chunks; /**< --nb-small-chunks: 4 KiB chunks,
+	                           *   APP_NPOOL_DEFAULT = npool's default */
+	uint32_t nb_heads;       /**< --nb-heads: npool packet heads,
+	                          *   0 = npool's default or the app's */
 	uint16_t mbuf_size;      /**< --mbuf-size data room, 0 = profile's */
 	uint16_t mbcache;        /**< --mbcache: per-lcore cache of the stock
 	                          *   pools, default APP_MEMPOOL_CACHE */

@@ -29,9 +29,18 @@ app_pool_init(const struct app_opts *o, uint32_t heads)
 	npool_conf_defaults(&conf);
 	if (heads > conf.nb_heads)
 		conf.nb_heads = RTE_MIN(heads, 1u << 24);
+	/* Explicit settings win (exhaustion tests, small machines). */
+	if (o->nb_heads != 0)
+		conf.nb_heads = o->nb_heads;
+	if (o->nb_chunks != 0)
+		conf.nb_chunks = o->nb_chunks;
+	if (o->nb_small_chunks != APP_NPOOL_DEFAULT)
+		conf.nb_small_chunks = o->nb_small_chunks;
 	ret = npool_init(&conf);
 	if (ret < 0) {
-		app_err("npool_init: %s", rte_strerror(-ret));
+		app_err("npool_init (%u + %u chunks, %u heads): %s",
+				conf.nb_chunks, conf.nb_small_chunks,
+				conf.nb_heads, rte_strerror(-ret));
 		return -1;
 	}
 	npool_up = true;
