@@ -23,6 +23,7 @@ static struct {
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
 	const struct npool_rx_profile *prof;
+	struct npool_rx_plan plan;  /* pool and queue settings */
 	struct rte_mempool *pool;   /* of the polled queues, for the others */
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
@@ -80,13 +81,50 @@ build_lcore_map(const struct app_opts *o)
 	return 0;
 }
 
+/* Why the plan of port @p failed, naming the flag to change. */
+static void
+plan_error(uint16_t p, const struct npool_rx_plan *pl, int ret)
+{
+	const char *drv = ports[p].info.driver_name;
+
+	if (ret == -EINVAL && (pl->mtu > pl->max_mtu ||
+			pl->mtu < ports[p].info.min_mtu))
+		app_err("port %u (%s): MTU %u (--mtu, or the largest frame to send): %s: the device takes %u..%u",
+				p, drv, pl->mtu, pl->reason,
+				ports[p].info.min_mtu, pl->max_mtu);
+	else if (ret == -EINVAL && mbuf_size != 0 && pl->whole_room != 0)
+		app_err("port %u (%s): --mbuf-size %u: %s; a whole %u-byte frame (MTU %u) needs --mbuf-size %u or more",
+				p, drv, mbuf_size, pl->reason, pl->max_frame,
+				pl->mtu, pl->whole_room);
+	else if (ret == -EINVAL && mbuf_size != 0)
+		app_err("port %u (%s): --mbuf-size %u: %s", p, drv,
+				mbuf_size, pl->reason);
+	else
+		app_err("port %u (%s): %s", p, drv, pl->reason != NULL ?
+				pl->reason : rte_strerror(-ret));
+}
+
+/* Log each TX offload the plan switched off, with why. */
+static void
+log_offloads_off(uint16_t p, uint64_t off)
+{
+	while (off != 0) {
+		uint64_t bit = off & -off;
+
+		printf("port %u: TX offload %s switched off: npool packets are external-buffer mbufs and clones (refcnt > 1), which it would put back into the wrong pool\n",
+				p, rte_eth_dev_tx_offload_name(bit));
+		off &= ~bit;
+	}
+}
+
 /* Profile, queue counts, offloads and rte_eth_dev_configure(). */
 static int
 configure_port(uint16_t p, const struct app_port_params *pp)
 {
 	struct rte_eth_dev_info *info = &ports[p].info;
 	struct rte_eth_conf *conf = &ports[p].conf;
-	uint16_t room;
+	struct npool_rx_plan *pl = &ports[p].plan;
+	struct npool_rx_req req;
 	int ret;
 
 	ret = rte_eth_dev_info_get(p, info);
@@ -111,25 +149,30 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	 * so that what lands there is released at the stop. */
 	ports[p].nb_rxq_dev = RTE_MAX(ports[p].nb_rxq,
 			RTE_MIN(ports[p].nb_txq, info->max_rx_queues));
+	/* The port MTU takes at least standard frames: a smaller egress MTU
+	 * (npool-fwd --mtu 576) is the app's own limit, applied in software
+	 * to what it sends. Chains (frames above the data room, fragments)
+	 * must go out; fast free is asked as l3fwd does, and the profile
+	 * switches it off. */
+	memset(&req, 0, sizeof(req));
+	req.mtu = RTE_MAX(pp->mtu, (uint16_t)RTE_ETHER_MTU);
+	req.data_room = mbuf_size;
+	req.nb_rxq = ports[p].nb_rxq_dev;
+	req.nb_txq = ports[p].nb_txq;
+	req.rx_offloads = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+	req.tx_offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	memset(conf, 0, sizeof(*conf));
-	/* Chains (frames above the data room, fragments) must go out. */
-	conf->txmode.offloads = info->tx_offload_capa &
-		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	conf->rxmode.offloads = info->rx_offload_capa &
-		RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
-	/* Scattered RX only when a frame may not fit one mbuf (as l3fwd):
-	 * some PMDs take a slower receive path with it. */
-	room = mbuf_size != 0 ? mbuf_size : ports[p].prof->data_room;
-	if ((uint32_t)(pp->mtu != 0 ? pp->mtu : RTE_ETHER_MTU) +
-			RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 8 >
-			(uint32_t)room - RTE_PKTMBUF_HEADROOM)
-		conf->rxmode.offloads |= info->rx_offload_capa &
-			RTE_ETH_RX_OFFLOAD_SCATTER;
-	ret = npool_rx_profile_fit(p, ports[p].prof, conf, &ports[p].nb_rxd,
-			&ports[p].nb_txd);
-	if (ret == 0)
-		ret = rte_eth_dev_configure(p, ports[p].nb_rxq_dev,
-				ports[p].nb_txq, conf);
+	ret = npool_rx_profile_fit(p, ports[p].prof, &req, conf, pl);
+	if (ret != 0) {
+		plan_error(p, pl, ret);
+		return -1;
+	}
+	log_offloads_off(p, pl->tx_offloads_off);
+	ports[p].nb_rxd = pl->nb_rxd;
+	ports[p].nb_txd = pl->nb_txd;
+	ret = rte_eth_dev_configure(p, ports[p].nb_rxq_dev, ports[p].nb_txq,
+			conf);
 	if (ret != 0) {
 		app_err("port %u (%s): configure: %s", p, info->driver_name,
 				rte_strerror(-ret));
@@ -139,8 +182,10 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	/* Again: configure may have changed the descriptor limits. */
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p, &ports[p].nb_rxd,
 			&ports[p].nb_txd);
-	if (ret == 0 && pp->mtu != 0 && pp->mtu != RTE_ETHER_MTU) {
-		ret = rte_eth_dev_set_mtu(p, pp->mtu);
+	/* rxmode.mtu set it; a PMD that keeps the MTU elsewhere too
+	 * (net_af_packet: the interface's) hears it here. */
+	if (ret == 0 && pl->mtu != RTE_ETHER_MTU) {
+		ret = rte_eth_dev_set_mtu(p, pl->mtu);
 		if (ret == -ENOTSUP)
 			ret = 0;
 	}
@@ -163,12 +208,12 @@ create_rx_pools(const struct app_opts *o)
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!ports[p].configured)
 			continue;
-		n += ports[p].nb_rxq_dev * ports[p].nb_rxd +
-			ports[p].nb_txq * ports[p].nb_txd +
-			nb_fwd_lcores * APP_BURST;
+		n += ports[p].plan.nb_mbufs + nb_fwd_lcores * APP_BURST;
+		/* The largest plan: a whole frame in one buffer on every
+		 * port that can have it. */
 		if (o->mbuf_size == 0)
 			data_room = RTE_MAX(data_room,
-					ports[p].prof->data_room);
+					ports[p].plan.data_room);
 	}
 	n += nb_fwd_lcores * (APP_MEMPOOL_CACHE + APP_BURST);
 	if (o->nb_mbufs != 0 && o->nb_mbufs < n)
@@ -199,7 +244,7 @@ setup_rxq(uint16_t p, uint16_t q, struct rte_mempool *pool)
 	int ret;
 
 	rxconf.offloads = ports[p].conf.rxmode.offloads;
-	rxconf.rx_free_thresh = ports[p].prof->rx_free_thresh;
+	rxconf.rx_free_thresh = ports[p].plan.rx_free_thresh;
 	ret = rte_eth_rx_queue_setup(p, q, ports[p].nb_rxd, pool->socket_id,
 			&rxconf, pool);
 	if (ret != 0) {
@@ -286,6 +331,11 @@ start_port(uint16_t p, bool promisc)
 			ports[p].nb_rxq, extra, ports[p].nb_rxd,
 			ports[p].nb_txq, ports[p].nb_txd,
 			RTE_ETHER_ADDR_BYTES(&app_port_mac[p]));
+	printf("port %u: MTU %u (frames up to %u B), RX buffers of %u B in %u B mbufs (pool of %u B), scattered RX %s\n",
+			p, ports[p].plan.mtu, ports[p].plan.max_frame,
+			ports[p].plan.rx_buf_size, ports[p].plan.data_room,
+			rte_pktmbuf_data_room_size(ports[p].pool),
+			ports[p].plan.scatter ? "on" : "off");
 	return 0;
 }
 

@@ -5,9 +5,12 @@
 /**
  * @file
  * Ports and queues of the apps: the --config map per lcore, RX pools per
- * NUMA socket, each port configured with its driver's npool RX profile
- * (ring sizes, data room; never RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE), one TX
- * queue per forwarding lcore on every port.
+ * NUMA socket, each port configured with the plan of its driver's npool
+ * RX profile (npool_rx_profile_fit(): MTU, data room, scattered RX,
+ * offloads, ring sizes; never RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, each
+ * offload switched off logged), one TX queue per forwarding lcore on
+ * every port. Each port prints its profile, MTU, RX buffer and whether RX
+ * scatters when it starts.
  */
 
 #include <stdbool.h>
@@ -43,7 +46,11 @@ extern struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
 /** How the app wants its ports. */
 struct app_port_params {
 	bool tx;         /**< set up one TX queue per forwarding lcore */
-	uint16_t mtu;    /**< IP MTU to set on the ports, 0 = leave it */
+	/** Port MTU wanted (rxmode.mtu: the largest IP packet a received or
+	 * sent frame carries), 0 = RTE_ETHER_MTU. A port's MTU is at least
+	 * 1500: a smaller value (npool-fwd --mtu 576, an egress limit) is
+	 * the app's to apply in software. */
+	uint16_t mtu;
 	/** Instead of @c tx: every --config entry (port, queue, lcore) names
 	 * TX queue @c queue of @c port too, used by @c lcore alone (the TX
 	 * queues of a generator's lcores). */

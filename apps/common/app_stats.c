@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
+#include "npool_rx.h"
 #include "app_json.h"
 #include "app_stats.h"
 
@@ -24,6 +26,7 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 {
 	memset(app_ctr, 0, sizeof(app_ctr));
 	memset(&st, 0, sizeof(st));
+	npool_rx_stats_reset();
 	st.d = *d;
 	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
 	if (st.d.rx_bad >= st.d.nb_reasons)
@@ -222,6 +225,26 @@ app_stats_eth(uint16_t port)
 #define ETH_FIELDS(X) X(ipackets) X(imissed) X(ierrors) X(rx_nombuf) \
 	X(opackets) X(oerrors)
 
+/* Copy-break counters of lcore @l, or of all of them (UINT_MAX). */
+static void
+print_copybreak(FILE *f, unsigned int l)
+{
+	struct npool_rx_stats s;
+	char who[32];
+
+	if (st.o->copybreak == 0)
+		return;
+	if (l == UINT_MAX) {
+		npool_rx_stats_sum(&s);
+		snprintf(who, sizeof(who), "total");
+	} else {
+		npool_rx_stats_get(l, &s);
+		snprintf(who, sizeof(who), "lcore %u", l);
+	}
+	fprintf(f, "%s: copy-break copied %" PRIu64 ", kept in the RX mbuf for lack of memory (copybreak_nomem) %" PRIu64 "\n",
+			who, s.copybreak_copied, s.copybreak_nomem);
+}
+
 void
 app_stats_print_final(FILE *f, double duration_s)
 {
@@ -283,7 +306,9 @@ app_stats_print_final(FILE *f, double duration_s)
 					pps / 1e6, 1e9 / pps);
 		else
 			fprintf(f, " in one burst: no rate\n");
+		print_copybreak(f, l);
 	}
+	print_copybreak(f, UINT_MAX);
 	if (st.x != NULL && st.x->print != NULL)
 		st.x->print(f, duration_s);
 	fflush(f);
@@ -304,9 +329,18 @@ json_ctr(struct app_json *j, const struct app_port_ctr *c)
 	app_json_obj_end(j);
 }
 
+/* The copy-break counters (npool_rx_stats) as JSON keys. */
+static void
+json_copybreak(struct app_json *j, const struct npool_rx_stats *s)
+{
+	app_json_u64(j, "copybreak_copied", s->copybreak_copied);
+	app_json_u64(j, "copybreak_nomem", s->copybreak_nomem);
+}
+
 static void
 json_ports(struct app_json *j)
 {
+	struct npool_rx_stats cb;
 	struct app_port_ctr c, total;
 	uint16_t p;
 
@@ -332,12 +366,15 @@ json_ports(struct app_json *j)
 	app_json_arr_end(j);
 	app_json_obj_begin(j, "total");
 	json_ctr(j, &total);
+	npool_rx_stats_sum(&cb);
+	json_copybreak(j, &cb);
 	app_json_obj_end(j);
 }
 
 static void
 json_lcores(struct app_json *j)
 {
+	struct npool_rx_stats cb;
 	unsigned int l;
 
 	app_json_arr_begin(j, "lcores");
@@ -351,6 +388,8 @@ json_lcores(struct app_json *j)
 		app_json_u64(j, "rx", app_ctr[l].rx);
 		app_json_double(j, "mpps", pps / 1e6);
 		app_json_double(j, "ns_per_pkt", pps > 0 ? 1e9 / pps : 0.0);
+		npool_rx_stats_get(l, &cb);
+		json_copybreak(j, &cb);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

@@ -154,11 +154,15 @@ void app_stats_read_eth(void);
  * none were (port not enabled, not read, or the PMD failed). */
 const struct rte_eth_stats *app_stats_eth(uint16_t port);
 
-/** Print the end-of-run table: per port and total, then per lcore. */
+/** Print the end-of-run table: per port and total, then per lcore; with
+ * --copybreak, each lcore's and the total copy-break counters
+ * (npool_rx_stats: copied, copybreak_nomem). */
 void app_stats_print_final(FILE *f, double duration_s);
 
 /**
- * Write the final counters and the leak check to @p path as JSON.
+ * Write the final counters and the leak check to @p path as JSON; the
+ * copy-break counters as "copybreak_copied" and "copybreak_nomem" in each
+ * lcore's object and in "total".
  * @return 0, or -1 after app_err().
  */
 int app_stats_write_json(const char *path, double duration_s,

@@ -7,63 +7,70 @@
 
 #include "npool_rx.h"
 
-/*
- * Figures from the kernel drivers: default ring sizes (IXGBE_DEFAULT_RXD,
- * IGB_DEFAULT_RXD, FM10K_DEFAULT_RXD), the header buffer copied into
- * (IXGBE_RX_HDR_SIZE, IGB_RX_HDR_LEN, FM10K_RX_HDR_LEN: 256) and 2 KiB
- * receive buffers (IXGBE_RXBUFFER_2K, IGB_RXBUFFER_2048, FM10K_RX_BUFSZ).
- */
-static const struct npool_rx_profile profiles[] = {
-	{ "net_ixgbe", "ixgbe", 512, 512, NPOOL_RX_HDR_LEN, 32, 32,
-		2048 + RTE_PKTMBUF_HEADROOM },
-	{ "net_e1000_igb", "igb", 256, 256, NPOOL_RX_HDR_LEN, 32, 32,
-		2048 + RTE_PKTMBUF_HEADROOM },
-	{ "net_fm10k", "fm10k", 256, 256, NPOOL_RX_HDR_LEN, 32, 32,
-		2048 + RTE_PKTMBUF_HEADROOM },
-	/* Any other PMD, virtual devices included. */
-	{ "generic", "-", 1024, 1024, NPOOL_RX_HDR_LEN, 32, 32,
-		RTE_MBUF_DEFAULT_BUF_SIZE },
-};
+/* Copy-break counters: one cache line per lcore, written by that lcore
+ * only; the last slot is shared by non-EAL threads (atomic adds). */
+static struct {
+	struct npool_rx_stats s;
+} __rte_cache_aligned rx_stats[RTE_MAX_LCORE + 1];
 
-const struct npool_rx_profile *
-npool_rx_profile_find(const char *driver_name)
+int
+npool_rx_stats_get(unsigned int slot, struct npool_rx_stats *out)
 {
-	unsigned int i;
-
-	for (i = 0; driver_name != NULL && i < RTE_DIM(profiles) - 1; i++)
-		if (strcmp(profiles[i].driver, driver_name) == 0)
-			return &profiles[i];
-	return &profiles[RTE_DIM(profiles) - 1];
-}
-
-const struct npool_rx_profile *
-npool_rx_profile_of_port(uint16_t port_id)
-{
-	struct rte_eth_dev_info info;
-
-	if (!rte_eth_dev_is_valid_port(port_id) ||
-			rte_eth_dev_info_get(port_id, &info) != 0) {
-		rte_errno = ENODEV;
-		return NULL;
-	}
-	return npool_rx_profile_find(info.driver_name);
+	if (slot > NPOOL_RX_NON_EAL_SLOT || out == NULL)
+		return -EINVAL;
+	out->copybreak_copied = __atomic_load_n(
+			&rx_stats[slot].s.copybreak_copied, __ATOMIC_RELAXED);
+	out->copybreak_nomem = __atomic_load_n(
+			&rx_stats[slot].s.copybreak_nomem, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int
-npool_rx_profile_fit(uint16_t port_id, const struct npool_rx_profile *p,
-		struct rte_eth_conf *conf, uint16_t *nb_rxd, uint16_t *nb_txd)
+npool_rx_stats_sum(struct npool_rx_stats *out)
 {
-	conf->txmode.offloads &= ~RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	*nb_rxd = p->nb_rxd;
-	*nb_txd = p->nb_txd;
-	return rte_eth_dev_adjust_nb_rx_tx_desc(port_id, nb_rxd, nb_txd);
+	struct npool_rx_stats one;
+	unsigned int slot;
+
+	if (out == NULL)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (slot = 0; slot <= NPOOL_RX_NON_EAL_SLOT; slot++) {
+		npool_rx_stats_get(slot, &one);
+		out->copybreak_copied += one.copybreak_copied;
+		out->copybreak_nomem += one.copybreak_nomem;
+	}
+	return 0;
+}
+
+void
+npool_rx_stats_reset(void)
+{
+	memset(rx_stats, 0, sizeof(rx_stats));
+}
+
+/* Add one burst's counts to the calling thread's slot. */
+static void
+rx_stats_add(uint16_t copied, uint16_t nomem)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct npool_rx_stats *s;
+
+	if (likely(lcore < RTE_MAX_LCORE)) {
+		s = &rx_stats[lcore].s;
+		s->copybreak_copied += copied;
+		s->copybreak_nomem += nomem;
+		return;
+	}
+	s = &rx_stats[NPOOL_RX_NON_EAL_SLOT].s;
+	__atomic_fetch_add(&s->copybreak_copied, copied, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&s->copybreak_nomem, nomem, __ATOMIC_RELAXED);
 }
 
 uint16_t
 npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 {
 	struct rte_mbuf *done[n > 0 ? n : 1];
-	uint16_t i, nd = 0;
+	uint16_t i, nd = 0, nomem = 0;
 
 	if (copybreak == 0)
 		return 0;
@@ -75,8 +82,11 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 				m->data_len != m->pkt_len)
 			continue;
 		c = npool_napi_alloc_pkt(m->pkt_len);
-		if (unlikely(c == NULL))
+		if (unlikely(c == NULL)) {
+			/* The RX mbuf goes on: late, never lost. */
+			nomem++;
 			continue;
+		}
 		rte_memcpy(rte_pktmbuf_mtod(c, void *),
 				rte_pktmbuf_mtod(m, void *), m->data_len);
 		c->data_len = m->data_len;
@@ -96,6 +106,8 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 	/* The RX buffers go back in one bulk, hot for the next refill. */
 	if (nd != 0)
 		npool_napi_consume_bulk(done, nd);
+	if (nd != 0 || nomem != 0)
+		rx_stats_add(nd, nomem);
 	return nd;
 }
 

@@ -4,15 +4,15 @@
 
 /**
  * @file
- * RX profiles: how npool sits under a PMD's receive path, per driver.
+ * Copy-break under any PMD, with its counters; the RX profiles are in
+ * npool_rx_profile.h (included).
  *
  * The kernel's ixgbe, igb and fm10k drivers receive into page halves and,
  * for a packet up to RX_HDR_LEN (256) bytes, copy it into a small buffer
  * from napi_alloc_skb() and give the page half straight back to the ring
- * (copy-break). A profile carries a driver's figures (ring sizes,
- * copy-break, data room, burst) and npool_rx_copybreak() does the copy
- * for any PMD: small packets become npool packets and their RX mbufs go
- * back to the RX pool at once, so the RX ring never waits for them.
+ * (copy-break). npool_rx_copybreak() does the copy for any PMD: small
+ * packets become npool packets and their RX mbufs go back to the RX pool
+ * at once, so the RX ring never waits for them.
  */
 
 #include <stdint.h>
@@ -20,65 +20,47 @@
 #include <rte_mbuf.h>
 
 #include "npool.h"
+#include "npool_rx_profile.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Copy-break of the kernel drivers: RX_HDR_LEN / IXGBE_RX_HDR_SIZE. */
-#define NPOOL_RX_HDR_LEN 256
-
-/** Per-driver receive settings. */
-struct npool_rx_profile {
-	const char *driver;        /**< DPDK driver name, "net_ixgbe" */
-	const char *kernel_driver; /**< the kernel driver it mirrors */
-	uint16_t nb_rxd;           /**< RX descriptors per queue */
-	uint16_t nb_txd;           /**< TX descriptors per queue */
-	uint16_t copybreak;        /**< copy packets up to this many bytes */
-	uint16_t rx_free_thresh;   /**< descriptors refilled in one go */
-	uint16_t burst;            /**< packets per rte_eth_rx_burst() */
-	uint16_t data_room;        /**< RX mbuf data room, headroom included */
+/** Copy-break counters of one lcore. */
+struct npool_rx_stats {
+	/** Packets copied into npool packets (their RX mbufs released). */
+	uint64_t copybreak_copied;
+	/** Packets of at most the copy-break length left in their RX mbuf
+	 * because no npool packet could be had (no head, no fragment).
+	 * Kernel: rx_ring->rx_stats.alloc_rx_buff_failed (ixgbe, igb). */
+	uint64_t copybreak_nomem;
 };
 
-/**
- * Profile of a DPDK driver.
- *
- * @param driver_name
- *   rte_eth_dev_info.driver_name, e.g. "net_ixgbe", "net_e1000_igb",
- *   "net_fm10k"; NULL or any other name gives the generic profile.
- * @return
- *   The profile; never NULL. Any thread.
- */
-const struct npool_rx_profile *npool_rx_profile_find(const char *driver_name);
+/** Slot of the counters of threads without an lcore id. */
+#define NPOOL_RX_NON_EAL_SLOT RTE_MAX_LCORE
 
 /**
- * Profile of an ethdev port (looked up by its driver name).
+ * Read the copy-break counters of one lcore.
  *
+ * @param slot
+ *   An lcore id (0 .. RTE_MAX_LCORE - 1) or NPOOL_RX_NON_EAL_SLOT.
+ * @param out
+ *   Where to copy them.
  * @return
- *   The profile, or NULL with rte_errno = ENODEV for an invalid port.
+ *   0, or -EINVAL (slot out of range, @p out NULL). Any thread; a slot
+ *   being updated may lag by one burst.
  */
-const struct npool_rx_profile *npool_rx_profile_of_port(uint16_t port_id);
+int npool_rx_stats_get(unsigned int slot, struct npool_rx_stats *out);
 
 /**
- * Fit a profile to a port before rte_eth_dev_configure(): clamp ring
- * sizes to the device's limits and clear RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE
- * (npool packets are external-buffer mbufs; fast free would leak them).
+ * Sum the copy-break counters of every slot into @p out.
  *
- * @param port_id
- *   A valid port.
- * @param p
- *   The profile.
- * @param conf
- *   The port configuration to fix up (its txmode.offloads).
- * @param nb_rxd, nb_txd
- *   Out: descriptor counts to pass to the queue setup calls.
- * @return
- *   0, or a negative errno from rte_eth_dev_info_get() /
- *   rte_eth_dev_adjust_nb_rx_tx_desc(): -ENODEV, -EINVAL, -ENOTSUP.
- *   Main lcore (slow path).
+ * @return 0, or -EINVAL (@p out NULL). Any thread.
  */
-int npool_rx_profile_fit(uint16_t port_id, const struct npool_rx_profile *p,
-		struct rte_eth_conf *conf, uint16_t *nb_rxd, uint16_t *nb_txd);
+int npool_rx_stats_sum(struct npool_rx_stats *out);
+
+/** Zero every slot. Main lcore, while no lcore copy-breaks. */
+void npool_rx_stats_reset(void);
 
 /**
  * Copy-break a received burst in place: each single-segment packet of at
@@ -90,7 +72,8 @@ int npool_rx_profile_fit(uint16_t port_id, const struct npool_rx_profile *p,
  * Kernel: ixgbe_fetch_rx_buffer()/igb_construct_skb() with RX_HDR_LEN.
  *
  * When no npool packet can be had the original mbuf is kept (a packet is
- * never lost for lack of memory here).
+ * never lost for lack of memory here) and counted in the calling lcore's
+ * npool_rx_stats.copybreak_nomem; each copy counts in copybreak_copied.
  *
  * Context: owner lcore (an EAL lcore), the RX loop.
  *

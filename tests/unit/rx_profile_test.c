@@ -1,58 +1,251 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * RX profiles and copy-break (drivers/net/npool_rx.h): profile lookup by
- * driver name with the generic fallback, profiles of a port (a net_null
- * vdev), fitting a port configuration, npool_rx_copybreak() on mixed
- * bursts, and the ethdev RX callback that installs it.
+ * RX profiles (drivers/net/npool_rx_profile.h): lookup by driver name with
+ * the generic fallback, and npool_rx_profile_plan() fed the dev_info each
+ * PMD of DPDK 22.11 reports (fixtures below, each citing the source it
+ * comes from) -> data room, RX buffer, scattered RX, offloads, descriptors,
+ * and the errors for an impossible MTU or data room; fitting a live port
+ * (a net_null vdev).
  */
 #include <string.h>
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "npool_rx.h"
-#include "rte_mempool_npool.h"
+#include "npool_rx_profile.h"
 #include "unit_common.h"
 
-#define STOCK_SIZE 127
-#define BURST 9
+#define ROOM_1500 (2048 + RTE_PKTMBUF_HEADROOM)
 
-static struct rte_mempool *stock;
-
-/* The RX pool of the bursts (stock ops), then npool with @nb_chunks. */
-static int
-setup_with(uint32_t nb_chunks, uint32_t nb_small)
+/* What rte_eth_dev_info_get() (lib/ethdev/rte_ethdev.c) sets before it
+ * calls the PMD: zeroes, desc limits { UINT16_MAX, 0, 1 }, min_mtu 46,
+ * max_mtu UINT16_MAX. */
+static void
+info_init(struct rte_eth_dev_info *d, const char *driver)
 {
-	stock = rte_pktmbuf_pool_create("ut_rx", STOCK_SIZE, 0, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	if (stock == NULL)
-		return -1;
-	return ut_npool_init(nb_chunks, nb_small, 0, 0) == 0 ? 0 : -1;
-}
+	const struct rte_eth_desc_lim lim = {
+		.nb_max = UINT16_MAX, .nb_min = 0, .nb_align = 1,
+	};
 
-static int
-setup(void **state __rte_unused)
-{
-	return setup_with(0, 256);
-}
-
-static int
-setup_one_chunk(void **state __rte_unused)
-{
-	return setup_with(1, 0);
-}
-
-static int
-teardown(void **state)
-{
-	assert_int_equal(rte_mempool_avail_count(stock), STOCK_SIZE);
-	rte_mempool_free(stock);
-	return ut_teardown_check(state);
+	memset(d, 0, sizeof(*d));
+	d->driver_name = driver;
+	d->rx_desc_lim = lim;
+	d->tx_desc_lim = lim;
+	d->min_mtu = RTE_ETHER_MIN_LEN - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
+	d->max_mtu = UINT16_MAX;
 }
 
 static void
-check_profile(const char *driver, const char *kernel, uint16_t nb_desc,
-		uint16_t data_room)
+desc_lim(struct rte_eth_desc_lim *l, uint16_t min, uint16_t max,
+		uint16_t align)
+{
+	l->nb_min = min;
+	l->nb_max = max;
+	l->nb_align = align;
+}
+
+/* A PCI PMD's figures over info_init(): queues, min_rx_bufsize,
+ * max_rx_pktlen, max_mtu and min_mtu (0: left to ethdev's defaults),
+ * descriptor limits (align 8 for all four Intel PMDs). */
+static void
+info_hw(struct rte_eth_dev_info *d, const char *driver, uint16_t queues,
+		uint32_t min_buf, uint32_t pktlen, uint16_t max_mtu,
+		uint16_t desc_min, uint16_t rx_max, uint16_t tx_max)
+{
+	info_init(d, driver);
+	d->max_rx_queues = queues;
+	d->max_tx_queues = queues;
+	d->min_rx_bufsize = min_buf;
+	d->max_rx_pktlen = pktlen;
+	if (max_mtu != 0) {
+		d->max_mtu = max_mtu;
+		d->min_mtu = RTE_ETHER_MIN_MTU;
+	}
+	desc_lim(&d->rx_desc_lim, desc_min, rx_max, 8);
+	desc_lim(&d->tx_desc_lim, desc_min, tx_max, 8);
+}
+
+/* 82599: drivers/net/ixgbe/ixgbe_ethdev.c ixgbe_dev_info_get() (queues:
+ * IXGBE_82599_MAX_RX_QUEUES, IXGBE_NONE_MODE_TX_NB_QUEUES; limits:
+ * rx/tx_desc_lim from ixgbe_rxtx.h IXGBE_MIN/MAX_RING_DESC, IXGBE_RXD_ALIGN);
+ * offloads: ixgbe_rxtx.c ixgbe_get_rx/tx_port_offloads(). */
+static void
+info_ixgbe(struct rte_eth_dev_info *d)
+{
+	/* max_mtu: minus IXGBE_ETH_OVERHEAD 18 */
+	info_hw(d, "net_ixgbe", 128, 1024, 15872, 15872 - 18, 64, 4096, 4096);
+	d->max_tx_queues = 64;
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
+		RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_RSS_HASH |
+		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_TCP_LRO;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_SCTP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+}
+
+/* i350: drivers/net/e1000/igb_ethdev.c eth_igb_infos_get() (max_rx_pktlen
+ * 0x3FFF "See RLPML register", max_mtu minus E1000_ETH_OVERHEAD 22;
+ * rx/tx_desc_lim E1000_MIN/MAX_RING_DESC 32/4096, IGB_RXD_ALIGN 8);
+ * offloads: igb_rxtx.c igb_get_rx/tx_port_offloads_capa(). */
+static void
+info_igb(struct rte_eth_dev_info *d)
+{
+	info_hw(d, "net_e1000_igb", 8, 256, 0x3FFF, 0x3FFF - 22, 32, 4096,
+			4096);
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+		RTE_ETH_RX_OFFLOAD_VLAN_FILTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_SCATTER |
+		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_EXTEND;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_SCTP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+}
+
+/* PF: drivers/net/fm10k/fm10k_ethdev.c fm10k_dev_infos_get()
+ * (FM10K_MIN_RX_BUF_SIZE 256, FM10K_MAX_PKT_SIZE 15 * 1024, no max_mtu;
+ * fm10k.h FM10K_MIN/MAX_RX_DESC 32 / 512 KiB over 32-byte descriptors,
+ * TX over 16-byte ones, FM10K_MULT_RX/TX_DESC 8); offloads:
+ * fm10k_get_rx_queue/port_offloads_capa(), fm10k_get_tx_port_offloads_capa(). */
+static void
+info_fm10k(struct rte_eth_dev_info *d)
+{
+	info_hw(d, "net_fm10k", 128, 256, 15 * 1024, 0, 32, 16384, 32768);
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
+		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
+		RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+		RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_TCP_TSO;
+}
+
+/* 82574L (QEMU -device e1000e) or 82540EM (QEMU e1000):
+ * drivers/net/e1000/em_ethdev.c eth_em_infos_get() (min_rx_bufsize 256;
+ * max_rx_pktlen em_get_max_pktlen(): 0x2412 for e1000_82574,
+ * MAX_JUMBO_FRAME_SIZE 0x3F00 for the rest; no max_mtu, no min_mtu; two
+ * queues; E1000_MIN/MAX_RING_DESC 32/4096, EM_RXD/TXD_ALIGN 8); offloads:
+ * em_rxtx.c em_get_rx/tx_port_offloads_capa(). */
+static void
+info_em(struct rte_eth_dev_info *d, uint32_t max_rx_pktlen)
+{
+	info_hw(d, "net_e1000_em", 2, 256, max_rx_pktlen, 0, 32, 4096, 4096);
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+		RTE_ETH_RX_OFFLOAD_VLAN_FILTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_SCATTER;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+		RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+}
+
+#define EM_82574_PKTLEN 0x2412  /* 9234 */
+#define EM_82540_PKTLEN 0x3F00  /* 16128 */
+
+/* drivers/net/pcap/pcap_ethdev.c eth_dev_info(): no frame limit, no
+ * offloads, as many queues as rx_pcap= / tx_pcap= devargs (two here);
+ * eth_pcap_rx_jumbo() chains what does not fit an mbuf. */
+static void
+info_pcap(struct rte_eth_dev_info *d)
+{
+	info_init(d, "net_pcap");
+	d->max_rx_pktlen = (uint32_t)-1;
+	d->max_rx_queues = 2;
+	d->max_tx_queues = 2;
+}
+
+/* drivers/net/af_packet/rte_eth_af_packet.c eth_dev_info(): 1518-byte
+ * frames, copied whole into one mbuf by eth_af_packet_rx(); qpairs=2. */
+static void
+info_af_packet(struct rte_eth_dev_info *d)
+{
+	info_init(d, "net_af_packet");
+	d->max_rx_pktlen = RTE_ETHER_MAX_LEN;
+	d->max_rx_queues = 2;
+	d->max_tx_queues = 2;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+}
+
+/* drivers/net/i40e/i40e_ethdev.c i40e_dev_info_get(): a PMD that offers
+ * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE (as tx_queue_offload_capa, in
+ * tx_offload_capa too); I40E_BUF_SIZE_MIN 1024, I40E_FRAME_SIZE_MAX 9728,
+ * I40E_ETH_OVERHEAD 26; I40E_MIN/MAX_RING_DESC 64/4096, align 32. */
+static void
+info_i40e(struct rte_eth_dev_info *d)
+{
+	info_hw(d, "net_i40e", 64, 1024, 9728, 9728 - 26, 64, 4096, 4096);
+	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_RX_OFFLOAD_SCATTER;
+	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+	desc_lim(&d->rx_desc_lim, 64, 4096, 32);
+	desc_lim(&d->tx_desc_lim, 64, 4096, 32);
+}
+
+/* What the apps ask for: IPv4 checksum on RX, chains and (as l3fwd when
+ * offered) fast free on TX, one RX queue, two TX queues. */
+static struct npool_rx_req
+req_of(uint16_t mtu, uint16_t data_room)
+{
+	struct npool_rx_req r = {
+		.mtu = mtu, .data_room = data_room, .nb_rxq = 1, .nb_txq = 2,
+		.rx_offloads = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM,
+		.tx_offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	};
+
+	return r;
+}
+
+/* Plan @d for @mtu / @room (0 = the plan's); assert success. */
+static struct npool_rx_plan
+plan_ok(const struct rte_eth_dev_info *d, uint16_t mtu, uint16_t room)
+{
+	const struct npool_rx_req r = req_of(mtu, room);
+	struct npool_rx_plan pl;
+
+	assert_int_equal(npool_rx_profile_plan(
+			npool_rx_profile_find(d->driver_name), d, &r, &pl), 0);
+	assert_null(pl.reason);
+	return pl;
+}
+
+/* Plan @d for @mtu / @room; assert it fails with -@err and rte_errno. */
+static struct npool_rx_plan
+plan_fails(const struct rte_eth_dev_info *d, uint16_t mtu, uint16_t room,
+		int err)
+{
+	const struct npool_rx_req r = req_of(mtu, room);
+	struct npool_rx_plan pl;
+
+	rte_errno = 0;
+	assert_int_equal(npool_rx_profile_plan(
+			npool_rx_profile_find(d->driver_name), d, &r, &pl), -err);
+	assert_int_equal(rte_errno, err);
+	assert_non_null(pl.reason);
+	return pl;
+}
+
+/* The buffer figures of a plan. */
+static void
+assert_buf(const struct npool_rx_plan *pl, uint16_t room, uint32_t buf,
+		bool scatter, uint16_t segs)
+{
+	assert_int_equal(pl->data_room, room);
+	assert_int_equal(pl->rx_buf_size, buf);
+	assert_int_equal(pl->scatter, scatter);
+	assert_int_equal(pl->segs_per_frame, segs);
+}
+
+static void
+check_profile(const char *driver, const char *kernel, uint16_t nb_desc)
 {
 	const struct npool_rx_profile *p = npool_rx_profile_find(driver);
 
@@ -64,16 +257,16 @@ check_profile(const char *driver, const char *kernel, uint16_t nb_desc,
 	assert_int_equal(p->copybreak, NPOOL_RX_HDR_LEN);
 	assert_int_equal(p->rx_free_thresh, 32);
 	assert_int_equal(p->burst, 32);
-	assert_int_equal(p->data_room, data_room);
+	assert_int_equal(p->data_room, ROOM_1500);
 }
 
 static void
 test_profile_found_by_driver_name(void **state __rte_unused)
 {
-	check_profile("net_ixgbe", "ixgbe", 512, 2048 + RTE_PKTMBUF_HEADROOM);
-	check_profile("net_e1000_igb", "igb", 256,
-			2048 + RTE_PKTMBUF_HEADROOM);
-	check_profile("net_fm10k", "fm10k", 256, 2048 + RTE_PKTMBUF_HEADROOM);
+	check_profile("net_ixgbe", "ixgbe", 512);
+	check_profile("net_e1000_igb", "igb", 256);
+	check_profile("net_fm10k", "fm10k", 256);
+	check_profile("net_e1000_em", "e1000e", 256);
 	assert_int_equal(NPOOL_RX_HDR_LEN, 256);
 }
 
@@ -81,7 +274,8 @@ static void
 test_unknown_driver_gets_generic_profile(void **state __rte_unused)
 {
 	static const char *const names[] = { "net_null", "", "net_ixgbe_vf",
-		"NET_IXGBE", "net_ixgb", "ixgbe" };
+		"NET_IXGBE", "net_ixgb", "ixgbe", "net_e1000_igb_vf",
+		"net_e1000" };
 	const struct npool_rx_profile *g = npool_rx_profile_find(NULL);
 	unsigned int i;
 
@@ -108,232 +302,267 @@ test_profile_of_port_by_its_driver(void **state __rte_unused)
 }
 
 static void
-test_profile_fit_clears_fast_free_only(void **state __rte_unused)
+test_plan_ixgbe(void **state __rte_unused)
 {
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_ixgbe(&d);
+	/* 1500: 1518 + 8 (dual VLAN) in a 2 KiB buffer. */
+	pl = plan_ok(&d, 0, 0);
+	assert_int_equal(pl.mtu, 1500);
+	assert_int_equal(pl.max_mtu, 15854);
+	assert_int_equal(pl.max_frame, 1518);
+	assert_int_equal(pl.whole_room, ROOM_1500);
+	assert_buf(&pl, ROOM_1500, 2048, false, 1);
+	assert_int_equal(pl.nb_rxd, 512);
+	assert_int_equal(pl.nb_txd, 512);
+	assert_int_equal(pl.nb_mbufs, 512 + 2 * 512);
+	assert_int_equal(pl.rx_free_thresh, 32);
+	assert_int_equal(pl.rx_offloads, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM);
+	/* ixgbe offers no fast free: nothing to switch off. */
+	assert_int_equal(pl.tx_offloads, RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	assert_int_equal(pl.tx_offloads_off, 0);
+	/* 9000: 9026 bytes rounded up to 9 KiB of BSIZEPKT. */
+	pl = plan_ok(&d, 9000, 0);
+	assert_buf(&pl, 9216 + RTE_PKTMBUF_HEADROOM, 9216, false, 1);
+	/* 3000 bytes of data room look like enough for a 2100 MTU, but
+	 * BSIZEPKT rounds 2872 down to 2048: chains, scattered RX. */
+	pl = plan_ok(&d, 2100, 3000);
+	assert_buf(&pl, 3000, 2048, true, 2);
+	assert_int_equal(pl.whole_room, 3072 + RTE_PKTMBUF_HEADROOM);
+	assert_int_equal(pl.rx_offloads, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_RX_OFFLOAD_SCATTER);
+	/* A jumbo MTU in the default mbufs: five segments. */
+	pl = plan_ok(&d, 9000, ROOM_1500);
+	assert_buf(&pl, ROOM_1500, 2048, true, 5);
+	/* The largest MTU fits the largest buffer, 16 KiB. */
+	pl = plan_ok(&d, 15854, 0);
+	assert_buf(&pl, 16384 + RTE_PKTMBUF_HEADROOM, 16384, false, 1);
+	pl = plan_fails(&d, 15855, 0, EINVAL);
+	assert_int_equal(pl.max_mtu, 15854);
+	plan_fails(&d, RTE_ETHER_MIN_MTU - 1, 0, EINVAL);
+	/* Below min_rx_bufsize (1024) after the headroom. */
+	plan_fails(&d, 1500, 1023 + RTE_PKTMBUF_HEADROOM, EINVAL);
+}
+
+static void
+test_plan_igb(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_igb(&d);
+	/* E1000_ETH_OVERHEAD 22 + dual VLAN 8: 1530 in 2 KiB. */
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.max_mtu, 16361);
+	assert_int_equal(pl.max_frame, 1522);
+	assert_buf(&pl, ROOM_1500, 2048, false, 1);
+	assert_int_equal(pl.nb_rxd, 256);
+	assert_int_equal(pl.nb_mbufs, 256 + 2 * 256);
+	pl = plan_ok(&d, 9000, 0);
+	assert_buf(&pl, 9216 + RTE_PKTMBUF_HEADROOM, 9216, false, 1);
+	/* 1025 + 8 + 22 = 1055 bytes: 2 KiB, since BSIZEPKT is in KiB. */
+	pl = plan_ok(&d, 1025, 0);
+	assert_buf(&pl, ROOM_1500, 2048, false, 1);
+	/* Below 1 KiB igb uses RCTL.BSIZE 512 and always scatters. */
+	pl = plan_ok(&d, 1500, 900);
+	assert_buf(&pl, 900, 512, true, 3);
+	assert_true(pl.rx_offloads & RTE_ETH_RX_OFFLOAD_SCATTER);
+	pl = plan_ok(&d, 16361, 0);
+	assert_buf(&pl, 17408 + RTE_PKTMBUF_HEADROOM, 17408, false, 1);
+	plan_fails(&d, 16362, 0, EINVAL);
+}
+
+static void
+test_plan_fm10k(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_fm10k(&d);
+	/* 512 bytes kept for alignment, 256-byte units: 1526 in 1536. */
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.max_mtu, 15360 - 18);
+	assert_buf(&pl, ROOM_1500, 1536, false, 1);
+	assert_int_equal(pl.nb_rxd, 256);
+	assert_int_equal(pl.nb_txd, 256);
+	/* 9026 -> 9216, + 512 + headroom. */
+	pl = plan_ok(&d, 9000, 0);
+	assert_buf(&pl, 9216 + 512 + RTE_PKTMBUF_HEADROOM, 9216, false, 1);
+	/* 1600 needs 1626 > 1536: the default mbufs scatter. */
+	pl = plan_ok(&d, 1600, ROOM_1500);
+	assert_buf(&pl, ROOM_1500, 1536, true, 2);
+	assert_int_equal(pl.tx_offloads, RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	plan_fails(&d, 15343, 0, EINVAL);
+	/* Data room that leaves nothing past the 512 reserved bytes. */
+	plan_fails(&d, 1500, 512 + RTE_PKTMBUF_HEADROOM + 255, EINVAL);
+}
+
+static void
+test_plan_em_82574(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_em(&d, EM_82574_PKTLEN);
+	/* RCTL.BSIZE 2048 holds 1522 (one VLAN tag): no scatter. */
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.max_mtu, 9234 - 18);
+	assert_buf(&pl, ROOM_1500, 2048, false, 1);
+	assert_int_equal(pl.rx_offloads, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM);
+	assert_int_equal(pl.nb_rxd, 256);
+	/* Above 1500 em always scatters (eth_em_rx_init()); a whole 9234
+	 * frame needs BSIZE 16384. */
+	pl = plan_ok(&d, 9216, 0);
+	assert_int_equal(pl.max_frame, 9234);
+	assert_buf(&pl, 16384 + RTE_PKTMBUF_HEADROOM, 16384, true, 1);
+	assert_int_equal(pl.rx_offloads, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_RX_OFFLOAD_SCATTER);
+	/* 9600 is beyond what the 82574L takes (9234-byte frames). */
+	pl = plan_fails(&d, 9600, 0, EINVAL);
+	assert_int_equal(pl.max_mtu, 9216);
+	plan_fails(&d, 9217, 0, EINVAL);
+	/* 3872 bytes of buffer: BSIZE 2048, the largest power of two. */
+	pl = plan_ok(&d, 1500, 4000);
+	assert_buf(&pl, 4000, 2048, false, 1);
+	/* A buffer below 1518: forced scatter, two segments. */
+	pl = plan_ok(&d, 1500, 1500);
+	assert_buf(&pl, 1500, 1024, true, 2);
+	/* Queues: em has two. */
+	{
+		struct npool_rx_req r = req_of(1500, 0);
+
+		r.nb_rxq = 3;
+		rte_errno = 0;
+		assert_int_equal(npool_rx_profile_plan(
+				npool_rx_profile_find("net_e1000_em"), &d, &r,
+				&pl), -ENOTSUP);
+		assert_int_equal(rte_errno, ENOTSUP);
+	}
+}
+
+static void
+test_plan_em_82540(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_em(&d, EM_82540_PKTLEN);
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.max_mtu, 16128 - 18);
+	assert_buf(&pl, ROOM_1500, 2048, false, 1);
+	pl = plan_ok(&d, 16110, 0);
+	assert_buf(&pl, 16384 + RTE_PKTMBUF_HEADROOM, 16384, true, 1);
+	plan_fails(&d, 16111, 0, EINVAL);
+}
+
+static void
+test_plan_generic_vdevs(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_pcap(&d);
+	pl = plan_ok(&d, 1500, 0);
+	assert_buf(&pl, RTE_MBUF_DEFAULT_BUF_SIZE, 2048, false, 1);
+	assert_int_equal(pl.nb_rxd, 1024);
+	assert_int_equal(pl.rx_offloads, 0);
+	assert_int_equal(pl.tx_offloads, 0);
+	/* The buffer as is: 9018 bytes. */
+	pl = plan_ok(&d, 9000, 0);
+	assert_buf(&pl, 9018 + RTE_PKTMBUF_HEADROOM, 9018, false, 1);
+	/* No data room holds 65553 bytes: chains that net_pcap makes on its
+	 * own (no frame limit), without the offload. */
+	pl = plan_ok(&d, UINT16_MAX, 0);
+	assert_int_equal(pl.whole_room, 0);
+	assert_buf(&pl, RTE_MBUF_DEFAULT_BUF_SIZE, 2048, true, 33);
+	assert_int_equal(pl.rx_offloads, 0);
+	pl = plan_ok(&d, 1500, 192);
+	assert_buf(&pl, 192, 64, true, 24);
+
+	info_af_packet(&d);
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.max_mtu, 1500);
+	assert_buf(&pl, RTE_MBUF_DEFAULT_BUF_SIZE, 2048, false, 1);
+	assert_int_equal(pl.tx_offloads, RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	/* af_packet copies a frame into one mbuf: no chains possible. */
+	pl = plan_fails(&d, 1500, 192, EINVAL);
+	assert_int_equal(pl.whole_room, 1518 + RTE_PKTMBUF_HEADROOM);
+	plan_fails(&d, 1501, 0, EINVAL);
+}
+
+static void
+test_plan_switches_fast_free_off(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_i40e(&d);
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.tx_offloads_off, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	assert_int_equal(pl.tx_offloads, RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	assert_int_equal(pl.max_mtu, 9702);
+	/* Descriptors as rte_eth_dev_adjust_nb_rx_tx_desc(): 1024 is a
+	 * multiple of 32; a 1000-descriptor maximum clamps it. */
+	assert_int_equal(pl.nb_rxd, 1024);
+	desc_lim(&d.rx_desc_lim, 64, 1000, 32);
+	desc_lim(&d.tx_desc_lim, 2048, 4096, 32);
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.nb_rxd, 1000);
+	assert_int_equal(pl.nb_txd, 2048);
+	assert_int_equal(pl.nb_mbufs, 1000 + 2 * 2048);
+	/* Aligned up (a power of two, as RTE_ALIGN_CEIL() wants). */
+	desc_lim(&d.rx_desc_lim, 64, 4096, 2048);
+	pl = plan_ok(&d, 1500, 0);
+	assert_int_equal(pl.nb_rxd, 2048);
+}
+
+static void
+test_plan_rejects_null_arguments(void **state __rte_unused)
+{
+	const struct npool_rx_profile *p = npool_rx_profile_find(NULL);
+	const struct npool_rx_req r = req_of(1500, 0);
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	info_pcap(&d);
+	rte_errno = 0;
+	assert_int_equal(npool_rx_profile_plan(NULL, &d, &r, &pl), -EINVAL);
+	assert_int_equal(rte_errno, EINVAL);
+	assert_int_equal(npool_rx_profile_plan(p, NULL, &r, &pl), -EINVAL);
+	assert_int_equal(npool_rx_profile_plan(p, &d, NULL, &pl), -EINVAL);
+	assert_int_equal(npool_rx_profile_plan(p, &d, &r, NULL), -EINVAL);
+}
+
+static void
+test_fit_writes_the_plan_into_the_port_conf(void **state __rte_unused)
+{
+	struct npool_rx_req r = req_of(9000, 0);
 	struct rte_eth_conf conf;
-	uint16_t port, rxd = 0, txd = 0;
+	struct npool_rx_plan pl;
+	uint16_t port;
 
 	assert_int_equal(rte_eth_dev_get_port_by_name("net_null0", &port), 0);
 	memset(&conf, 0, sizeof(conf));
-	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
-		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	conf.txmode.offloads = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	r.nb_txq = 1;
 	assert_int_equal(npool_rx_profile_fit(port,
-			npool_rx_profile_find("net_ixgbe"), &conf, &rxd, &txd),
-			0);
-	assert_int_equal(conf.txmode.offloads, RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
-	/* net_null takes any ring size: the profile's stays. */
-	assert_int_equal(rxd, 512);
-	assert_int_equal(txd, 512);
+			npool_rx_profile_of_port(port), &r, &conf, &pl), 0);
+	/* net_null: no frame limit, no offloads at all. */
+	assert_int_equal(conf.rxmode.mtu, 9000);
+	assert_int_equal(conf.rxmode.offloads, 0);
+	assert_int_equal(conf.txmode.offloads, 0);
+	assert_int_equal(pl.data_room, 9018 + RTE_PKTMBUF_HEADROOM);
+	assert_int_equal(pl.nb_rxd, 1024);
+	/* The configuration is one the port takes. */
+	assert_int_equal(rte_eth_dev_configure(port, 1, 1, &conf), 0);
+	rte_errno = 0;
 	assert_int_equal(npool_rx_profile_fit(RTE_MAX_ETHPORTS,
-			npool_rx_profile_find(NULL), &conf, &rxd, &txd),
-			-ENODEV);
+			npool_rx_profile_find(NULL), &r, &conf, &pl), -ENODEV);
+	assert_int_equal(rte_errno, ENODEV);
+	assert_non_null(pl.reason);
 }
-
-/* A stock-pool packet of @len bytes (@nseg segments) with metadata. */
-static struct rte_mbuf *
-rx_pkt(uint16_t len, unsigned int nseg, uint8_t seed)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(stock);
-	uint8_t *d;
-	unsigned int i;
-
-	assert_non_null(m);
-	d = (uint8_t *)rte_pktmbuf_append(m, len);
-	for (i = 0; i < len; i++)
-		d[i] = (uint8_t)(seed + i);
-	m->port = 3;
-	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4;
-	m->ol_flags = RTE_MBUF_F_RX_RSS_HASH | RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-		RTE_MBUF_F_RX_VLAN;
-	m->hash.rss = 0x12345678u + seed;
-	m->vlan_tci = 100 + seed;
-	m->vlan_tci_outer = 200 + seed;
-	for (i = 1; i < nseg; i++)
-		assert_int_equal(rte_pktmbuf_chain(m, rx_pkt(len, 1, seed)),
-				0);
-	return m;
-}
-
-static void
-assert_same_packet(const struct rte_mbuf *c, const struct rte_mbuf *o)
-{
-	assert_int_equal(c->pkt_len, o->pkt_len);
-	assert_int_equal(c->data_len, o->data_len);
-	assert_memory_equal(rte_pktmbuf_mtod(c, void *),
-			rte_pktmbuf_mtod(o, void *), o->data_len);
-	assert_int_equal(c->port, o->port);
-	assert_int_equal(c->packet_type, o->packet_type);
-	assert_int_equal(c->ol_flags & ~RTE_MBUF_F_EXTERNAL, o->ol_flags);
-	assert_int_equal(c->hash.rss, o->hash.rss);
-	assert_int_equal(c->vlan_tci, o->vlan_tci);
-	assert_int_equal(c->vlan_tci_outer, o->vlan_tci_outer);
-}
-
-static void
-test_copybreak_copies_small_packets_only(void **state __rte_unused)
-{
-	static const uint16_t lens[BURST] = { 60, 256, 257, 1500, 64, 0,
-		100, 255, 1514 };
-	struct rte_mbuf *pkts[BURST], *orig[BURST], *ref[BURST];
-	unsigned int i, copied = 0;
-
-	for (i = 0; i < BURST; i++) {
-		/* Packet 6 is a 2-segment chain of 200 bytes: never copied. */
-		orig[i] = pkts[i] = rx_pkt(lens[i], i == 6 ? 2 : 1,
-				(uint8_t)i);
-		/* The same packet again, to compare with after the
-		 * originals went back to their pool. */
-		ref[i] = rx_pkt(lens[i], i == 6 ? 2 : 1, (uint8_t)i);
-	}
-	assert_int_equal(npool_rx_copybreak(pkts, BURST, 256), 5);
-	for (i = 0; i < BURST; i++) {
-		int small = lens[i] <= 256 && i != 6;
-
-		if (!small) {
-			assert_ptr_equal(pkts[i], orig[i]);
-			continue;
-		}
-		copied++;
-		assert_ptr_not_equal(pkts[i], orig[i]);
-		assert_true(npool_pkt_is_npool(pkts[i]));
-		assert_ptr_equal(pkts[i]->pool, npool_head_pool());
-		assert_int_equal(rte_pktmbuf_headroom(pkts[i]),
-				npool_g->headroom);
-		assert_same_packet(pkts[i], ref[i]);
-	}
-	assert_int_equal(copied, 5);
-	/* The copied originals are back in the RX pool at once. */
-	assert_int_equal(rte_mempool_in_use_count(stock),
-			BURST + 1 /* ref */ + (BURST - 5) + 1 /* not copied */);
-	rte_pktmbuf_free_bulk(pkts, BURST);
-	rte_pktmbuf_free_bulk(ref, BURST);
-}
-
-static void
-test_copybreak_zero_copies_nothing(void **state __rte_unused)
-{
-	struct rte_mbuf *pkts[2] = { rx_pkt(60, 1, 1), rx_pkt(1, 1, 2) };
-	struct rte_mbuf *o0 = pkts[0], *o1 = pkts[1];
-
-	assert_int_equal(npool_rx_copybreak(pkts, 2, 0), 0);
-	assert_ptr_equal(pkts[0], o0);
-	assert_ptr_equal(pkts[1], o1);
-	assert_int_equal(npool_rx_copybreak(pkts, 0, 256), 0);
-	rte_pktmbuf_free_bulk(pkts, 2);
-}
-
-static void
-test_copybreak_of_npool_packets(void **state __rte_unused)
-{
-	struct rte_mbuf *m = npool_napi_alloc_pkt(100), *o;
-	struct npool_usage u;
-
-	memset(rte_pktmbuf_append(m, 100), 0xab, 100);
-	o = m;
-	assert_int_equal(npool_rx_copybreak(&m, 1, 256), 1);
-	assert_ptr_not_equal(m, o);
-	assert_int_equal(rte_pktmbuf_mtod(m, uint8_t *)[99], 0xab);
-	assert_true(npool_pkt_is_npool(m));
-	assert_int_equal(npool_usage_get(&u), 0);
-	assert_int_equal(u.frags_out, 1);
-	assert_int_equal(u.heads_out, 1);
-	rte_pktmbuf_free(m);
-}
-
-static void
-test_copybreak_keeps_original_without_memory(void **state __rte_unused)
-{
-	char *all = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE);
-	struct rte_mbuf *pkts[2] = { rx_pkt(60, 1, 1), rx_pkt(70, 1, 2) };
-	struct rte_mbuf *o0 = pkts[0], *o1 = pkts[1];
-	struct npool_usage u;
-
-	/* The only chunk is taken: no npool packet can be had. */
-	assert_int_equal(npool_rx_copybreak(pkts, 2, 256), 0);
-	assert_ptr_equal(pkts[0], o0);
-	assert_ptr_equal(pkts[1], o1);
-	assert_int_equal(pkts[1]->pkt_len, 70);
-	assert_int_equal(npool_usage_get(&u), 0);
-	assert_int_equal(u.heads_out, 0);
-	npool_free_frag(all);
-	/* With memory back, the same burst is copied. */
-	assert_int_equal(npool_rx_copybreak(pkts, 2, 256), 2);
-	assert_int_equal(rte_mempool_in_use_count(stock), 0);
-	rte_pktmbuf_free_bulk(pkts, 2);
-}
-
-static void
-start_null_port(uint16_t *port, struct rte_mempool *rx_pool)
-{
-	struct rte_eth_conf conf;
-	uint16_t rxd, txd;
-
-	assert_int_equal(rte_eth_dev_get_port_by_name("net_null0", port), 0);
-	memset(&conf, 0, sizeof(conf));
-	assert_int_equal(npool_rx_profile_fit(*port,
-			npool_rx_profile_of_port(*port), &conf, &rxd, &txd), 0);
-	assert_int_equal(rte_eth_dev_configure(*port, 1, 1, &conf), 0);
-	assert_int_equal(rte_eth_rx_queue_setup(*port, 0, rxd, SOCKET_ID_ANY,
-			NULL, rx_pool), 0);
-	assert_int_equal(rte_eth_tx_queue_setup(*port, 0, txd, SOCKET_ID_ANY,
-			NULL), 0);
-	assert_int_equal(rte_eth_dev_start(*port), 0);
-}
-
-static void
-test_copybreak_callback_on_a_port(void **state __rte_unused)
-{
-	struct rte_mempool *rx_pool = npool_pktmbuf_pool_create("ut_rxq", 255,
-			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	const struct rte_eth_rxtx_callback *cb;
-	struct rte_mbuf *pkts[32];
-	uint16_t port, n, i;
-
-	assert_non_null(rx_pool);
-	start_null_port(&port, rx_pool);
-	cb = npool_rx_copybreak_install(port, 0, 256);
-	assert_non_null(cb);
-	n = rte_eth_rx_burst(port, 0, pkts, 32);
-	assert_true(n > 0);
-	for (i = 0; i < n; i++) {
-		/* net_null's packets are 64 bytes: all copied. */
-		assert_int_equal(pkts[i]->pkt_len, 64);
-		assert_true(npool_pkt_is_npool(pkts[i]));
-		assert_int_equal(pkts[i]->port, port);
-	}
-	/* The RX mbufs went straight back to the RX pool. */
-	assert_int_equal(rte_mempool_avail_count(rx_pool), 255);
-	npool_napi_consume_bulk(pkts, n);
-	/* Without the callback the RX mbufs come through. */
-	assert_int_equal(rte_eth_remove_rx_callback(port, 0, cb), 0);
-	n = rte_eth_rx_burst(port, 0, pkts, 32);
-	assert_true(n > 0);
-	assert_ptr_equal(pkts[0]->pool, rx_pool);
-	assert_false(npool_pkt_is_npool(pkts[0]));
-	rte_pktmbuf_free_bulk(pkts, n);
-	assert_int_equal(rte_eth_dev_stop(port), 0);
-	assert_int_equal(rte_eth_dev_close(port), 0);
-	/* The removed callback is freed by ethdev only at close; then the
-	 * pool can go. */
-	assert_int_equal(rte_mempool_avail_count(rx_pool), 255);
-	rte_mempool_free(rx_pool);
-}
-
-static void
-test_copybreak_install_rejects_bad_arguments(void **state __rte_unused)
-{
-	rte_errno = 0;
-	assert_null(npool_rx_copybreak_install(0, 0, 0));
-	assert_int_equal(rte_errno, EINVAL);
-	rte_errno = 0;
-	assert_null(npool_rx_copybreak_install(0, 0, NPOOL_PKT_MAX_LEN + 1));
-	assert_int_equal(rte_errno, EINVAL);
-	rte_errno = 0;
-	assert_null(npool_rx_copybreak_install(RTE_MAX_ETHPORTS, 0, 256));
-	assert_int_equal(rte_errno, EINVAL);
-}
-
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int
 main(void)
@@ -343,15 +572,15 @@ main(void)
 		cmocka_unit_test(test_profile_found_by_driver_name),
 		cmocka_unit_test(test_unknown_driver_gets_generic_profile),
 		cmocka_unit_test(test_profile_of_port_by_its_driver),
-		cmocka_unit_test(test_profile_fit_clears_fast_free_only),
-		T(test_copybreak_copies_small_packets_only),
-		T(test_copybreak_zero_copies_nothing),
-		T(test_copybreak_of_npool_packets),
-		cmocka_unit_test_setup_teardown(
-			test_copybreak_keeps_original_without_memory,
-			setup_one_chunk, teardown),
-		T(test_copybreak_callback_on_a_port),
-		T(test_copybreak_install_rejects_bad_arguments),
+		cmocka_unit_test(test_plan_ixgbe),
+		cmocka_unit_test(test_plan_igb),
+		cmocka_unit_test(test_plan_fm10k),
+		cmocka_unit_test(test_plan_em_82574),
+		cmocka_unit_test(test_plan_em_82540),
+		cmocka_unit_test(test_plan_generic_vdevs),
+		cmocka_unit_test(test_plan_switches_fast_free_off),
+		cmocka_unit_test(test_plan_rejects_null_arguments),
+		cmocka_unit_test(test_fit_writes_the_plan_into_the_port_conf),
 	};
 
 	return ut_main("npool_ut_rx_profile", 1, vdev, "tests", tests,
