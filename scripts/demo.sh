@@ -13,6 +13,8 @@
 # hosts' MACs with --eth-dest.  Then: ping A->B (IPv4, IPv6), a TCP transfer
 # A->B (IPv4, IPv6) checked by byte count and SHA-256, SIGINT to npool-fwd, its
 # stats table, leak check and --json counters.  Everything is deleted on exit.
+# The topology and the TCP ends are those of the kernel-peer tests:
+# tests/integration/netns.py and peer_tools.py.
 #
 # Usage: scripts/demo.sh [BUILD_DIR]      (default: build; needs root)
 # Environment: NPDEMO_BYTES (TCP bytes per transfer, default 16 MiB),
@@ -29,16 +31,9 @@ POOL=${NPDEMO_POOL:-npool}
 COPYBREAK=${NPDEMO_COPYBREAK:-256}
 PINGS=5
 
-NS_A=npdemo-a
-NS_B=npdemo-b
-NS_R=npdemo-r
+# Namespaces npdemo-a/-r/-b, veths npd-a0, npd-r0, npd-r1, npd-b0
+TOPO=(npdemo npd)
 PREFIX=npdemo                   # DPDK --file-prefix (/var/run/dpdk/npdemo)
-A_IF=npd-a0 R0_IF=npd-r0 R1_IF=npd-r1 B_IF=npd-b0
-
-A4=198.18.1.2 GW_A4=198.18.1.1 NET_A4=198.18.1.0/24
-B4=198.18.2.2 GW_B4=198.18.2.1 NET_B4=198.18.2.0/24
-A6=2001:2:0:1::2 GW_A6=2001:2:0:1::1 NET_A6=2001:2:0:1::/64
-B6=2001:2:0:2::2 GW_B6=2001:2:0:2::1 NET_B6=2001:2:0:2::/64
 
 if [ -t 1 ]; then
 	B=$'\e[1m' G=$'\e[32m' R=$'\e[31m' N=$'\e[0m'
@@ -74,6 +69,12 @@ done
 PY=$(command -v python3)
 [ -x "$FWD" ] || die "$FWD not found: build first (ninja -C $BUILD)"
 FWD=$(cd "$(dirname "$FWD")" && pwd)/$(basename "$FWD")
+IT=$(cd "$(dirname "$0")/../tests/integration" && pwd)
+NETNS=("$PY" "$IT/netns.py")
+TOOLS=("$PY" "$IT/peer_tools.py")
+# NS_A NS_R NS_B, A_IF R0_IF R1_IF B_IF, A4 GW_A4 NET_A4 ... NET_B6
+env=$("${NETNS[@]}" env "${TOPO[@]}") || die "netns.py env failed"
+eval "$env"
 
 WORK=$(mktemp -d /tmp/npdemo.XXXXXX)
 FWD_PID=
@@ -93,16 +94,10 @@ kill_pid() {    # kill_pid PID: TERM, then KILL after 3 s
 	kill -KILL "$pid" 2>/dev/null
 }
 
-# Remove exactly what this demo creates (also leftovers of an aborted run).
+# Remove exactly what this demo creates (also leftovers of an aborted run):
+# the processes inside the namespaces, the namespaces, the EAL folder.
 teardown() {
-	local ns pid
-	for ns in "$NS_A" "$NS_B" "$NS_R"; do
-		[ -e "/var/run/netns/$ns" ] || continue
-		for pid in $(ip netns pids "$ns" 2>/dev/null); do
-			kill_pid "$pid"
-		done
-		ip netns del "$ns" 2>/dev/null
-	done
+	"${NETNS[@]}" remove "${TOPO[@]}"
 	rm -rf "/var/run/dpdk/$PREFIX"
 }
 
@@ -140,66 +135,6 @@ trap cleanup EXIT
 trap 'printf "\ndemo: interrupted\n" >&2; FAILED=1; exit 130' INT TERM
 
 # --- python helpers (stdlib only) -------------------------------------------
-cat >"$WORK/tcp_sink.py" <<'EOF'
-# TCP sink: accept one connection, count bytes and SHA-256, report both back
-# to the client and as JSON on stdout.  Every wait is bounded by a timeout.
-import hashlib, json, socket, sys
-fam = socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET
-addr, port, tmo = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-s = socket.socket(fam, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((addr, port))
-s.listen(1)
-s.settimeout(tmo)
-print("listening", flush=True)
-c, peer = s.accept()
-c.settimeout(tmo)
-h, n = hashlib.sha256(), 0
-while True:
-    b = c.recv(1 << 16)
-    if not b:
-        break
-    h.update(b)
-    n += len(b)
-c.sendall(("%d %s\n" % (n, h.hexdigest())).encode())
-c.close()
-print(json.dumps({"bytes": n, "sha256": h.hexdigest(), "peer": peer[0]}), flush=True)
-EOF
-
-cat >"$WORK/tcp_source.py" <<'EOF'
-# TCP source: send N pseudo-random bytes, then read the sink's "bytes sha256".
-import hashlib, json, random, socket, sys, time
-fam = socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET
-addr, port, n, tmo = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-data = random.Random(0x6e706f6f6c).randbytes(n)
-sha = hashlib.sha256(data).hexdigest()
-deadline = time.monotonic() + 5
-while True:
-    try:
-        s = socket.create_connection((addr, port), timeout=tmo)
-        break
-    except OSError:
-        if time.monotonic() > deadline:
-            raise
-        time.sleep(0.2)
-t0 = time.monotonic()
-mv = memoryview(data)
-for off in range(0, n, 1 << 16):
-    s.sendall(mv[off:off + (1 << 16)])
-s.shutdown(socket.SHUT_WR)
-reply = b""
-while True:
-    b = s.recv(4096)
-    if not b:
-        break
-    reply += b
-dt = time.monotonic() - t0
-s.close()
-rb, rsha = reply.decode().split()
-print(json.dumps({"bytes": n, "sha256": sha, "seconds": round(dt, 3),
-                  "sink_bytes": int(rb), "sink_sha256": rsha}), flush=True)
-EOF
-
 cat >"$WORK/fwd_json.py" <<'EOF'
 # Check npool-fwd's --json counters: forwarded both ways, counts add up, no leak.
 import json, sys
@@ -233,46 +168,17 @@ step "Creating network namespaces $NS_A (host A), $NS_R (npool-fwd), $NS_B (host
 teardown        # leftovers of an earlier, aborted run
 set -eE
 trap 'die "setup failed (line $LINENO): $BASH_COMMAND"' ERR
-for ns in "$NS_A" "$NS_B" "$NS_R"; do
-	ip netns add "$ns"
-	in_ns "$ns" ip link set lo up
-done
-ip -n "$NS_R" link add "$R0_IF" type veth peer name "$A_IF" netns "$NS_A"
-ip -n "$NS_R" link add "$R1_IF" type veth peer name "$B_IF" netns "$NS_B"
 # The router namespace is a plain wire for AF_PACKET: no addresses, no IPv6
 # (no router solicitations / MLD sent out of the npool ports), no forwarding.
-in_ns "$NS_R" sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
-for dev in "$R0_IF" "$R1_IF"; do
-	in_ns "$NS_R" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=1"
-	in_ns "$NS_R" ethtool -K "$dev" tx off rx off gro off >/dev/null 2>&1 ||
-		in_ns "$NS_R" ethtool -K "$dev" tx off rx off >/dev/null
-	ip -n "$NS_R" link set "$dev" up
-done
+macs=$("${NETNS[@]}" create "${TOPO[@]}")
+eval "$macs"
 info "veth $A_IF ($NS_A) <-> $R0_IF ($NS_R, npool port 0)"
 info "veth $B_IF ($NS_B) <-> $R1_IF ($NS_R, npool port 1)"
 
-mac() { in_ns "$1" cat "/sys/class/net/$2/address"; }
-MAC_A=$(mac "$NS_A" "$A_IF") MAC_B=$(mac "$NS_B" "$B_IF")
-MAC_R0=$(mac "$NS_R" "$R0_IF") MAC_R1=$(mac "$NS_R" "$R1_IF")
-
-# host NS IF ADDR4 ADDR6 GW4 GW6 GWMAC NET4 NET6
-host() {
-	local ns=$1 dev=$2 a4=$3 a6=$4 gw4=$5 gw6=$6 gwmac=$7 net4=$8 net6=$9
-	in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.accept_dad=0"
-	in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.accept_ra=0"
-	# TCP over AF_PACKET: no partial checksums (tx) and no trusted ones (rx)
-	in_ns "$ns" ethtool -K "$dev" tx off rx off >/dev/null
-	ip -n "$ns" addr add "$a4/24" dev "$dev"
-	ip -n "$ns" -6 addr add "$a6/64" dev "$dev" nodad
-	ip -n "$ns" link set "$dev" up
-	ip -n "$ns" neigh add "$gw4" lladdr "$gwmac" dev "$dev" nud permanent
-	ip -n "$ns" -6 neigh add "$gw6" lladdr "$gwmac" dev "$dev" nud permanent
-	ip -n "$ns" route add "$net4" via "$gw4" dev "$dev"
-	ip -n "$ns" -6 route add "$net6" via "$gw6" dev "$dev"
-}
 step "Configuring the hosts (addresses, static neighbours, routes, checksum offload off)"
-host "$NS_A" "$A_IF" "$A4" "$A6" "$GW_A4" "$GW_A6" "$MAC_R0" "$NET_B4" "$NET_B6"
-host "$NS_B" "$B_IF" "$B4" "$B6" "$GW_B4" "$GW_B6" "$MAC_R1" "$NET_A4" "$NET_A6"
+# DAD and router advertisements off; TCP over AF_PACKET: checksum offloads
+# off (no partial checksums on tx, no trusted ones on rx)
+"${NETNS[@]}" hosts "${TOPO[@]}"
 trap - ERR
 set +E
 set +e
@@ -364,14 +270,14 @@ ping_check IPv6 "$B6"
 tcp_check() {   # tcp_check LABEL FAMILY BIND DST PORT
 	local label=$1 fam=$2 bind=$3 dst=$4 port=$5 srv cli ok
 	: >"$WORK/sink.out"
-	ip netns exec "$NS_B" timeout 30 "$PY" "$WORK/tcp_sink.py" "$fam" "$bind" "$port" 10 \
+	ip netns exec "$NS_B" timeout 30 "${TOOLS[@]}" tcp-sink "$fam" "$bind" "$port" 10 \
 		>"$WORK/sink.out" 2>"$WORK/sink.err" 3>&- 4>&- &
 	SRV_PID=$!
 	for _ in $(seq 50); do
 		grep -q listening "$WORK/sink.out" && break
 		sleep 0.1
 	done
-	cli=$(ip netns exec "$NS_A" timeout 30 "$PY" "$WORK/tcp_source.py" "$fam" "$dst" "$port" \
+	cli=$(ip netns exec "$NS_A" timeout 30 "${TOOLS[@]}" tcp-source "$fam" "$dst" "$port" \
 		"$TCP_BYTES" 10 2>&1)
 	wait "$SRV_PID"
 	SRV_PID=

@@ -15,7 +15,8 @@ want=$build_pkgs
 for what in "${@:-test}"; do
 	case $what in
 	build) ;;
-	test) want="$want $test_pkgs" ;;
+	# the kernel-peer tests run the demo's tools (root only)
+	test) want="$want $test_pkgs $demo_pkgs" ;;
 	demo) want="$want $test_pkgs $demo_pkgs" ;;
 	bench) want="$want $test_pkgs $bench_pkgs" ;;
 	fuzz) want="$want $test_pkgs $fuzz_pkgs" ;;
