@@ -278,11 +278,13 @@ class Peers:
         if self.tel is not None:
             self.tel.close()
             self.tel = None
+        t0 = time.monotonic()
         self.fwd.signal(signal.SIGINT)
         rc = self.fwd.wait(30)
         want = 3 if self.a.pmd == 'af_xdp' else 0
         self.check(rc == want, 'npool-fwd after SIGINT: exit status %s '
-                   '(want %d)' % (rc, want))
+                   '(want %d) %.2f s later' % (rc, want,
+                                               time.monotonic() - t0))
         if rc != want:
             harness.log(self.fwd.tail())
         return harness.load_json(self.file('fwd.json'))

@@ -189,6 +189,15 @@ class Topology:
         self.host('a', 'A', 'B', self.macs['r0'])
         self.host('b', 'B', 'A', self.macs['r1'])
 
+    def wire_hosts(self):
+        """A and B as plain wires instead (for apps on their veths too):
+        links up, no IPv6, no addresses: their kernels send nothing."""
+        for node in ('a', 'b'):
+            self.run(node, ['sysctl', '-qw', 'net.ipv6.conf.%s.disable_ipv6=1'
+                            % self.ifs[node]])
+            sh(['ip', '-n', self.ns[node], 'link', 'set', self.ifs[node],
+                'up'])
+
     def host(self, node, me, other, gwmac):
         ns, dev = self.ns[node], self.ifs[node]
         for key in ('accept_dad', 'accept_ra'):
@@ -216,12 +225,15 @@ class Topology:
 
 
 class AppProcess:
-    """An app started inside a namespace of the topology, its output (line
-    buffered: stdbuf -oL) in a log file. ip netns exec and stdbuf exec the
-    command: the process is the app itself, signals reach it directly."""
+    """An app started inside a namespace of the topology (or, topo None,
+    where the caller runs), its output (line buffered: stdbuf -oL) in a
+    log file. ip netns exec and stdbuf exec the command: the process is
+    the app itself, signals reach it directly."""
 
     def __init__(self, topo, node, cmd, log_path):
-        self.cmd = topo.cmd(node, ['stdbuf', '-oL'] + list(cmd))
+        self.cmd = ['stdbuf', '-oL'] + list(cmd)
+        if topo is not None:
+            self.cmd = topo.cmd(node, self.cmd)
         self.log_path = log_path
         self.proc = None
         self.rc = None
