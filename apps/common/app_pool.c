@@ -5,6 +5,8 @@
 
 #include <rte_errno.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
+#include <rte_telemetry.h>
 
 #include "npool.h"
 #include "rte_mempool_npool.h"
@@ -15,6 +17,8 @@
 static struct rte_mempool *pools[MAX_POOLS];
 static unsigned int nb_pools;
 static bool npool_up;
+/* Telemetry reads pools[] and npool while the main lcore may free them. */
+static rte_spinlock_t pools_lock = RTE_SPINLOCK_INITIALIZER;
 static unsigned int mempool_cache = APP_MEMPOOL_CACHE;
 
 int
@@ -71,7 +75,9 @@ app_pool_create(const char *name, unsigned int n, uint16_t data_room,
 				data_room, rte_strerror(rte_errno));
 		return NULL;
 	}
+	rte_spinlock_lock(&pools_lock);
 	pools[nb_pools++] = mp;
+	rte_spinlock_unlock(&pools_lock);
 	return mp;
 }
 
@@ -154,11 +160,34 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 			lk->chunks_in_use, lk->bad_refcnt, lk->double_free);
 }
 
+int
+app_pool_usage_to_dict(struct rte_tel_data *d)
+{
+	struct npool_usage u;
+	unsigned int i, avail;
+
+	rte_spinlock_lock(&pools_lock);
+	for (i = 0; i < nb_pools; i++) {
+		avail = free_count(pools[i]);
+		rte_tel_data_add_dict_u64(d, pools[i]->name,
+				avail < pools[i]->size ?
+				pools[i]->size - avail : 0);
+	}
+	if (npool_up && npool_usage_get(&u) == 0) {
+		rte_tel_data_add_dict_u64(d, "npool_heads", u.heads_out);
+		rte_tel_data_add_dict_int(d, "npool_frags", (int)u.frags_out);
+		rte_tel_data_add_dict_u64(d, "npool_chunks", u.chunks_in_use);
+	}
+	rte_spinlock_unlock(&pools_lock);
+	return 0;
+}
+
 void
 app_pool_fini(void)
 {
 	int ret;
 
+	rte_spinlock_lock(&pools_lock);
 	while (nb_pools > 0)
 		rte_mempool_free(pools[--nb_pools]);
 	if (npool_up) {
@@ -167,4 +196,5 @@ app_pool_fini(void)
 			app_err("npool_fini: %s", rte_strerror(-ret));
 		npool_up = false;
 	}
+	rte_spinlock_unlock(&pools_lock);
 }

@@ -77,6 +77,20 @@ struct rte_mempool *app_pool_create(const char *name, unsigned int n,
  */
 void app_pool_leak_check(FILE *f, struct app_leak *lk);
 
+struct rte_tel_data;
+
+/**
+ * Add to telemetry dict @p d, while the lcores run: each pool's mbufs out
+ * (key: the pool's name; free = its ops count plus every lcore's mempool
+ * cache, as the leak check counts), then, when npool runs, npool_heads,
+ * npool_frags and npool_chunks out (chunks held by the lcores' fragment
+ * caches included: the leak check drains those first). Any thread; the
+ * pools cannot be freed meanwhile.
+ *
+ * @return 0.
+ */
+int app_pool_usage_to_dict(struct rte_tel_data *d);
+
 /** Free every pool created here, then npool_fini(). Main lcore. */
 void app_pool_fini(void);
 

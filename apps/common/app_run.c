@@ -10,6 +10,7 @@
 
 #include "app_pool.h"
 #include "app_run.h"
+#include "app_telemetry.h"
 
 volatile int app_run_quit_pvt;
 static volatile sig_atomic_t signal_seen;
@@ -167,6 +168,7 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 	}
 	eal_up = true;
 	app_run_signals();
+	app_telemetry_register();
 	app_opts_defaults(o, prog);
 	ret = app_cli_parse(argc - ret, argv + ret, o, cli);
 	if (ret != 0)

@@ -433,3 +433,18 @@ app_stats_write_json(const char *path, double duration_s,
 	}
 	return 0;
 }
+
+const struct app_stats_desc *
+app_stats_desc_get(void)
+{
+	return st.o != NULL ? &st.d : NULL;
+}
+
+int
+app_stats_port_snapshot(uint16_t port, struct app_port_ctr *out)
+{
+	if (st.o == NULL || port >= RTE_MAX_ETHPORTS || !port_enabled(port))
+		return -EINVAL;
+	snap_port(port, out);
+	return 0;
+}

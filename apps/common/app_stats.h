@@ -168,6 +168,18 @@ void app_stats_print_final(FILE *f, double duration_s);
 int app_stats_write_json(const char *path, double duration_s,
 		const struct app_leak *lk);
 
+/** The names app_stats_init() was given; NULL before it. Any thread. */
+const struct app_stats_desc *app_stats_desc_get(void);
+
+/**
+ * Port @p port's counters over all lcores while they run, from one read
+ * that adds up as the --stats line's (drops read before rx: rx >=
+ * forwarded + dropped, the rest in flight). Any thread (telemetry).
+ *
+ * @return 0, or -EINVAL (port not enabled, or before app_stats_init()).
+ */
+int app_stats_port_snapshot(uint16_t port, struct app_port_ctr *out);
+
 #ifdef __cplusplus
 }
 #endif

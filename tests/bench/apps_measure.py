@@ -29,9 +29,14 @@ class Telemetry:
         self.s.connect(path)
         self.s.recv(16384)  # {"version": ..., "pid": ...}
 
+    def query(self, cmd):
+        """The reply to one command, e.g. '/ethdev/stats,0' (None when
+        the process answers null: unknown or failed command)."""
+        self.s.send(cmd.encode())
+        return json.loads(self.s.recv(65536))[cmd.split(',')[0]]
+
     def stats(self, port):
-        self.s.send(('/ethdev/stats,%d' % port).encode())
-        return json.loads(self.s.recv(65536))['/ethdev/stats']
+        return self.query('/ethdev/stats,%d' % port)
 
     def read(self, counters):
         """{(port, key): value} and the time in the middle of the reads."""
@@ -60,6 +65,24 @@ class RunError(Exception):
     pass
 
 
+def connect(p, sock, timeout=20):
+    """A Telemetry client of process p once its socket `sock` answers;
+    RunError if p exits first or after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if p.poll() is not None:
+            raise RunError('exited with status %d before running'
+                           % p.returncode)
+        if os.path.exists(sock):
+            try:
+                return Telemetry(sock)
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            raise RunError('no telemetry socket after %d s' % timeout)
+        time.sleep(0.02)
+
+
 def measure(cmd, prefix, counters, stop, warmup, window, log_path):
     """Start @cmd, read @counters over the window; returns
     ({(port, key): delta}, seconds, exit status)."""
@@ -74,20 +97,7 @@ def measure(cmd, prefix, counters, stop, warmup, window, log_path):
                              preexec_fn=_pdeathsig)
     tel = None
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            if p.poll() is not None:
-                raise RunError('exited with status %d before running'
-                               % p.returncode)
-            if os.path.exists(sock):
-                try:
-                    tel = Telemetry(sock)
-                    break
-                except OSError:
-                    pass
-            if time.monotonic() > deadline:
-                raise RunError('no telemetry socket after 20 s')
-            time.sleep(0.02)
+        tel = connect(p, sock)
         main_ctr = counters[0]
         deadline = time.monotonic() + 20
         while tel.read([main_ctr])[1][main_ctr] == 0:

@@ -33,6 +33,24 @@ def input_frames(which, captures):
     return frames
 
 
+def run(app, work, frames, pool, copybreak, extra=()):
+    """One npool-drop run on net_pcap0 reading `frames`; the result with
+    its JSON."""
+    rx = work.file('in.pcap')
+    pcaplib.write(rx, frames)
+    jpath = work.file('drop.json')
+    args = ['-p', '0x1', '--pool', pool, '--idle-exit', '300',
+            '--json', jpath]
+    if copybreak is not None:
+        args += ['--copybreak', str(copybreak)]
+    cmd = [app] + harness.eal_args(
+        work.new_prefix(), ['net_pcap0,rx_pcap=%s' % rx]) + ['--'] + \
+        args + list(extra)
+    res = harness.run(cmd)
+    res.json = harness.load_json(jpath)
+    return res
+
+
 def check(res, n, pool, copybreak):
     probs = []
     if res.timed_out or res.rc != 0:
@@ -74,17 +92,7 @@ def main():
     harness.require_app(a.app, 'npool-drop')
     frames = input_frames(a.set, a.captures)
     with harness.Workdir('drop-%s-%s' % (a.set, a.pool), a.keep) as work:
-        rx = work.file('in.pcap')
-        pcaplib.write(rx, frames)
-        jpath = work.file('drop.json')
-        args = ['-p', '0x1', '--pool', a.pool, '--idle-exit', '300',
-                '--json', jpath]
-        if a.copybreak is not None:
-            args += ['--copybreak', str(a.copybreak)]
-        cmd = [a.app] + harness.eal_args(
-            work.new_prefix(), ['net_pcap0,rx_pcap=%s' % rx]) + ['--'] + args
-        res = harness.run(cmd)
-        res.json = harness.load_json(jpath)
+        res = run(a.app, work, frames, a.pool, a.copybreak)
         probs = check(res, len(frames), a.pool, a.copybreak)
     harness.log('npool-drop --pool %s%s, set %s: %d frames, %s' % (
         a.pool, ' --copybreak %d' % a.copybreak if a.copybreak is not None

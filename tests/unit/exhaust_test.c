@@ -4,17 +4,15 @@
  * every chunk of a tiny arena (or every head of a tiny head pool), the
  * next allocation fails with the documented rte_errno (ENOMEM, ENOBUFS),
  * counted once; once everything is freed exactly as many packets can be
- * had again, and nothing leaks. Copy-break with no packet to copy into
- * keeps the RX mbuf as it is. Expected counts come from the chunk
+ * had again, and nothing leaks. Expected counts come from the chunk
  * arithmetic (fragments carved from a chunk's end, cache-line sized), not
- * from a first run.
+ * from a first run. (Copy-break without memory: rx_copybreak_test.c.)
  */
 #include <string.h>
 
 #include <rte_mbuf.h>
 
 #include "unit_common.h"
-#include "npool_rx.h"
 
 #define NB_BIG 2
 #define NB_SMALL 1
@@ -34,12 +32,6 @@ static int
 setup_tiny_heads(void **state __rte_unused)
 {
 	return ut_npool_init(0, 0, NB_HEADS, 0) == 0 ? 0 : -1;
-}
-
-static int
-setup_one_chunk(void **state __rte_unused)
-{
-	return ut_npool_init(1, 0, 0, 0) == 0 ? 0 : -1;
 }
 
 /* Packets of LEN bytes a tiny arena holds: whole fragments per chunk. */
@@ -164,86 +156,6 @@ test_heads_exhausted_enobufs_no_fragment_taken(void **state __rte_unused)
 	}
 }
 
-/* RX mbufs of @p len bytes, byte i of packet k = k + i. */
-static void
-rx_burst(struct rte_mempool *rx, struct rte_mbuf **b, unsigned int n,
-		uint16_t len)
-{
-	unsigned int k, i;
-	uint8_t *d;
-
-	assert_int_equal(rte_pktmbuf_alloc_bulk(rx, b, n), 0);
-	for (k = 0; k < n; k++) {
-		d = (uint8_t *)rte_pktmbuf_append(b[k], len);
-		for (i = 0; i < len; i++)
-			d[i] = (uint8_t)(k + i);
-		b[k]->port = 3;
-	}
-}
-
-static void
-assert_burst_bytes(struct rte_mbuf **b, unsigned int n, uint16_t len)
-{
-	unsigned int k, i;
-
-	for (k = 0; k < n; k++) {
-		const uint8_t *d = rte_pktmbuf_mtod(b[k], const uint8_t *);
-
-		assert_int_equal(b[k]->pkt_len, len);
-		assert_int_equal(b[k]->port, 3);
-		for (i = 0; i < len; i++)
-			assert_int_equal(d[i], (uint8_t)(k + i));
-	}
-}
-
-#define BURST 8
-#define COPY_LEN 60
-#define FIT 3           /* packets left room for in the only chunk */
-
-static void
-test_copybreak_without_memory_keeps_rx_mbufs(void **state __rte_unused)
-{
-	const uint32_t fragsz = npool_pkt_fragsz(COPY_LEN);
-	struct rte_mempool *rx;
-	struct rte_mbuf *b[BURST], *orig[BURST];
-	struct npool_stats s0, s1;
-	unsigned int k;
-	char *hold;
-
-	rx = rte_pktmbuf_pool_create("ut_exh_rx", 63, 0, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	assert_non_null(rx);
-	/* The only chunk held but for the room of FIT packets at its
-	 * start (fragments are carved from the end down). */
-	hold = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE - FIT * fragsz);
-	assert_non_null(hold);
-	rx_burst(rx, b, BURST, COPY_LEN);
-	memcpy(orig, b, sizeof(b));
-	s0 = ut_stats_self();
-	assert_int_equal(npool_rx_copybreak(b, BURST, 256), FIT);
-	s1 = ut_stats_self();
-	assert_int_equal(s1.pkt_allocs - s0.pkt_allocs, FIT);
-	assert_int_equal(s1.pkt_failures - s0.pkt_failures, BURST - FIT);
-	/* The first FIT became npool packets, the others stayed in their
-	 * RX mbufs; every one holds its bytes, in order. */
-	for (k = 0; k < BURST; k++) {
-		assert_int_equal(RTE_MBUF_HAS_EXTBUF(b[k]) != 0, k < FIT);
-		assert_true((b[k] == orig[k]) == (k >= FIT));
-	}
-	assert_burst_bytes(b, BURST, COPY_LEN);
-	/* The copied ones' RX mbufs are back in the RX pool. */
-	assert_int_equal(rte_mempool_avail_count(rx), 63 - BURST + FIT);
-	rte_pktmbuf_free_bulk(b, BURST);
-	npool_free_frag(hold);
-	/* With the chunk back, the next burst is copied whole. */
-	rx_burst(rx, b, BURST, COPY_LEN);
-	assert_int_equal(npool_rx_copybreak(b, BURST, 256), BURST);
-	assert_burst_bytes(b, BURST, COPY_LEN);
-	assert_int_equal(rte_mempool_avail_count(rx), 63);
-	rte_pktmbuf_free_bulk(b, BURST);
-	rte_mempool_free(rx);
-}
-
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, ut_teardown_check)
 
 int
@@ -254,8 +166,6 @@ main(void)
 			setup_tiny_arena),
 		T(test_heads_exhausted_enobufs_no_fragment_taken,
 			setup_tiny_heads),
-		T(test_copybreak_without_memory_keeps_rx_mbufs,
-			setup_one_chunk),
 	};
 
 	return UT_MAIN("npool_ut_exhaust", tests);
