@@ -9,7 +9,9 @@ test_pkgs="libcmocka-dev"
 demo_pkgs="iproute2 ethtool iputils-ping"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"
 fuzz_pkgs="clang libclang-rt-14-dev"
-vm_pkgs="qemu-system-x86 linux-image-amd64 busybox-static iproute2 iputils-ping"
+# vm: the guest kernel and busybox-static are fetched with apt-get download
+# by tests/vm/vm_image.py into BUILD/vm, not installed on the host.
+vm_pkgs="qemu-system-x86 pciutils iproute2 iputils-ping ethtool"
 
 want=$build_pkgs
 for what in "${@:-test}"; do

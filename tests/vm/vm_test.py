@@ -1,0 +1,505 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""make vm-test: npool-fwd on DPDK's real e1000 PMD inside a QEMU guest.
+
+  host A (netns npvm-a)                QEMU guest (TCG)                 host B (netns npvm-b)
+  tap npvm-a0 198.18.1.2/24  <->  NIC 0 00:04.0 [npool-fwd] NIC 1 00:05.0  <->  tap npvm-b0 198.18.2.2/24
+              2001:2:0:1::2/64       e1000e or e1000, uio_pci_generic            2001:2:0:2::2/64
+
+For each device model (-device e1000e: 82574L 8086:10d3, then -device e1000:
+82540EM 8086:100e) the guest boots a Debian kernel with a busybox initramfs
+(vm_image.py), mounts the host's root read-only over 9p, binds both NICs to
+uio_pci_generic with dpdk-devbind.py and runs the host's npool-fwd on them
+(tests/vm/guest.sh) once per pool mode (--pool npool, then --pool mempool;
+--copybreak 256 in both).  From the host namespaces: ping A->B over IPv4 and
+IPv6 (0% loss, TTL/hop limit 63: one router hop), TCP A->B and B->A over
+IPv4 and IPv6 (byte count and SHA-256 compared), then npool-fwd is stopped
+with SIGINT and its exit status, --json counters and leak block are read back
+from the guest's writable 9p share; the packets it sent out of each port must
+equal the frames the host tap on that link received.
+
+Usage: vm_test.py BUILD_DIR      (root; scripts/vm-test.sh calls it)
+Environment: NPVM_DEVICES (default "e1000e e1000"), NPVM_POOLS (default
+"npool mempool"), NPVM_BYTES (TCP bytes per transfer, default 2 MiB),
+NPVM_ACCEL (tcg (default) or kvm), NPVM_SMP (guest CPUs, default 2).
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEGRATION = os.path.join(HERE, '..', 'integration')
+sys.path.insert(0, INTEGRATION)
+
+import harness  # noqa: E402
+import netns  # noqa: E402
+from netns import ADDR  # noqa: E402
+import vm_image  # noqa: E402
+
+COPYBREAK = 256
+PINGS = 5
+HUGEPAGES = 256                 # 2 MiB pages in the guest (of -m 2048)
+GUEST_MAX_SECONDS = 480         # npool-fwd --duration: a stuck host can't hang it
+BOOT_TIMEOUT = 300              # QEMU start to NICs bound, s
+FWD_TIMEOUT = 300               # npool-fwd start to first ping through, s
+STOP_TIMEOUT = 90               # stop file to npool-fwd's exit status, s
+TCP_TIMEOUT = 120               # every socket wait of a transfer, s
+TOOLS = os.path.join(INTEGRATION, 'peer_tools.py')
+
+# Hosts A and B of netns.py (namespaces npvm-a, npvm-b); their interfaces
+# npvm-a0 and npvm-b0 are QEMU's taps here, each wired to one guest NIC.
+TOPO = netns.Topology('npvm', 'npvm')
+NODES = ('a', 'b')              # port 0 faces A, port 1 faces B
+NIC_MAC = {'a': '52:54:00:6e:76:00', 'b': '52:54:00:6e:76:01'}
+TAP_MAC = {'a': '02:6e:76:00:00:0a', 'b': '02:6e:76:00:00:0b'}
+NIC_SLOT = {'a': 4, 'b': 5}     # guest PCI 0000:00:04.0 and 0000:00:05.0
+
+if sys.stdout.isatty():
+    BOLD, GREEN, RED, OFF = '\033[1m', '\033[32m', '\033[31m', '\033[0m'
+else:
+    BOLD = GREEN = RED = OFF = ''
+
+
+class Stop(Exception):
+    """A step failed in a way that makes the rest of the run pointless."""
+
+
+class Report:
+    def __init__(self):
+        self.step_no = 0
+        self.results = []
+
+    def step(self, msg):
+        self.step_no += 1
+        print('\n%s==> [%d] %s%s' % (BOLD, self.step_no, msg, OFF), flush=True)
+
+    @staticmethod
+    def info(msg):
+        for line in str(msg).splitlines() or ['']:
+            print('    %s' % line, flush=True)
+
+    def check(self, ok, msg):
+        self.results.append((bool(ok), msg))
+        print('    %s %s' % ('%sPASS%s' % (GREEN, OFF) if ok else
+                             '%sFAIL%s' % (RED, OFF), msg), flush=True)
+        return bool(ok)
+
+    @property
+    def failed(self):
+        return not self.results or not all(ok for ok, _ in self.results)
+
+
+R = Report()
+
+
+def kill_wait(proc, grace=5):
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def wait_for(what, pred, timeout, alive=None, poll=0.5):
+    """pred() true within timeout s (and alive() meanwhile), else Stop."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return
+        if alive is not None and not alive():
+            if pred():
+                return
+            raise Stop('%s: the guest went away' % what)
+        time.sleep(poll)
+    raise Stop('%s: not within %d s' % (what, timeout))
+
+
+def tap_rx_packets():
+    """Frames each host tap received (what the guest NIC on it sent)."""
+    return [TOPO.link_stats(n)['rx']['packets'] for n in NODES]
+
+
+# --- traffic from the hosts ---------------------------------------------------
+
+def ping_check(v):
+    """PINGS echo requests A->B: every reply back, ttl/hlim 63."""
+    p = subprocess.run(TOPO.cmd('a', ['ping', '-n', '-c', str(PINGS), '-i',
+                                      '0.2', '-W', '3', ADDR['B' + v]]),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=60)
+    R.info(p.stdout.strip())
+    got = re.search(r'(\d+) packets transmitted, (\d+) received', p.stdout)
+    ttls = re.findall(r' ttl=(\d+) ', p.stdout)
+    n = int(got.group(2)) if got else 0
+    ok = R.check(n == PINGS and ttls == ['63'] * PINGS,
+                 'ping IPv%s A->B: %d/%d replies, ttl %s (B sends 64, the '
+                 'router hop takes 1)' % (v, n, PINGS,
+                                          ','.join(sorted(set(ttls))) or '-'))
+    return '%d/%d ttl %s%s' % (n, PINGS, '/'.join(sorted(set(ttls))) or '-',
+                               '' if ok else ' FAIL')
+
+
+def json_line(text):
+    for line in text.splitlines():
+        if line.startswith('{'):
+            return json.loads(line)
+    return None
+
+
+def tcp_check(v, src, dst, port, nbytes, run):
+    """nbytes over TCP src->dst (peer_tools.py): True if the sink got them
+    all, SHA-256 equal."""
+    what = 'TCP IPv%s %s->%s' % (v, src.upper(), dst.upper())
+    sink = netns.AppProcess(TOPO, dst, [
+        sys.executable, TOOLS, 'tcp-sink', v, '::' if v == '6' else '0.0.0.0',
+        str(port), str(TCP_TIMEOUT)], os.path.join(run, 'tcp-sink.log'))
+    sink.start()
+    try:
+        if not sink.wait_for('listening', 30):
+            return R.check(False, '%s: sink did not start:\n%s' % (
+                what, sink.tail()))
+        t0 = time.monotonic()
+        p = subprocess.run(TOPO.cmd(src, [
+            sys.executable, TOOLS, 'tcp-source', v, ADDR[dst.upper() + v],
+            str(port), str(nbytes), str(TCP_TIMEOUT)]), text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            timeout=3 * TCP_TIMEOUT)
+        secs = time.monotonic() - t0
+        sink.wait(30)
+    finally:
+        sink.kill()
+    c, s = json_line(p.stdout), json_line(sink.log())
+    if p.returncode != 0 or c is None or s is None:
+        return R.check(False, '%s: source exit %d %s, sink %s' % (
+            what, p.returncode, p.stderr.strip()[-300:], sink.tail()))
+    want = c['sha256']
+    return R.check(c['bytes'] == s['bytes'] == c['sink_bytes'] == nbytes and
+                   s['sha256'] == c['sink_sha256'] == want,
+                   '%s: %d bytes sent, %d received, SHA-256 %s %s, %.2f s' % (
+                       what, c['bytes'], s['bytes'], want[:16],
+                       'equal' if s['sha256'] == want else
+                       '!= ' + s['sha256'][:16], secs))
+
+
+# --- the guest ----------------------------------------------------------------
+
+def write_run_files(run, fwd, pools):
+    """The guest runner's config and npool-fwd's route files."""
+    with open(os.path.join(run, 'config'), 'w') as f:
+        f.write('FWD=%s\nPOOLS="%s"\nCOPYBREAK=%d\nLCORES=0-1\n'
+                'HUGEPAGES=%d\nMAX_SECONDS=%d\n' % (
+                    fwd, ' '.join(pools), COPYBREAK, HUGEPAGES,
+                    GUEST_MAX_SECONDS))
+        for port, n in enumerate(NODES):
+            f.write('PCI%d=0000:00:%02x.0\nMAC%d=%s\n' % (
+                port, NIC_SLOT[n], port, TAP_MAC[n]))
+    for v in ('4', '6'):
+        with open(os.path.join(run, 'routes%s.txt' % v), 'w') as f:
+            f.write('# make vm-test: IPv%s routes (l3fwd syntax)\n' % v)
+            for port, n in enumerate(NODES):
+                f.write('R%s %d\n' % (ADDR['NET_%s%s' % (n.upper(), v)], port))
+
+
+def qemu_command(dev, kernel, initrd, run, accel, smp):
+    cmd = ['qemu-system-x86_64', '-machine', 'pc', '-accel', accel,
+           '-cpu', 'max' if accel == 'tcg' else 'host', '-smp', str(smp),
+           '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
+           '-serial', 'file:' + os.path.join(run, 'console.log'),
+           '-kernel', kernel, '-initrd', initrd,
+           '-append', 'console=ttyS0 panic=-1 quiet npvm.run=%s npvm.out=%s' % (
+               os.path.join(HERE, 'guest.sh'), run)]
+    for tag, path, ro, slot in (('hostroot', '/', ',readonly=on', 6),
+                                ('npvmout', run, '', 7)):
+        cmd += ['-fsdev', 'local,id=%s,path=%s,security_model=none,'
+                'multidevs=remap%s' % (tag, path, ro),
+                '-device', 'virtio-9p-pci,fsdev=%s,mount_tag=%s,addr=0x%x' % (
+                    tag, tag, slot)]
+    for port, n in enumerate(NODES):
+        cmd += ['-netdev', 'tap,id=n%d,ifname=%s,script=no,downscript=no' % (
+                    port, TOPO.ifs[n]),
+                '-device', '%s,netdev=n%d,mac=%s,addr=0x%x' % (
+                    dev, port, NIC_MAC[n], NIC_SLOT[n])]
+    return cmd
+
+
+def fwd_output(run, pool):
+    """npool-fwd's own lines, without EAL's start-up chatter."""
+    try:
+        with open(os.path.join(run, 'fwd-%s.log' % pool)) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    return [ln for ln in lines if not re.match(
+        r'^(EAL|TELEMETRY|ETHDEV|USER1|MBUF|MEMPOOL|LPM6?|PMD):', ln)]
+
+
+def json_checks(js, port_lines, tap_rx, row):
+    """The counters npool-fwd wrote in the guest, against what the taps saw."""
+    drivers = [m.group(1, 2) for m in
+               (re.match(r'port \d+: (\S+), profile (\S+),', ln)
+                for ln in port_lines) if m]
+    ok = R.check(len(drivers) == 2 and
+                 all(d == 'net_e1000_em' for d, _ in drivers),
+                 'ports on DPDK\'s e1000 PMD: %s' % (
+                     ', '.join('%s (profile %s)' % d for d in drivers) or
+                     'none'))
+    row['driver'] = '/'.join(sorted({'%s profile %s' % d for d in drivers}))
+    ports = {p['port']: p for p in js['ports']}
+    tx = [ports.get(i, {}).get('tx', 0) for i in range(2)]
+    ok &= R.check(tx[1] > 0 and tx[0] > 0,
+                  'forwarded A->B (out of port 1) %d, B->A (out of port 0) %d'
+                  % (tx[1], tx[0]))
+    ok &= R.check(tx == tap_rx,
+                  'sent by npool-fwd = received by the host taps: port 0 %d = '
+                  '%s %d, port 1 %d = %s %d' % (
+                      tx[0], TOPO.ifs['a'], tap_rx[0], tx[1], TOPO.ifs['b'],
+                      tap_rx[1]))
+    t = js['total']
+    ok &= R.check(t['rx'] == t['tx'] + t['dropped'] ==
+                  t['tx'] + sum(t['drops'].values()),
+                  'total rx %d = tx %d + dropped %d' % (t['rx'], t['tx'],
+                                                        t['dropped']))
+    eth = [(ports[i]['eth']['ipackets'], ports[i]['rx'])
+           for i in range(2) if 'eth' in ports.get(i, {})]
+    ok &= R.check(len(eth) == 2 and all(e == r for e, r in eth),
+                  'PMD ipackets = npool-fwd rx per port: %s' % ', '.join(
+                      '%d/%d' % e for e in eth))
+    drops = {k: v for k, v in t['drops'].items() if v}
+    R.info('drops by reason: %s' % (', '.join(
+        '%s %d' % kv for kv in sorted(drops.items())) or 'none'))
+    probs = harness.leak_problems(js)
+    leak = js.get('leak', {})
+    ok &= R.check(not probs, 'leak block: %s' % ('; '.join(probs) or
+                                                 'mbufs_out 0, frags_out 0, '
+                                                 'chunks_in_use 0, ok true'))
+    row['fwd'] = 'A->B %d B->A %d rx %d dropped %d' % (tx[1], tx[0], t['rx'],
+                                                       t['dropped'])
+    row['leaks'] = 'mbufs %s frags %s chunks %s' % (
+        leak.get('mbufs_out'), leak.get('frags_out'),
+        leak.get('chunks_in_use'))
+    return ok
+
+
+def run_pool(dev, pool, run, alive, nbytes):
+    """One npool-fwd run in the guest: traffic, stop, counters."""
+    row = {'device': dev, 'pool': pool}
+    rc_file = os.path.join(run, 'rc-' + pool)
+    rx0 = tap_rx_packets()
+    R.step('%s: npool-fwd --pool %s --copybreak %d in the guest, wait for the '
+           'first ping A->B' % (dev, pool, COPYBREAK))
+    t0 = time.monotonic()
+
+    def through():
+        if os.path.exists(rc_file):
+            raise Stop('npool-fwd --pool %s exited at start-up, status %s:\n%s'
+                       % (pool, open(rc_file).read().strip(),
+                          '\n'.join(fwd_output(run, pool)[-30:])))
+        return subprocess.run(TOPO.cmd('a', ['ping', '-n', '-c', '1', '-W',
+                                             '1', ADDR['B4']]),
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+    wait_for('npool-fwd --pool %s forwarding' % pool, through, FWD_TIMEOUT,
+             alive, poll=0)
+    out = fwd_output(run, pool)
+    R.info('first ping through after %.0f s; npool-fwd says:' % (
+        time.monotonic() - t0))
+    R.info('\n'.join('| ' + ln for ln in out))
+    port_lines = [ln for ln in out if ln.startswith('port ')]
+
+    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev, pool, PINGS))
+    row['ping4'] = ping_check('4')
+    row['ping6'] = ping_check('6')
+
+    R.step('%s/%s: TCP %d bytes A->B and B->A, IPv4 and IPv6 (byte count + '
+           'SHA-256)' % (dev, pool, nbytes))
+    tcp_ok, port = 0, 5201
+    for v in ('4', '6'):
+        for src, dst in (('a', 'b'), ('b', 'a')):
+            tcp_ok += tcp_check(v, src, dst, port, nbytes, run)
+            port += 1
+    row['tcp'] = '%d/4 x %d B' % (tcp_ok, nbytes)
+
+    R.step('%s/%s: SIGINT to npool-fwd in the guest; stats, exit status, leak '
+           'check read back over 9p' % (dev, pool))
+    open(os.path.join(run, 'stop-' + pool), 'w').close()
+    wait_for('npool-fwd --pool %s exit status' % pool,
+             lambda: os.path.exists(rc_file), STOP_TIMEOUT, alive)
+    time.sleep(0.2)
+    row['rc'] = open(rc_file).read().strip()
+    tap_rx = [now - then for now, then in zip(tap_rx_packets(), rx0)]
+    out = fwd_output(run, pool)
+    stop = next((i for i, ln in enumerate(out) if ln.startswith('stopping')), 0)
+    R.info('\n'.join('| ' + ln for ln in out[stop:]))
+    ok = R.check(row['rc'] == '0', 'npool-fwd exited with status %s (0: no '
+                 'leak)' % row['rc'])
+    js = harness.load_json(os.path.join(run, 'fwd-%s.json' % pool))
+    if not R.check(isinstance(js, dict) and 'ports' in js,
+                   'npool-fwd --json read back from the guest'):
+        return row
+    ok &= json_checks(js, port_lines, tap_rx, row)
+    row['ok'] = ok and tcp_ok == 4 and 'FAIL' not in row['ping4'] + row['ping6']
+    return row
+
+
+def start_guest(dev, image, run, accel, smp):
+    """Namespaces, QEMU in npvm-a with both taps, npvm-b0 moved to npvm-b,
+    the hosts configured. Returns the QEMU process."""
+    R.step('%s: namespaces %s and %s, QEMU (-accel %s, -device %s x2) in %s'
+           % (dev, TOPO.ns['a'], TOPO.ns['b'], accel, dev, TOPO.ns['a']))
+    TOPO.remove()
+    for n in NODES:
+        netns.sh(['ip', 'netns', 'add', TOPO.ns[n]])
+        netns.sh(['ip', '-n', TOPO.ns[n], 'link', 'set', 'lo', 'up'])
+    cmd = qemu_command(dev, image[0], image[1], run, accel, smp)
+    R.info('ip netns exec %s %s' % (TOPO.ns['a'], ' '.join(cmd)))
+    with open(os.path.join(run, 'qemu.log'), 'w') as log:
+        qemu = subprocess.Popen(TOPO.cmd('a', cmd), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT)
+    # QEMU opens both taps in npvm-a; npvm-b0 then moves to npvm-b.
+    wait_for('the taps', lambda: subprocess.run(
+        ['ip', '-n', TOPO.ns['a'], 'link', 'show', TOPO.ifs['b']],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0,
+        30, lambda: qemu.poll() is None)
+    netns.sh(['ip', '-n', TOPO.ns['a'], 'link', 'set', TOPO.ifs['b'], 'netns',
+              TOPO.ns['b']])
+    for n, me, other in (('a', 'A', 'B'), ('b', 'B', 'A')):
+        netns.sh(['ip', '-n', TOPO.ns[n], 'link', 'set', TOPO.ifs[n],
+                  'address', TAP_MAC[n]])
+        TOPO.host(n, me, other, NIC_MAC[n])
+        R.info('%s: tap %s %s, %s/24 %s/64, gateway %s / %s = guest NIC %s'
+               % (TOPO.ns[n], TOPO.ifs[n], TAP_MAC[n], ADDR[me + '4'],
+                  ADDR[me + '6'], ADDR['GW_%s4' % me], ADDR['GW_%s6' % me],
+                  NIC_MAC[n]))
+    return qemu
+
+
+def guest_lines(run):
+    try:
+        with open(os.path.join(run, 'console.log'), errors='replace') as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def run_device(dev, image, fwd, pools, opts, vmdir):
+    """Boot a guest with two NICs of model dev, run npool-fwd per pool."""
+    run = os.path.join(vmdir, 'run-' + dev)
+    shutil.rmtree(run, ignore_errors=True)
+    os.makedirs(run)
+    write_run_files(run, fwd, pools)
+    rows, qemu = [], None
+    try:
+        t0 = time.monotonic()
+        qemu = start_guest(dev, image, run, opts['accel'], opts['smp'])
+
+        def alive():
+            return qemu.poll() is None
+        R.step('%s: guest boots, reserves %d hugepages, binds both NICs to '
+               'uio_pci_generic (dpdk-devbind.py)' % (dev, HUGEPAGES))
+        bound = os.path.join(run, 'bound')
+        wait_for('guest boot and NIC binding', lambda: os.path.exists(bound) or
+                 os.path.exists(os.path.join(run, 'guest-rc')),
+                 BOOT_TIMEOUT, alive)
+        if not os.path.exists(bound):
+            raise Stop('the guest runner failed before binding')
+        R.info('%.0f s after QEMU started; in the guest:' % (
+            time.monotonic() - t0))
+        R.info('\n'.join('| ' + ln for ln in guest_lines(run)
+                         if ln.startswith('npvm-')))
+        with open(bound) as f:
+            nics = f.read().splitlines()
+        R.check(len(nics) == 2 and all(ln.endswith('drv=uio_pci_generic')
+                                       for ln in nics),
+                '%s: both NICs bound to uio_pci_generic: %s' % (
+                    dev, ', '.join(ln.split(' drv=')[0] for ln in nics)))
+        for pool in pools:
+            rows.append({'device': dev, 'pool': pool})
+            rows[-1] = run_pool(dev, pool, run, alive, opts['bytes'])
+        wait_for('guest poweroff', lambda: not alive(), 120)
+        with open(os.path.join(run, 'guest-rc')) as f:
+            R.check(f.read().strip() == '0',
+                    '%s: guest runner done, guest powered off' % dev)
+    except (Stop, netns.NetnsError, subprocess.TimeoutExpired) as e:
+        R.check(False, '%s: %s' % (dev, e))
+        R.info('guest console (last lines):')
+        R.info('\n'.join('| ' + ln for ln in guest_lines(run)[-25:]))
+    finally:
+        kill_wait(qemu)
+        TOPO.remove()
+    return rows
+
+
+def summary(rows, accel, secs):
+    print('\n%sSummary: npool-fwd on DPDK\'s e1000 PMD in a QEMU guest '
+          '(-accel %s, --copybreak %d)%s' % (BOLD, accel, COPYBREAK, OFF))
+    fmt = '  %-7s %-8s %-11s %-11s %-16s %-38s %s'
+    print(fmt % ('device', 'pool', 'ping IPv4', 'ping IPv6', 'TCP 4+6, A<->B',
+                 'npool-fwd packets', 'leaks, exit status'))
+    for r in rows:
+        print(fmt % (r['device'], r['pool'], r.get('ping4', '-'),
+                     r.get('ping6', '-'), r.get('tcp', '-'),
+                     r.get('fwd', '-'), '%s, exit %s' % (
+                         r.get('leaks', '-'), r.get('rc', '-'))))
+    drivers = sorted({r['driver'] for r in rows if r.get('driver')})
+    if drivers:
+        print('  ports: %s' % '; '.join(drivers))
+    failed = [m for ok, m in R.results if not ok]
+    for m in failed:
+        print('  %sFAIL%s %s' % (RED, OFF, m.splitlines()[0]))
+    if R.failed:
+        print('\n%svm-test FAILED%s (%d of %d checks, %.0f s)' % (
+            RED, OFF, len(failed), len(R.results), secs))
+    else:
+        print('\n%svm-test PASSED%s: %d checks, ping and TCP forwarded by '
+              'npool-fwd on net_e1000_em, no leak (%.0f s)' % (
+                  GREEN, OFF, len(R.results), secs))
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    build = os.path.abspath(argv[1])
+    fwd = os.path.join(build, 'apps', 'fwd', 'npool-fwd')
+    if not os.access(fwd, os.X_OK):
+        sys.exit('vm-test: %s not found: build first (ninja -C %s)' % (
+            fwd, argv[1]))
+    devices = os.environ.get('NPVM_DEVICES', 'e1000e e1000').split()
+    pools = os.environ.get('NPVM_POOLS', 'npool mempool').split()
+    opts = {'accel': os.environ.get('NPVM_ACCEL', 'tcg'),
+            'smp': int(os.environ.get('NPVM_SMP', '2')),
+            'bytes': int(os.environ.get('NPVM_BYTES', str(2 << 20)))}
+    vmdir = os.path.join(build, 'vm')
+
+    def on_signal(signum, _frame):
+        raise Stop('interrupted by signal %d' % signum)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    start = time.monotonic()
+    rows = []
+    try:
+        R.step('Guest image from Debian packages (cache %s)' % vmdir)
+        kernel, initrd, rel = vm_image.build(vmdir)
+        R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s)' % (
+            kernel, rel, initrd, os.path.getsize(initrd) >> 10,
+            ', '.join(vm_image.GUEST_MODULES)))
+        for dev in devices:
+            rows += run_device(dev, (kernel, initrd), fwd, pools, opts, vmdir)
+    except (Stop, vm_image.ImageError) as e:
+        R.check(False, str(e))
+    finally:
+        TOPO.remove()
+    summary(rows, opts['accel'], time.monotonic() - start)
+    return 1 if R.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
