@@ -97,6 +97,10 @@ npool_init(const struct npool_conf *conf)
 	}
 	np->head_hc = np->head_pool->pool_data;
 	npool_g = np;
+#if NPOOL_DEBUG
+	if (npool_debug_lcore_cb_register_pvt() != 0)
+		NPOOL_LOG(WARNING, "debug: no lcore callback, napi cache owners are kept across rte_thread_unregister()");
+#endif
 	NPOOL_LOG(DEBUG, "%u chunks of %u B, %u small, %u heads",
 			conf->nb_chunks, NPOOL_CHUNK_SIZE,
 			conf->nb_small_chunks, conf->nb_heads);
@@ -142,6 +146,9 @@ npool_fini(void)
 				npool_arena_in_use(&np->arena));
 		return -EBUSY;
 	}
+#if NPOOL_DEBUG
+	npool_debug_lcore_cb_unregister_pvt();
+#endif
 	npool_g = NULL;
 	rte_mempool_free(np->head_pool);
 	npool_arena_free(&np->arena);

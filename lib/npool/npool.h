@@ -15,6 +15,7 @@
 
 #include "npool_build_config.h"
 #include "npool_arena.h"
+#include "npool_audit.h"
 #include "npool_core.h"
 #include "npool_frag.h"
 #include "npool_head_cache.h"

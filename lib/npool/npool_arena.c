@@ -9,6 +9,7 @@
 #include <rte_stack.h>
 
 #include "npool_arena.h"
+#include "npool_debug.h"
 #include "npool_log.h"
 
 #define NPOOL_ARENA_MAX_CHUNKS (1u << 20)
@@ -68,6 +69,10 @@ npool_arena_create(struct npool_arena *a, const char *name,
 			socket_id, RTE_STACK_F_LF);
 	if (a->free_big == NULL || a->free_small == NULL)
 		goto nomem;
+#if NPOOL_DEBUG
+	if (npool_debug_arena_init_pvt(a, socket_id) != 0)
+		goto nomem;
+#endif
 
 	/* Pushed last to first, so that chunks are first used in address
 	 * order (the stacks are LIFO). */
@@ -91,6 +96,7 @@ npool_arena_create(struct npool_arena *a, const char *name,
 	return 0;
 
 nomem:
+	npool_debug_arena_fini_pvt(a);
 	rte_stack_free(a->free_big);
 	rte_stack_free(a->free_small);
 	rte_free(a->chunks);
@@ -144,6 +150,7 @@ npool_arena_free(struct npool_arena *a)
 		return 0;
 	if (npool_arena_in_use(a) != 0)
 		return -EBUSY;
+	npool_debug_arena_fini_pvt(a);
 	rte_stack_free(a->free_big);
 	rte_stack_free(a->free_small);
 	rte_free(a->chunks);

@@ -75,6 +75,8 @@ struct npool_arena {
 	struct rte_stack *free_big;   /**< free big chunks (lock-free LIFO) */
 	struct rte_stack *free_small; /**< free small chunks (lock-free LIFO) */
 	const struct rte_memzone *mz; /**< backing memory */
+	/** Fragment maps of debug builds (npool_debug.h), else NULL. */
+	uint64_t *dbg_frags;
 };
 
 /**
@@ -93,7 +95,8 @@ struct npool_arena {
  * @return
  *   0 on success; a negative errno on failure, also set in rte_errno:
  *   -EINVAL (bad counts or name), -ENOMEM (no memory for the memzone,
- *   headers or rings), -EEXIST (name already used).
+ *   headers or rings; in debug builds also for the fragment maps, two
+ *   bits per byte of chunk), -EEXIST (name already used).
  */
 int npool_arena_create(struct npool_arena *a, const char *name,
 		uint32_t nb_chunks, uint32_t nb_small, int socket_id);

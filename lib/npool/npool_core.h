@@ -48,6 +48,8 @@ struct npool_lcore {
 	struct npool_frag_cache guarded;
 	/** Guards @c guarded (the kernel's local_irq_save()). */
 	rte_spinlock_t lock;
+	/** Debug builds: thread id owning @c napi (0: none yet). */
+	int dbg_owner;
 	/** This slot's counters. */
 	struct npool_stats stats __rte_cache_aligned;
 } __rte_cache_aligned;

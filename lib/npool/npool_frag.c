@@ -6,13 +6,6 @@
 
 #include "npool_frag.h"
 
-/*
- * References a cache takes on a fresh chunk: more than the number of
- * fragments a chunk can ever give (one per byte), so the bias never runs
- * out before the chunk does (PAGE_FRAG_CACHE_MAX_SIZE + 1).
- */
-#define NPOOL_BIAS_MAX ((uint32_t)NPOOL_CHUNK_SIZE + 1)
-
 void *
 npool_frag_fail_pvt(unsigned int slot, int err)
 {
@@ -76,11 +69,15 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 
 reset:
 	/* Nobody else holds a reference: a plain store is enough. */
-	__atomic_store_n(&c->refcnt, NPOOL_BIAS_MAX, __ATOMIC_RELEASE);
-	nc->pagecnt_bias = NPOOL_BIAS_MAX;
+	__atomic_store_n(&c->refcnt, NPOOL_FRAG_BIAS_MAX, __ATOMIC_RELEASE);
+	nc->pagecnt_bias = NPOOL_FRAG_BIAS_MAX;
 	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
 	nc->pagecnt_bias--;
 	nc->offset = offset;
+#if NPOOL_DEBUG
+	npool_debug_chunk_reset_pvt(a, c);
+	npool_debug_frag_alloc_pvt(a, c, nc->va + offset);
+#endif
 	return nc->va + offset;
 }
 

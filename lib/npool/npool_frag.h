@@ -23,10 +23,18 @@
 #include <rte_debug.h>
 
 #include "npool_core.h"
+#include "npool_debug.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * @internal References a cache takes on a fresh chunk: more than the
+ * number of fragments a chunk can ever give (one per byte), so the bias
+ * never runs out before the chunk does (PAGE_FRAG_CACHE_MAX_SIZE + 1).
+ */
+#define NPOOL_FRAG_BIAS_MAX ((uint32_t)NPOOL_CHUNK_SIZE + 1)
 
 /** @internal Refill slow path of a fragment cache. */
 void *npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
@@ -68,6 +76,9 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 		return npool_frag_refill_pvt(nc, size, align_mask);
 	nc->pagecnt_bias--;
 	nc->offset = offset;
+#if NPOOL_DEBUG
+	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset);
+#endif
 	return nc->va + offset;
 }
 
@@ -78,7 +89,8 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
  * Context: the owner lcore only, i.e. an EAL lcore (or a registered
  * non-EAL thread) allocating from its own cache; never two threads with
  * one lcore id. From a thread without an lcore id it fails with EPERM (a
- * build with -Dnpool_debug=true panics instead). Lock-free, atomic-free.
+ * build with -Dnpool_debug=true panics instead; it also panics when a
+ * second thread uses one lcore id's cache). Lock-free, atomic-free.
  *
  * @param size
  *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
@@ -106,6 +118,9 @@ npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 #endif
 		return npool_frag_fail_pvt(slot, EPERM);
 	}
+#if NPOOL_DEBUG
+	npool_debug_napi_owner_pvt(slot);
+#endif
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
@@ -177,8 +192,11 @@ npool_alloc_frag(uint32_t size)
  *   Any address inside a fragment from this npool. NULL is ignored, and
  *   so is any address before npool_init() or after npool_fini(). An
  *   address outside the arena is ignored and counted as a failure (debug
- *   builds panic); freeing a fragment twice is undefined (debug builds
- *   panic when a chunk's count goes below zero).
+ *   builds panic); freeing a fragment twice is undefined. Debug builds
+ *   panic, naming the fragment and its chunk, on a second free of a
+ *   fragment (even while its chunk has other live fragments), on a free
+ *   of an address where no fragment was carved, and when the napi cache
+ *   the free would credit is owned by another thread (npool_debug.h).
  */
 static __rte_always_inline void
 npool_free_frag(const void *p)
@@ -197,12 +215,17 @@ npool_free_frag(const void *p)
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}
+#if NPOOL_DEBUG
+	/* Before the reference goes: the chunk may be reused right after. */
+	npool_debug_frag_free_pvt(&npool_g->arena, c, p);
+#endif
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
 		nc = &npool_g->lc[slot].napi;
 		npool_g->lc[slot].stats.frees++;
 		/* Our own napi cache's chunk: no one else touches the bias. */
 		if (likely(nc->chunk == c)) {
 #if NPOOL_DEBUG
+			npool_debug_napi_owner_pvt(slot);
 			if (nc->pagecnt_bias >=
 					__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED))
 				rte_panic("npool: double free of fragment %p\n", p);

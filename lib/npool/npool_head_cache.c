@@ -94,7 +94,7 @@ npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 {
 	if (n >= NPOOL_HC_HALF) {
 		/* A big bulk bypasses the cache: it would only churn it. */
-		rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
+		npool_hc_store_put_pvt(hc, objs, n);
 		c->flushes++;
 		return;
 	}
@@ -103,7 +103,7 @@ npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 	 * and keep the hot half. The kernel frees the top half for brevity;
 	 * keeping the objects freed last is kinder to the data cache.
 	 */
-	rte_ring_enqueue_bulk(hc->store, c->objs, NPOOL_HC_HALF, NULL);
+	npool_hc_store_put_pvt(hc, c->objs, NPOOL_HC_HALF);
 	memmove(c->objs, &c->objs[NPOOL_HC_HALF],
 			(c->len - NPOOL_HC_HALF) * sizeof(void *));
 	c->len -= NPOOL_HC_HALF;

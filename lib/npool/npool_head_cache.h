@@ -23,6 +23,9 @@
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
+#include "npool_build_config.h"
+#include "npool_debug.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +51,9 @@ struct npool_hc_lcore {
 struct npool_hc {
 	struct rte_ring *store;   /**< shared backing store, MP/MC */
 	uint32_t size;            /**< objects that exist in all */
+	/** The mempool on these ops, or NULL for a bare head cache; debug
+	 * builds check that objects put back are its own, once. */
+	struct rte_mempool *mp;
 	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
 };
 
@@ -83,25 +89,25 @@ int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 void npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 		void * const *objs, unsigned int n);
 
-/**
- * Get @p n objects, all or none. Kernel: napi_skb_cache_get().
- *
- * Context: any thread. EAL lcores use their own cache without lock or
- * atomic (one lcore id must not be shared by two running threads);
- * threads without an lcore id use the store (lock-free ring).
- *
- * @param hc
- *   The head cache.
- * @param objs
- *   Array of at least @p n pointers to fill.
- * @param n
- *   Number of objects wanted, 1 .. any.
- * @return
- *   0, or -ENOBUFS if fewer than @p n objects could be had (nothing is
- *   taken then).
- */
+/** @internal Put @p n objects into the store. It has room for every
+ * object: debug builds panic if it refuses (the objects would be lost). */
+static __rte_always_inline void
+npool_hc_store_put_pvt(struct npool_hc *hc, void * const *objs,
+		unsigned int n)
+{
+	unsigned int done = rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
+
+#if NPOOL_DEBUG
+	if (unlikely(done != n))
+		npool_debug_hc_store_full_pvt(hc, n);
+#else
+	RTE_SET_USED(done);
+#endif
+}
+
+/** @internal npool_hc_get_bulk() without the debug-build marks. */
 static __rte_always_inline int
-npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
+npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
 {
 	unsigned int lcore = rte_lcore_id();
 	struct npool_hc_lcore *c;
@@ -125,10 +131,43 @@ npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 }
 
 /**
+ * Get @p n objects, all or none. Kernel: napi_skb_cache_get().
+ *
+ * Context: any thread. EAL lcores use their own cache without lock or
+ * atomic (one lcore id must not be shared by two running threads);
+ * threads without an lcore id use the store (lock-free ring).
+ *
+ * @param hc
+ *   The head cache.
+ * @param objs
+ *   Array of at least @p n pointers to fill.
+ * @param n
+ *   Number of objects wanted, 1 .. any.
+ * @return
+ *   0, or -ENOBUFS if fewer than @p n objects could be had (nothing is
+ *   taken then).
+ */
+static __rte_always_inline int
+npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
+{
+#if NPOOL_DEBUG
+	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
+
+	if (ret == 0)
+		npool_debug_hc_got_pvt(hc, objs, n);
+	return ret;
+#else
+	return npool_hc_get_bulk_pvt(hc, objs, n);
+#endif
+}
+
+/**
  * Put @p n objects back. Kernel: napi_skb_cache_put().
  *
  * Context: as npool_hc_get_bulk(). Never fails: the store holds every
- * object that exists.
+ * object that exists. Debug builds panic, naming the object, when one is
+ * not of the pool the cache serves (@c mp) or is put twice without a get
+ * between (npool_debug.h).
  */
 static __rte_always_inline void
 npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
@@ -136,8 +175,12 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 	unsigned int lcore = rte_lcore_id();
 	struct npool_hc_lcore *c;
 
+#if NPOOL_DEBUG
+	npool_debug_hc_put_pvt(hc, objs, n);
+#endif
+
 	if (unlikely(lcore >= RTE_MAX_LCORE)) {
-		rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
+		npool_hc_store_put_pvt(hc, objs, n);
 		return;
 	}
 	c = &hc->lc[lcore];

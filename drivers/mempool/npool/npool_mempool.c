@@ -30,6 +30,7 @@ npool_mp_alloc(struct rte_mempool *mp)
 	hc = npool_hc_create(name, mp->size, mp->socket_id);
 	if (hc == NULL)
 		return -rte_errno;
+	hc->mp = mp;
 	mp->pool_data = hc;
 	return 0;
 }

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool_audit(): walk the arena, the fragment caches and the head pool
+ * and check that they agree (see npool_audit.h). Slow path only.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "npool.h"
+#include "npool_audit.h"
+#include "npool_log.h"
+
+/* Inconsistencies logged one by one; the rest are only counted. */
+#define AUDIT_LOG_MAX 16
+
+/* Per chunk: which cache holds it, and whether a free stack does. */
+struct chunk_seen {
+	const struct npool_frag_cache *cache;
+	uint8_t free;
+};
+
+struct audit_ctx {
+	struct npool_audit *out;
+	struct chunk_seen *seen;
+};
+
+#define AUDIT_ERR(ctx, fmt, ...) do { \
+	if ((ctx)->out->errors++ < AUDIT_LOG_MAX) \
+		NPOOL_LOG(ERR, "audit: " fmt, ##__VA_ARGS__); \
+} while (0)
+
+/* Record which cache holds each chunk; check the caches themselves. */
+static void
+audit_caches(struct audit_ctx *ctx)
+{
+	const struct npool_arena *a = &npool_g->arena;
+	unsigned int i, k;
+
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		const struct npool_frag_cache *caches[2] = {
+			&npool_g->lc[i].napi, &npool_g->lc[i].guarded,
+		};
+
+		for (k = 0; k < 2; k++) {
+			const struct npool_frag_cache *nc = caches[k];
+			const struct npool_chunk *c = nc->chunk;
+
+			if (c == NULL)
+				continue;
+			if (c < a->chunks ||
+					c >= a->chunks + a->nb_chunks +
+					a->nb_small) {
+				AUDIT_ERR(ctx, "cache %u/%u holds %p, not a chunk",
+						i, k, (const void *)c);
+				continue;
+			}
+			if (ctx->seen[c->index].cache != NULL)
+				AUDIT_ERR(ctx, "chunk %u held by two caches",
+						c->index);
+			ctx->seen[c->index].cache = nc;
+			if (nc->va != c->va || nc->offset < 0 ||
+					(uint32_t)nc->offset > c->size)
+				AUDIT_ERR(ctx, "cache %u/%u: va %p offset %d for chunk %u at %p",
+						i, k, nc->va, nc->offset,
+						c->index, c->va);
+		}
+	}
+}
+
+/* Empty one free stack, check each entry, push them back in order. */
+static int
+audit_free_stack(struct audit_ctx *ctx, int small)
+{
+	struct npool_arena *a = &npool_g->arena;
+	const uint32_t total = a->nb_chunks + a->nb_small;
+	struct npool_chunk **got;
+	uint32_t n = 0, i;
+
+	got = calloc(total + 1, sizeof(*got));
+	if (got == NULL)
+		return -ENOMEM;
+	/* One more than can exist: a chunk put twice shows up. */
+	while (n <= total && (got[n] = npool_arena_get(a, small)) != NULL)
+		n++;
+	for (i = 0; i < n; i++) {
+		const struct npool_chunk *c = got[i];
+
+		if (c < a->chunks || c >= a->chunks + total) {
+			AUDIT_ERR(ctx, "free stack holds %p, not a chunk",
+					(const void *)c);
+			continue;
+		}
+		if ((c->index >= a->nb_chunks) != small)
+			AUDIT_ERR(ctx, "chunk %u in the wrong free stack",
+					c->index);
+		if (ctx->seen[c->index].free++ != 0)
+			AUDIT_ERR(ctx, "chunk %u free twice", c->index);
+		else
+			ctx->out->chunks_free++;
+		if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) != 0)
+			AUDIT_ERR(ctx, "free chunk %u has refcount %u",
+					c->index, c->refcnt);
+		if (ctx->seen[c->index].cache != NULL)
+			AUDIT_ERR(ctx, "free chunk %u held by a cache",
+					c->index);
+#if NPOOL_DEBUG
+		if (npool_debug_chunk_live_pvt(a, c) != 0)
+			AUDIT_ERR(ctx, "free chunk %u has %u live fragments",
+					c->index,
+					npool_debug_chunk_live_pvt(a, c));
+#endif
+	}
+	for (i = n; i-- > 0; )
+		npool_arena_put(a, got[i]);
+	free(got);
+	return 0;
+}
+
+/* Every chunk not free: who holds it, and how many fragments are out. */
+static void
+audit_chunks_in_use(struct audit_ctx *ctx)
+{
+	const struct npool_arena *a = &npool_g->arena;
+	const uint32_t total = a->nb_chunks + a->nb_small;
+	uint32_t i;
+
+	for (i = 0; i < total; i++) {
+		const struct npool_chunk *c = &a->chunks[i];
+		const struct npool_frag_cache *nc = ctx->seen[i].cache;
+		uint32_t ref = __atomic_load_n(&c->refcnt, __ATOMIC_RELAXED);
+		uint32_t bias = 0;
+
+		if (ctx->seen[i].free != 0)
+			continue;
+		if (nc != NULL) {
+			ctx->out->chunks_cached++;
+			bias = nc->pagecnt_bias;
+			if (bias == 0 || ref < bias ||
+					ref > NPOOL_FRAG_BIAS_MAX) {
+				AUDIT_ERR(ctx, "cached chunk %u: refcount %u, bias %u",
+						i, ref, bias);
+				continue;
+			}
+		} else {
+			ctx->out->chunks_pinned++;
+			if (ref == 0 || ref >= NPOOL_FRAG_BIAS_MAX) {
+				AUDIT_ERR(ctx, "chunk %u in use, no cache, refcount %u",
+						i, ref);
+				continue;
+			}
+		}
+		ctx->out->frags_out += ref - bias;
+#if NPOOL_DEBUG
+		if (npool_debug_chunk_live_pvt(a, c) != ref - bias)
+			AUDIT_ERR(ctx, "chunk %u: %u fragments out by refcount, %u live in its map",
+					i, ref - bias,
+					npool_debug_chunk_live_pvt(a, c));
+#endif
+	}
+}
+
+static int
+ptr_cmp(const void *x, const void *y)
+{
+	uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Every free head: of the head pool, there once; store order kept. */
+static int
+audit_heads(struct audit_ctx *ctx)
+{
+	struct rte_mempool *mp = npool_g->head_pool;
+	const struct npool_hc *hc = npool_g->head_hc;
+	unsigned int in_store, n, i, avail;
+	void **objs, **sorted;
+
+	in_store = rte_ring_count(hc->store);
+	n = in_store;
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		n += hc->lc[i].len;
+	objs = calloc(2 * (size_t)n + 1, sizeof(*objs));
+	if (objs == NULL)
+		return -ENOMEM;
+	sorted = objs + n;
+	/* FIFO: taking all and putting all back keeps the order. */
+	if (rte_ring_dequeue_bulk(hc->store, objs, in_store, NULL) !=
+			in_store ||
+			rte_ring_enqueue_bulk(hc->store, objs, in_store,
+				NULL) != in_store)
+		AUDIT_ERR(ctx, "head store changed during the audit");
+	n = in_store;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		memcpy(&objs[n], hc->lc[i].objs, hc->lc[i].len * sizeof(*objs));
+		n += hc->lc[i].len;
+	}
+	memcpy(sorted, objs, n * sizeof(*objs));
+	qsort(sorted, n, sizeof(*sorted), ptr_cmp);
+	ctx->out->heads = mp->size;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && sorted[i] == sorted[i - 1]) {
+			AUDIT_ERR(ctx, "head %p free twice", sorted[i]);
+			continue;
+		}
+		if (rte_mempool_from_obj(sorted[i]) != mp)
+			AUDIT_ERR(ctx, "head %p is not of the head pool",
+					sorted[i]);
+		ctx->out->heads_free++;
+	}
+	avail = rte_mempool_avail_count(mp);
+	if (avail != n)
+		AUDIT_ERR(ctx, "head pool: %u free by its count, %u found",
+				avail, n);
+	if (ctx->out->heads_free > mp->size)
+		AUDIT_ERR(ctx, "head pool: %u free of %u",
+				ctx->out->heads_free, mp->size);
+	free(objs);
+	return 0;
+}
+
+int
+npool_audit(struct npool_audit *out)
+{
+	struct audit_ctx ctx;
+	int ret;
+
+	if (out == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (npool_g == NULL) {
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	memset(out, 0, sizeof(*out));
+	ctx.out = out;
+	out->chunks = npool_g->arena.nb_chunks + npool_g->arena.nb_small;
+	ctx.seen = calloc(out->chunks, sizeof(*ctx.seen));
+	if (ctx.seen == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	audit_caches(&ctx);
+	ret = audit_free_stack(&ctx, 0);
+	if (ret == 0)
+		ret = audit_free_stack(&ctx, 1);
+	if (ret == 0) {
+		audit_chunks_in_use(&ctx);
+		ret = audit_heads(&ctx);
+	}
+	free(ctx.seen);
+	if (ret != 0) {
+		rte_errno = -ret;
+		return ret;
+	}
+	out->frags_counted = npool_frags_outstanding();
+	if (out->frags_counted != out->frags_out)
+		AUDIT_ERR(&ctx, "fragments out: %" PRId64 " by the counters, %" PRId64 " by the refcounts",
+				out->frags_counted, out->frags_out);
+	if (out->errors != 0) {
+		rte_errno = EUCLEAN;
+		return -EUCLEAN;
+	}
+	return 0;
+}

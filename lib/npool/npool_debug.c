@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Debug-build misuse checks (see npool_debug.h). Only builds with
+ * -Dnpool_debug=true call into this file, never from a release fast path.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_debug.h>
+#include <rte_eal.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "npool_core.h"
+#include "npool_debug.h"
+#include "npool_head_cache.h"
+
+/* One bit per byte of a chunk, 64 to a word. */
+#define MAP_WORDS_BIG (NPOOL_CHUNK_SIZE / 64)
+#define MAP_WORDS_SMALL (NPOOL_SMALL_CHUNK_SIZE / 64)
+
+/* "Free" mark of a mempool object, in the spare header bytes. */
+#define HC_FREE_MARK 0x6e706f6f6c465245ULL /* "npoolFRE" */
+
+int
+npool_debug_arena_init_pvt(struct npool_arena *a, int socket_id)
+{
+	size_t words = 2 * ((size_t)a->nb_chunks * MAP_WORDS_BIG +
+			(size_t)a->nb_small * MAP_WORDS_SMALL);
+
+	a->dbg_frags = rte_zmalloc_socket("npool_dbg_frags",
+			words * sizeof(uint64_t), RTE_CACHE_LINE_SIZE,
+			socket_id);
+	return a->dbg_frags != NULL ? 0 : -ENOMEM;
+}
+
+void
+npool_debug_arena_fini_pvt(struct npool_arena *a)
+{
+	rte_free(a->dbg_frags);
+	a->dbg_frags = NULL;
+}
+
+/* Words of one of the chunk's two maps (starts, then live). */
+static inline uint32_t
+map_words(const struct npool_chunk *c)
+{
+	return c->size / 64;
+}
+
+/* The chunk's start map; its live map follows it. */
+static uint64_t *
+chunk_map(const struct npool_arena *a, const struct npool_chunk *c)
+{
+	size_t w;
+
+	if (c->index < a->nb_chunks)
+		w = (size_t)c->index * 2 * MAP_WORDS_BIG;
+	else
+		w = (size_t)a->nb_chunks * 2 * MAP_WORDS_BIG +
+			(size_t)(c->index - a->nb_chunks) * 2 *
+			MAP_WORDS_SMALL;
+	return &a->dbg_frags[w];
+}
+
+void
+npool_debug_chunk_reset_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c)
+{
+	uint64_t *m = chunk_map(a, c);
+	uint32_t i;
+
+	/* No reference is left: nobody else may touch the map now. */
+	for (i = 0; i < 2 * map_words(c); i++)
+		__atomic_store_n(&m[i], 0, __ATOMIC_RELAXED);
+}
+
+void
+npool_debug_frag_alloc_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p)
+{
+	uint64_t *starts = chunk_map(a, c), *live = starts + map_words(c);
+	uint32_t off = (uint32_t)((const char *)p - c->va);
+	uint64_t bit = 1ULL << (off & 63);
+
+	if (__atomic_fetch_or(&live[off >> 6], bit, __ATOMIC_RELAXED) & bit)
+		rte_panic("npool: fragment %p handed out while live (chunk %u at %p)\n",
+				p, c->index, c->va);
+	__atomic_fetch_or(&starts[off >> 6], bit, __ATOMIC_RELAXED);
+}
+
+void
+npool_debug_frag_free_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p)
+{
+	uint64_t *starts = chunk_map(a, c), *live = starts + map_words(c);
+	uint32_t off = (uint32_t)((const char *)p - c->va);
+	int32_t w = (int32_t)(off >> 6);
+	uint64_t bits, bit;
+	uint32_t start;
+
+	/* The fragment holding p starts at the nearest start at or below
+	 * it: fragments are carved downward and never overlap. */
+	bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED) &
+		(~0ULL >> (63 - (off & 63)));
+	while (bits == 0) {
+		if (--w < 0)
+			rte_panic("npool: free of %p: no fragment was carved there (chunk %u at %p)\n",
+					p, c->index, c->va);
+		bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED);
+	}
+	start = (uint32_t)w * 64 + 63 - (uint32_t)__builtin_clzll(bits);
+	bit = 1ULL << (start & 63);
+	if (!(__atomic_fetch_and(&live[start >> 6], ~bit, __ATOMIC_RELAXED) &
+			bit))
+		rte_panic("npool: double free of fragment %p (freed through %p, chunk %u at %p, refcount %u)\n",
+				c->va + start, p, c->index, c->va,
+				__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED));
+}
+
+uint32_t
+npool_debug_chunk_live_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c)
+{
+	const uint64_t *live = chunk_map(a, c) + map_words(c);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < map_words(c); i++)
+		n += (uint32_t)__builtin_popcountll(
+				__atomic_load_n(&live[i], __ATOMIC_RELAXED));
+	return n;
+}
+
+void
+npool_debug_napi_owner_pvt(unsigned int slot)
+{
+	int *owner = &npool_g->lc[slot].dbg_owner;
+	int self = rte_gettid(), cur = 0;
+
+	if (likely(__atomic_load_n(owner, __ATOMIC_RELAXED) == self))
+		return;
+	if (__atomic_compare_exchange_n(owner, &cur, self, 0,
+			__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	rte_panic("npool: napi cache of lcore %u used by thread %d, owned by thread %d (two threads with one lcore id)\n",
+			slot, self, cur);
+}
+
+static void *lcore_cb_handle;
+
+/* An lcore id is released (rte_thread_unregister()): the next thread that
+ * gets it owns its napi cache afresh. */
+static void
+lcore_uninit(unsigned int lcore_id, void *arg __rte_unused)
+{
+	if (npool_g != NULL && lcore_id < RTE_MAX_LCORE)
+		__atomic_store_n(&npool_g->lc[lcore_id].dbg_owner, 0,
+				__ATOMIC_RELAXED);
+}
+
+int
+npool_debug_lcore_cb_register_pvt(void)
+{
+	lcore_cb_handle = rte_lcore_callback_register("npool_debug", NULL,
+			lcore_uninit, NULL);
+	return lcore_cb_handle != NULL ? 0 : -ENOMEM;
+}
+
+void
+npool_debug_lcore_cb_unregister_pvt(void)
+{
+	if (lcore_cb_handle != NULL)
+		rte_lcore_callback_unregister(lcore_cb_handle);
+	lcore_cb_handle = NULL;
+}
+
+/* The mark of @obj, or NULL if its pool has no spare header bytes. */
+static uint64_t *
+hc_mark(const struct rte_mempool *mp, void *obj)
+{
+	const size_t hdr = sizeof(struct rte_mempool_objhdr);
+
+	if (mp->header_size < hdr + sizeof(uint64_t))
+		return NULL;
+	return (uint64_t *)((char *)obj - hdr - sizeof(uint64_t));
+}
+
+void
+npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n)
+{
+	struct rte_mempool *mp = hc->mp;
+	unsigned int i;
+
+	if (mp == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		struct rte_mempool *owner = rte_mempool_from_obj(objs[i]);
+		uint64_t *mark;
+
+		if (owner != mp)
+			rte_panic("npool: object %p put into pool %s belongs to pool %p (wrong pool)\n",
+					objs[i], mp->name, owner);
+		mark = hc_mark(mp, objs[i]);
+		if (mark != NULL && __atomic_exchange_n(mark, HC_FREE_MARK,
+				__ATOMIC_RELAXED) == HC_FREE_MARK)
+			rte_panic("npool: double free of object %p into pool %s (already free)\n",
+					objs[i], mp->name);
+	}
+}
+
+void
+npool_debug_hc_store_full_pvt(const struct npool_hc *hc, unsigned int n)
+{
+	rte_panic("npool: store of pool %s refused %u objects (%u of %u in it): they would be lost\n",
+			hc->mp != NULL ? hc->mp->name : "(none)", n,
+			rte_ring_count(hc->store),
+			rte_ring_get_capacity(hc->store));
+}
+
+void
+npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n)
+{
+	unsigned int i;
+
+	if (hc->mp == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t *mark = hc_mark(hc->mp, objs[i]);
+
+		if (mark != NULL)
+			__atomic_store_n(mark, 0, __ATOMIC_RELAXED);
+	}
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_DEBUG_H
+#define NPOOL_DEBUG_H
+
+/**
+ * @file
+ * Misuse checks of debug builds (meson -Dnpool_debug=true, NPOOL_DEBUG 1),
+ * the counterpart of the kernel's CONFIG_DEBUG_VM / page_ref tracepoints.
+ *
+ * The fast paths call these hooks only under "#if NPOOL_DEBUG": release
+ * builds never do, and pay nothing. Each check that fails calls
+ * rte_panic() with a message naming the address (and chunk or pool):
+ *
+ * - fragments: every chunk has a map of the fragments carved in its
+ *   current life (start bit) and of those not yet freed (live bit), one
+ *   bit per byte. npool_free_frag() maps any address to the fragment that
+ *   holds it (the nearest start at or below it) and panics if that
+ *   fragment was already freed, even while the chunk has other live
+ *   fragments; a carve of a live fragment's start panics too.
+ * - napi caches: the first thread to use an lcore's napi cache owns it
+ *   until that lcore id is unregistered; another thread with the same
+ *   lcore id (a pthread that set RTE_PER_LCORE(_lcore_id) itself) panics.
+ * - heads (any pool on the "npool" mempool ops): an object put back into
+ *   a pool it does not belong to, or put twice without a get between,
+ *   panics. The mark lives in the spare bytes of the mempool object
+ *   header (pools created without RTE_MEMPOOL_F_NO_CACHE_ALIGN).
+ *
+ * Everything here is internal to libnpool.
+ */
+
+#include <stdint.h>
+#include <rte_common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct npool_arena;
+struct npool_chunk;
+struct npool_hc;
+
+/** @internal Allocate the fragment maps of arena @p a (every chunk).
+ * @return 0, or -ENOMEM. */
+int npool_debug_arena_init_pvt(struct npool_arena *a, int socket_id);
+
+/** @internal Free the fragment maps of arena @p a. */
+void npool_debug_arena_fini_pvt(struct npool_arena *a);
+
+/** @internal A cache starts carving chunk @p c afresh (refill or in-place
+ * reuse): forget the fragments of its previous life. */
+void npool_debug_chunk_reset_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c);
+
+/** @internal Fragment @p p has just been carved from chunk @p c. Panics
+ * if a live fragment already starts there. */
+void npool_debug_frag_alloc_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p);
+
+/** @internal Free through address @p p of chunk @p c: panics unless @p p
+ * is inside a live fragment, then marks that fragment freed. Call before
+ * the reference is dropped. */
+void npool_debug_frag_free_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p);
+
+/** @internal Live fragments of chunk @p c according to its map. */
+uint32_t npool_debug_chunk_live_pvt(const struct npool_arena *a,
+		const struct npool_chunk *c);
+
+/** @internal The calling thread uses the napi cache of lcore @p slot:
+ * take ownership if it has none, panic if another thread owns it. */
+void npool_debug_napi_owner_pvt(unsigned int slot);
+
+/** @internal Register the lcore callback that releases napi cache
+ * ownership when an lcore id is unregistered. 0 or -ENOMEM. */
+int npool_debug_lcore_cb_register_pvt(void);
+
+/** @internal Unregister what npool_debug_lcore_cb_register_pvt() did. */
+void npool_debug_lcore_cb_unregister_pvt(void);
+
+/** @internal @p n objects are about to be put into @p hc: panic if one is
+ * not of hc's pool or is already free; mark them free. */
+void npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n);
+
+/** @internal The store of @p hc refused @p n objects: panic. */
+void npool_debug_hc_store_full_pvt(const struct npool_hc *hc,
+		unsigned int n);
+
+/** @internal @p n objects were taken from @p hc: mark them in use. */
+void npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_DEBUG_H */
