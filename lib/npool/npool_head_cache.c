@@ -11,7 +11,7 @@ npool_hc_create(const char *name, uint32_t size, int socket_id)
 {
 	struct npool_hc *hc;
 
-	if (name == NULL || size == 0 || size > (1u << 30)) {
+	if (name == NULL || size == 0 || size > NPOOL_HC_MAX_OBJS) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -21,9 +21,20 @@ npool_hc_create(const char *name, uint32_t size, int socket_id)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	/* Multi-producer/multi-consumer: any lcore refills and flushes. */
-	hc->store = rte_ring_create(name, rte_align32pow2(size + 1),
-			socket_id, 0);
+	/*
+	 * Multi-producer/multi-consumer: any lcore refills and flushes, and
+	 * threads without an lcore id use it directly. Those are preemptible:
+	 * in the default sync mode one preempted between moving the head and
+	 * the tail makes every lcore's refill or flush spin until it runs
+	 * again (a whole time slice on a busy machine). Relaxed tail sync
+	 * lets the others go on. But there the consumer tail moves only
+	 * when the last of the concurrent dequeues ends: objects taken by
+	 * the others, and put back, still count against the free space
+	 * (up to 1/8 of the capacity more: the ring's head-tail distance).
+	 * Twice the room keeps a put from ever failing.
+	 */
+	hc->store = rte_ring_create(name, rte_align32pow2(2 * size + 1),
+			socket_id, RING_F_MP_RTS_ENQ | RING_F_MC_RTS_DEQ);
 	if (hc->store == NULL) {
 		rte_free(hc);
 		return NULL;

@@ -36,6 +36,8 @@ extern "C" {
 #define NPOOL_HC_BULK 16
 /** Objects given back to the store when the cache is full (_HALF). */
 #define NPOOL_HC_HALF (NPOOL_HC_SIZE / 2)
+/** Most objects a head cache serves (its store has twice the room). */
+#define NPOOL_HC_MAX_OBJS ((1u << 29) - 1)
 
 /** One lcore's cache. */
 struct npool_hc_lcore {
@@ -64,7 +66,8 @@ struct npool_hc {
  * @param name
  *   Ring name (unique, at most RTE_RING_NAMESIZE - 1 characters).
  * @param size
- *   Number of objects that will ever be put, 1 .. 2^30.
+ *   Number of objects that will ever be put, 1 .. NPOOL_HC_MAX_OBJS
+ *   (2^29 - 1).
  * @param socket_id
  *   NUMA socket, or SOCKET_ID_ANY.
  * @return

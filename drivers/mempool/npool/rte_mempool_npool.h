@@ -30,7 +30,7 @@ extern "C" {
  *   Pool name, at most RTE_RING_NAMESIZE - 4 (25) characters: the store
  *   ring is named "NP_" + name.
  * @param n
- *   Number of mbufs, 1 .. 2^30.
+ *   Number of mbufs, 1 .. 2^29 - 1 (NPOOL_HC_MAX_OBJS).
  * @param priv_size
  *   Application private area per mbuf in bytes, a multiple of
  *   RTE_MBUF_PRIV_ALIGN.
