@@ -27,9 +27,20 @@ static struct {
 	uint64_t last_rx_tsc;
 } run;
 
+/*
+ * The first SIGINT/SIGTERM asks for a clean stop: the lcores finish their
+ * burst, flush and stop, the report and the leak check follow. A second
+ * one, while the first is being acted on, is the user insisting (a stop
+ * stuck in a driver call): the default action, at once, no report.
+ */
 static void
 on_signal(int sig)
 {
+	if (signal_seen != 0) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	signal_seen = sig;
 	app_run_quit_pvt = 1;
 }
@@ -41,6 +52,10 @@ app_run_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* Slow system calls in EAL's and telemetry's threads resume (a
+	 * telemetry listener quits on an interrupted accept()); poll() and
+	 * sleeps in the lcores still return early. */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -149,6 +164,11 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 {
 	int ret, i;
 
+	/* Before rte_eal_init(), which may take seconds: a signal in the
+	 * meantime ends the run as soon as it starts (an inherited SIG_IGN,
+	 * as for background jobs, would lose it, SIG_DFL kill the app
+	 * half set up). */
+	app_run_signals();
 	/* The app's own help needs no EAL (nor hugepages): answer it first. */
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		;
@@ -167,7 +187,6 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 		return APP_EXIT_SETUP;
 	}
 	eal_up = true;
-	app_run_signals();
 	app_telemetry_register();
 	app_opts_defaults(o, prog);
 	ret = app_cli_parse(argc - ret, argv + ret, o, cli);

@@ -187,7 +187,7 @@ app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
 }
 
 /**
- * Start an app: rte_eal_init(), the signal handlers, app_opts_defaults()
+ * Start an app: the signal handlers, rte_eal_init(), app_opts_defaults()
  * and app_cli_parse() of what follows "--".
  *
  * @return -1 to go on; else the exit status to return after
@@ -208,8 +208,11 @@ int app_run_report(const struct app_opts *o, double duration_s);
 void app_run_cleanup(void);
 
 /**
- * Install the SIGINT/SIGTERM handlers (a signal stops the run cleanly).
- * Main lcore, right after rte_eal_init().
+ * Install the SIGINT/SIGTERM handlers: the first signal stops the run
+ * cleanly (at once if it comes before app_run(): the run ends as it
+ * starts), a second one before the app is done takes the signal's default
+ * action (the process dies, no report). SA_RESTART. app_run_init() calls
+ * it first, before rte_eal_init(); main thread.
  */
 void app_run_signals(void);
 

@@ -238,12 +238,30 @@ class AppProcess:
         self.proc = None
         self.rc = None
 
-    def start(self):
+    def start(self, ignore=()):
+        """Start it with the signals in ignore set to SIG_IGN (inherited
+        across exec, as the shell does for background jobs)."""
+        def preexec():
+            for sig in ignore:
+                signal.signal(sig, signal.SIG_IGN)
         with open(self.log_path, 'w') as log:
             self.proc = subprocess.Popen(
                 self.cmd, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, start_new_session=True)
+                stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=preexec if ignore else None)
         return self
+
+    def catches(self, sig):
+        """Whether the process has a handler for sig (/proc SigCgt)."""
+        try:
+            with open('/proc/%d/status' % self.proc.pid) as f:
+                for line in f:
+                    if line.startswith('SigCgt:'):
+                        return bool(int(line.split()[1], 16) &
+                                    (1 << (sig - 1)))
+        except OSError:
+            pass
+        return False
 
     def log(self):
         try:

@@ -19,6 +19,12 @@ by reason, or was refused by the TX queue and freed).
             forwarded mbufs when the signal comes, the rest was refused
             (tx_full). The stop releases exactly what the rings hold (port
             1's tx - rx, its log says so) and nothing is left.
+  startup-*  a signal while EAL starts (the app's handler is in place, its
+            telemetry socket not yet: rte_eal_init() has not returned), on
+            net_null ports; SIGINT inherited as ignored in one case, as
+            for a shell's background job: the run ends as it starts (exit
+            0, "stopping: signal N", no packet, leak block clean); a
+            second signal then kills the app at once (exit by the signal).
   ring-gen-*  npool-gen on a net_ring nobody reads, --clone 7: the ring
             holds 1023 sends (clones of 128 packets, refcnt > 1) at the
             signal, every later one was refused (tx_unsent), the TX loop
@@ -66,7 +72,16 @@ CASES = {
                                     None),
     'ring-gen-set-npool': ('ring-gen', 'npool', 0, ('INT',), 7, 'set'),
     'ring-gen-inc-mempool': ('ring-gen', 'mempool', 0, ('TERM',), 7, 'inc'),
+    'startup-fwd-int-ignored': ('startup', 'npool', 0, ('INT',), 0, 'fwd'),
+    'startup-drop-term': ('startup', 'mempool', 0, ('TERM',), 0, 'drop'),
+    'startup-gen-int': ('startup', 'npool', 0, ('INT',), 0, 'gen'),
+    'startup-fwd-term-twice': ('startup', 'npool', 0, ('TERM', 'TERM'), 0,
+                               'fwd'),
 }
+# startup cases: the last field is the app; its net_null ports
+STARTUP_PORTS = {'fwd': ('0x3', ['net_null0', 'net_null1']),
+                 'drop': ('0x1', ['net_null0']),
+                 'gen': ('0x1', ['net_null0,no-rx=1'])}
 
 
 class Interrupted(Exception):
@@ -383,9 +398,66 @@ class Case:
                          'refused (tx_unsent)' % RING_CAP)
         return probs
 
+    def startup(self):
+        which = self.refcnt
+        app = self.app('npool-' + which, getattr(self.a, which), self.sigs[0])
+        mask, vdevs = STARTUP_PORTS[which]
+        cmd = ([app.path] + eal(app.prefix, '0', vdevs) +
+               ['--', '-p', mask, '--pool', self.pool, '--json',
+                app.json_path])
+        ignored = self.name.endswith('-ignored')
+        app.proc = netns.AppProcess(None, None, cmd, self.work.file(
+            app.name + '.log')).start((app.sig,) if ignored else ())
+        sock = os.path.join(harness.runtime_dirs(app.prefix)[0],
+                            'dpdk_telemetry.v2')
+        deadline = time.monotonic() + 30
+        while not app.proc.catches(app.sig):
+            if not app.proc.running() or time.monotonic() > deadline:
+                return ['%s never caught %s:\n%s' % (
+                    app.name, signal.Signals(app.sig).name,
+                    app.proc.tail())]
+            time.sleep(0.002)
+        probs = []
+        if os.path.exists(sock):
+            probs.append('%s: its %s handler came after rte_eal_init() '
+                         '(telemetry socket there already)' % (
+                             app.name, signal.Signals(app.sig).name))
+        t0 = time.monotonic()
+        for _ in self.sigs:
+            app.proc.signal(app.sig)
+            time.sleep(0.05)
+        rc = app.proc.wait(WAIT_S)
+        log = app.proc.log()
+        harness.log('%s: %s %s during start-up (%s ignored before): exit '
+                    'status %s %.2f s later' % (
+                        app.name, ' + '.join(self.sigs), 'sent', 'SIGINT'
+                        if ignored else 'nothing', rc,
+                        time.monotonic() - t0))
+        if len(self.sigs) > 1:
+            if rc != -app.sig:
+                probs.append('%s: after two signals: exit status %s, want '
+                             'killed by the second (%d)' % (
+                                 app.name, rc, -app.sig))
+            return probs
+        js = harness.load_json(app.json_path)
+        if rc != 0 or not re.search(r'^stopping: signal %d$' % app.sig, log,
+                                    re.M):
+            return probs + ['%s: exit status %s, want 0 and "stopping: '
+                            'signal %d"\n%s' % (app.name, rc, app.sig,
+                                                app.proc.tail())]
+        if '_error' in js:
+            return probs + ['%s: no JSON: %s' % (app.name, js['_error'])]
+        probs += ['%s: %s' % (app.name, p) for p in harness.leak_problems(js)]
+        t = js.get('total', {})
+        if (t.get('rx'), t.get('tx')) != (0, 0):
+            probs.append('%s: rx %s, tx %s: the run went on after the '
+                         'signal' % (app.name, t.get('rx'), t.get('tx')))
+        return probs
+
     def run(self):
         return {'chain': self.chain, 'ring-fwd': self.ring_fwd,
-                'ring-gen': self.ring_gen}[self.kind]()
+                'ring-gen': self.ring_gen,
+                'startup': self.startup}[self.kind]()
 
     def cleanup(self):
         for app in self.apps:
