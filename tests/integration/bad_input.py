@@ -114,6 +114,15 @@ CASES = [
     ('--config 17 queues on one lcore', ['-p', '0x1', '--config',
                                          TOO_MANY_QUEUES],
      r'--config.*lcore 0.*16'),
+    ('--nb-mbufs 0', ['-p', '0x3', '--nb-mbufs', '0'],
+     r'--nb-mbufs: 0 is out of range 1\.\.16777216'),
+    ('--nb-chunks 0', ['-p', '0x3', '--nb-chunks', '0'],
+     r'--nb-chunks: 0 is out of range 1\.\.1048576'),
+    ('--nb-small-chunks above 2^20', ['-p', '0x3', '--nb-small-chunks',
+                                      '1048577'],
+     r'--nb-small-chunks: 1048577 is out of range 0\.\.1048576'),
+    ('--nb-heads below 64', ['-p', '0x3', '--nb-heads', '63'],
+     r'--nb-heads: 63 is out of range 64\.\.16777216'),
 ]
 
 CRASH_RE = re.compile(r'segmentation fault|PANIC|core dumped|'

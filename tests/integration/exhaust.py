@@ -24,9 +24,11 @@ Cases (APP fwd|drop, POOL npool|mempool):
                          again (recovery).
   copybreak-APP-POOL     --copybreak 256 with an arena of one 32 KiB chunk
                          and no small chunk (--nb-chunks 1
-                         --nb-small-chunks 0): the chunk runs dry inside
-                         bursts and copy-break keeps those packets in their
-                         RX mbufs: every packet is still forwarded (oracle,
+                         --nb-small-chunks 0, and --nb-heads 100: the
+                         sizes show in the pools' table): the chunk runs
+                         dry inside bursts and copy-break keeps those
+                         packets in their RX mbufs: every packet is still
+                         forwarded (oracle,
                          byte for byte), copybreak_copied +
                          copybreak_nomem == the frames of at most 256
                          bytes, and copybreak_nomem is exactly what
@@ -40,6 +42,7 @@ Exit 0 pass, 1 fail, 77 skip.
 
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -223,9 +226,15 @@ def case_copybreak(a, work, app, pool):
         harness.skip('no capture folder %s' % a.captures)
     inputs = run_fwd.capture_inputs(a.captures)
     res = run_app(a, work, app, inputs, pool,
-                  ['--nb-chunks', '1', '--nb-small-chunks', '0'], COPYBREAK)
+                  ['--nb-chunks', '1', '--nb-small-chunks', '0',
+                   '--nb-heads', '100'], COPYBREAK)
     probs = app_problems(res, app, len(inputs.frames), pool, COPYBREAK,
                          inputs)
+    # The pools' table at exit shows the sizes asked for.
+    for want in (r'npool heads\s+npool\s+size\s+100\s',
+                 r'npool arena: 0 fragments out, 0 of 1\+0 chunks'):
+        if not re.search(want, res.stdout):
+            probs.append('no /%s/ in the output' % want)
     tot = res.json.get('total', {})
     copied, nomem = tot.get('copybreak_copied'), tot.get('copybreak_nomem')
     small = sum(1 for f in inputs.frames if len(f) <= COPYBREAK)
