@@ -109,6 +109,11 @@ class Peers:
 
     # --- setup ------------------------------------------------------------
     def create(self):
+        for pid in netns.sweep_stale('nppe-'):
+            harness.log('removed nppe-%s-*, left by a run that was killed'
+                        % pid)
+            for d in harness.runtime_dirs('np-pe' + pid):
+                shutil.rmtree(d, ignore_errors=True)
         try:
             self.topo.create()
         except netns.NetnsError as e:
@@ -183,8 +188,8 @@ class Peers:
     def ping(self, src, dst, v):
         addr = ADDR[dst.upper() + v]
         p = subprocess.run(self.topo.cmd(src, [
-            'ping', '-n', '-c', str(PINGS), '-i', '0.05', '-W', '2', '-w',
-            '10', addr]), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            'ping', '-n', '-c', str(PINGS), '-i', '0.05', '-W', '2', addr]),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
         out = p.stdout.decode()
         ttls = re.findall(r' ttl=(\d+) ', out)
         got = re.search(r'(\d+) packets transmitted, (\d+) received', out)

@@ -31,6 +31,7 @@ Shell use (scripts/demo.sh):
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -305,6 +306,24 @@ class AppProcess:
         if self.running():
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+
+
+def sweep_stale(tag):
+    """Remove what a test run that died without cleaning up (SIGKILL)
+    left: namespaces <tag><pid>-{a,r,b} whose process <pid> is gone, by
+    exact name, and their processes. Returns those pids."""
+    gone = set()
+    try:
+        names = os.listdir('/var/run/netns')
+    except OSError:
+        return []
+    for name in names:
+        m = re.fullmatch(re.escape(tag) + r'(\d+)-[arb]', name)
+        if m and not os.path.exists('/proc/' + m.group(1)):
+            gone.add(m.group(1))
+    for pid in sorted(gone):
+        Topology(tag + pid, 'pe' + pid).remove()
+    return sorted(gone)
 
 
 def shell_assign(env):

@@ -7,7 +7,7 @@ by reason, or was refused by the TX queue and freed).
 
   chain-*   three processes in netns.py's namespaces, all on
             net_af_packet: npool-gen in host A floods 60-byte UDP
-            (--clone 3) at line rate to B through npool-fwd in R; npool-drop
+            (--clone 4) at line rate to B through npool-fwd in R; npool-drop
             receives it in B. Telemetry shows each app's port counter
             moving just before its signal: npool-drop is stopped while
             npool-fwd forwards into it, npool-fwd while npool-gen floods
@@ -25,11 +25,15 @@ by reason, or was refused by the TX queue and freed).
             for a shell's background job: the run ends as it starts (exit
             0, "stopping: signal N", no packet, leak block clean); a
             second signal then kills the app at once (exit by the signal).
-  ring-gen-*  npool-gen on a net_ring nobody reads, --clone 7: the ring
-            holds 1023 sends (clones of 128 packets, refcnt > 1) at the
-            signal, every later one was refused (tx_unsent), the TX loop
-            ran up to the stop; the generator drops the references it held
-            for sends that will not happen.
+  ring-gen-*  npool-gen on a net_ring nobody reads, --clone 1020: the
+            ring holds 1023 sends of two packets (refcnt up to 1021) at
+            the signal, every later one was refused (tx_unsent), the TX
+            loop ran up to the stop, which cuts a packet's 1021 sends
+            (unless the 32-send bursts ended on a packet: 1 in 1021): the
+            generator gives back the references it held for the rest.
+
+A packet's clone + 1 sends prime to the 32-send bursts (5, 1021): the
+stop mostly comes in the middle of one.
 
   shutdown.py --fwd F --drop D --gen G --case NAME|all [--keep]
   shutdown.py --list
@@ -61,17 +65,18 @@ WAIT_S = 30         # for an app to exit after its signal
 
 CASES = {
     # name: (kind, pool, copybreak, signals, clone, refcnt)
-    'chain-npool': ('chain', 'npool', 0, ('TERM', 'INT', 'TERM'), 3, 'set'),
-    'chain-mempool': ('chain', 'mempool', 0, ('INT', 'TERM', 'INT'), 3,
+    'chain-npool': ('chain', 'npool', 0, ('TERM', 'INT', 'TERM'), 4, 'set'),
+    'chain-mempool': ('chain', 'mempool', 0, ('INT', 'TERM', 'INT'), 4,
                       'inc'),
     'chain-npool-copybreak256': ('chain', 'npool', 256,
-                                 ('INT', 'INT', 'TERM'), 3, 'set'),
+                                 ('INT', 'INT', 'TERM'), 4, 'set'),
     'ring-fwd-npool': ('ring-fwd', 'npool', 0, ('INT',), 0, None),
     'ring-fwd-mempool': ('ring-fwd', 'mempool', 0, ('TERM',), 0, None),
     'ring-fwd-npool-copybreak256': ('ring-fwd', 'npool', 256, ('TERM',), 0,
                                     None),
-    'ring-gen-set-npool': ('ring-gen', 'npool', 0, ('INT',), 7, 'set'),
-    'ring-gen-inc-mempool': ('ring-gen', 'mempool', 0, ('TERM',), 7, 'inc'),
+    'ring-gen-set-npool': ('ring-gen', 'npool', 0, ('INT',), 1020, 'set'),
+    'ring-gen-inc-mempool': ('ring-gen', 'mempool', 0, ('TERM',), 1020,
+                             'inc'),
     'startup-fwd-int-ignored': ('startup', 'npool', 0, ('INT',), 0, 'fwd'),
     'startup-drop-term': ('startup', 'mempool', 0, ('TERM',), 0, 'drop'),
     'startup-gen-int': ('startup', 'npool', 0, ('INT',), 0, 'gen'),
@@ -252,6 +257,15 @@ def gen_balance(js, clone):
     return probs
 
 
+def stop_cut(js, clone):
+    """Where the stop came in npool-gen's sends (a log line)."""
+    slots = js.get('gen', {}).get('ports', [{}])[0].get('slots', 0)
+    cut = slots % (clone + 1)
+    return 'npool-gen: the stop %s' % (
+        'came between two packets: no reference held' if cut == 0 else
+        'cut a packet after %d of its %d sends' % (cut, clone + 1))
+
+
 def drained(app, port):
     """What the stop found waiting in a port's RX queues (the log line)."""
     m = re.search(r'^port %d: (\d+) packets waiting in the RX queues at the '
@@ -291,6 +305,9 @@ class Case:
             harness.skip('chain cases need root (netns, veth, AF_PACKET)')
         pid = os.getpid()
         self.topo = t = netns.Topology('nppe-%d' % pid, 'pe%d' % pid)
+        for pid in netns.sweep_stale('nppe-'):
+            harness.log('removed nppe-%s-*, left by a run that was killed'
+                        % pid)
         try:
             t.create()
         except netns.NetnsError as e:
@@ -320,6 +337,7 @@ class Case:
             return probs
         probs += drop_balance(drop.js) + fwd_balance(fwd.js)
         probs += gen_balance(gen.js, self.clone)
+        harness.log(stop_cut(gen.js, self.clone))
         f, d = ports(fwd.js), ports(drop.js)
         g = gen.js.get('gen', {}).get('ports', [{}])[0]
         harness.log('npool-gen sent %s (%s refused), npool-fwd received %s '
@@ -389,6 +407,7 @@ class Case:
                          'TX loop was not running at the stop'
                          % (gen.js['duration_s'], g['seconds']))
         held = drained(gen, 0)
+        harness.log(stop_cut(gen.js, self.clone))
         harness.log('npool-gen: %d slots, %d sent (in the ring), %d refused, '
                     '%d packets allocated; the stop released %d from the '
                     'ring' % (g['slots'], g['tx'], g['tx_unsent'],
