@@ -4,7 +4,7 @@
 # make vm-test, guest side: runs inside the QEMU guest, chrooted into the
 # host's root (read-only 9p), started by tests/vm/init.
 #
-# Reads $NPVM_OUT/config (written by scripts/vm-test.sh), reserves hugepages,
+# Reads $NPVM_OUT/config (written by tests/vm/vm_test.py), reserves hugepages,
 # binds the two NICs to uio_pci_generic with dpdk-devbind.py, then runs
 # npool-fwd on DPDK's e1000 PMD once per pool mode of $POOLS.  Each run writes
 # into $NPVM_OUT (the host's run folder, writable 9p):

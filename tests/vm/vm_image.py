@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What tests/vm/init loads with modprobe; their dependencies come along.
@@ -73,17 +74,6 @@ def _download(pkg, debs):
     return found[0]
 
 
-def _unpack(deb, root, stamp):
-    """dpkg-deb -x deb into root, once per .deb (a stamp file remembers)."""
-    mark = os.path.join(root, '.unpacked-' + stamp)
-    if os.path.exists(mark) and open(mark).read() == os.path.basename(deb):
-        return
-    os.makedirs(root, exist_ok=True)
-    _run(['dpkg-deb', '-x', deb, root])
-    with open(mark, 'w') as f:
-        f.write(os.path.basename(deb))
-
-
 def _module_closure(moddir, names):
     """modules.dep lines of names and of everything they depend on."""
     dep = {}
@@ -125,39 +115,19 @@ def _cpio(tree, out):
     os.replace(out + '.tmp', out)
 
 
-def build(cache):
-    """(kernel path, initramfs path, kernel release) in cache/."""
-    cache = os.path.abspath(cache)
-    kpkg = kernel_package()
-    kdeb = _download(kpkg, os.path.join(cache, 'debs'))
-    bdeb = _download('busybox-static', os.path.join(cache, 'debs'))
-    root = os.path.join(cache, 'root')
-    _unpack(kdeb, root, 'kernel')
-    _unpack(bdeb, root, 'busybox')
-    rels = sorted(os.listdir(os.path.join(root, 'lib', 'modules')))
-    rel = kpkg[len('linux-image-'):]
-    if rel not in rels:
-        raise ImageError('%s holds no lib/modules/%s (has %s)' % (kdeb, rel, rels))
-    kernel = os.path.join(root, 'boot', 'vmlinuz-' + rel)
+def _initramfs(root, rel, out):
+    """busybox, init and the guest's modules (with a modules.dep) from the
+    unpacked packages in root, as the initramfs out."""
     busybox = os.path.join(root, 'bin', 'busybox')
     moddir = os.path.join(root, 'lib', 'modules', rel)
-    if not os.path.exists(os.path.join(moddir, 'modules.dep')):
-        # The package ships no modules.dep (its postinst makes one).
-        _run([busybox, 'depmod', '-b', root, rel])
-
-    initrd = os.path.join(cache, 'initramfs-%s.cpio.gz' % rel)
-    init = os.path.join(HERE, 'init')
-    if (os.path.exists(initrd) and
-            os.path.getmtime(initrd) >= os.path.getmtime(init) and
-            os.path.getmtime(initrd) >= os.path.getmtime(__file__)):
-        return kernel, initrd, rel
-    tree = os.path.join(cache, 'initramfs')
-    shutil.rmtree(tree, ignore_errors=True)
+    # The kernel package ships no modules.dep (its postinst makes one).
+    _run([busybox, 'depmod', '-b', root, rel])
+    mods = _module_closure(moddir, GUEST_MODULES)
+    tree = os.path.join(root, 'initramfs')
     os.makedirs(os.path.join(tree, 'bin'))
     shutil.copy2(busybox, os.path.join(tree, 'bin', 'busybox'))
-    shutil.copy2(init, os.path.join(tree, 'init'))
+    shutil.copy2(os.path.join(HERE, 'init'), os.path.join(tree, 'init'))
     os.chmod(os.path.join(tree, 'init'), 0o755)
-    mods = _module_closure(moddir, GUEST_MODULES)
     tmod = os.path.join(tree, 'lib', 'modules', rel)
     for path in mods:
         os.makedirs(os.path.join(tmod, os.path.dirname(path)), exist_ok=True)
@@ -165,7 +135,35 @@ def build(cache):
     with open(os.path.join(tmod, 'modules.dep'), 'w') as f:
         for path, deps in mods.items():
             f.write('%s: %s\n' % (path, ' '.join(deps)))
-    _cpio(tree, initrd)
+    _cpio(tree, out)
+
+
+def build(cache):
+    """(kernel path, initramfs path, kernel release) in cache/: made once,
+    again when tests/vm/init or this file change."""
+    cache = os.path.abspath(cache)
+    kpkg = kernel_package()
+    rel = kpkg[len('linux-image-'):]
+    kernel = os.path.join(cache, 'vmlinuz-' + rel)
+    initrd = os.path.join(cache, 'initramfs-%s.cpio.gz' % rel)
+    newest = max(os.path.getmtime(os.path.join(HERE, 'init')),
+                 os.path.getmtime(os.path.abspath(__file__)))
+    if (os.path.exists(kernel) and os.path.exists(initrd) and
+            os.path.getmtime(initrd) >= newest):
+        return kernel, initrd, rel
+    debs = os.path.join(cache, 'debs')
+    kdeb = _download(kpkg, debs)
+    bdeb = _download('busybox-static', debs)
+    root = tempfile.mkdtemp(prefix='unpacked.', dir=cache)
+    try:
+        for deb in (kdeb, bdeb):
+            _run(['dpkg-deb', '-x', deb, root])
+        if not os.path.isdir(os.path.join(root, 'lib', 'modules', rel)):
+            raise ImageError('%s holds no lib/modules/%s' % (kdeb, rel))
+        _initramfs(root, rel, initrd)
+        shutil.copy2(os.path.join(root, 'boot', 'vmlinuz-' + rel), kernel)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     return kernel, initrd, rel
 
 

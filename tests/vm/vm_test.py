@@ -48,7 +48,7 @@ GUEST_MAX_SECONDS = 480         # npool-fwd --duration: a stuck host can't hang 
 BOOT_TIMEOUT = 300              # QEMU start to NICs bound, s
 FWD_TIMEOUT = 300               # npool-fwd start to first ping through, s
 STOP_TIMEOUT = 90               # stop file to npool-fwd's exit status, s
-TCP_TIMEOUT = 120               # every socket wait of a transfer, s
+TCP_TIMEOUT = 60                # every socket wait of a transfer, s
 TOOLS = os.path.join(INTEGRATION, 'peer_tools.py')
 
 # Hosts A and B of netns.py (namespaces npvm-a, npvm-b); their interfaces
@@ -178,8 +178,9 @@ def tcp_check(v, src, dst, port, nbytes, run):
         sink.kill()
     c, s = json_line(p.stdout), json_line(sink.log())
     if p.returncode != 0 or c is None or s is None:
-        return R.check(False, '%s: source exit %d %s, sink %s' % (
-            what, p.returncode, p.stderr.strip()[-300:], sink.tail()))
+        err = (p.stderr.strip().splitlines() or [''])[-1]
+        return R.check(False, '%s: source exit %d (%s), sink:\n%s' % (
+            what, p.returncode, err, sink.tail()))
     want = c['sha256']
     return R.check(c['bytes'] == s['bytes'] == c['sink_bytes'] == nbytes and
                    s['sha256'] == c['sink_sha256'] == want,
