@@ -160,6 +160,8 @@ fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 		}
 	}
 	free(line);
+	if (rc == 0)
+		*why = NULL;
 	if (rc == 0 && (ferror(f) || errno != 0)) {
 		if (errno == 0)
 			errno = EIO;

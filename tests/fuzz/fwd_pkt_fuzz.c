@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Fuzz target: npool-fwd's per-packet path on a raw frame, as the lcore
+ * loop runs it: the frame arrives as an mbuf chain (segment sizes from the
+ * input) from an "npool" or a stock pool, optionally copy-broken
+ * (npool_rx_copybreak()), then fwd_pkt_decide() and, for FWD_FRAGMENT,
+ * fwd_pkt_frag_count() + fwd_pkt_fragment().
+ *
+ * Checked on every input: the verdict is the one docs/npool-fwd.md's
+ * ordered rules give (an oracle written here from the doc, byte by byte
+ * on the flat frame, the route from the same LPM tables); a drop
+ * increments exactly its reason's counter; a forwarded frame is the input
+ * with the tag and padding gone, TTL / hop limit - 1, a valid IPv4
+ * checksum, the egress port's MACs, consistent segment lengths; fragments
+ * carry the payload in order, in 8-byte steps, each header valid; at the
+ * end every mbuf and fragment is back.
+ *
+ * Input: flags, first segment length, other segments' length / 8, frame.
+ * flags: bit 0 l3fwd's default tables (-p 0x7) instead of route files
+ * (-p 0xf); bits 1-2 MTU 1500/68/576/9000; bit 3 stock pool; bit 4
+ * copy-break 256; bit 5 ol_flags IP_CKSUM_BAD; bit 6 IP_CKSUM_GOOD when the
+ * IPv4 header checksum is right.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ip.h>
+#include <rte_lpm.h>
+#include <rte_lpm6.h>
+#include <rte_mbuf.h>
+
+#include "npool.h"
+#include "npool_rx.h"
+#include "app_pool.h"
+#include "fwd.h"
+#include "fwd_pkt.h"
+#include "fuzz_common.h"
+
+#define FZ_FRAME_MAX 16384
+#define FZ_RX_MBUFS 8192
+#define FZ_FRAG_MBUFS 16384
+#define FZ_COPYBREAK 256
+
+/* Routes of the edge-case set (tests/integration/edgecases.py), with
+ * default routes; -p 0xf. */
+static const char fz_routes4[] =
+	"R0.0.0.0/0 1\nR198.18.0.0/15 2\nR198.18.2.0/24 3\n"
+	"R198.18.3.0/24 0\nR198.18.4.128/25 3\nR198.19.255.255/32 0\n"
+	"R10.0.0.0/8 2\nR172.16.0.0/12 3\nR192.168.0.0/16 0\n";
+static const char fz_routes6[] =
+	"R::/0 1\nR2001:2::/48 2\nR2001:2:0:1::/64 3\nR2001:2:0:2::/64 0\n"
+	"R2001:2:0:3:8000::/65 3\nR2001:db8::/32 2\nR2001::/16 3\n";
+static const uint16_t fz_mtus[4] = { 1500, 68, 576, 9000 };
+
+static struct fwd_conf fz_conf[2];   /* route files, l3fwd's tables */
+static struct rte_mempool *fz_rx[2]; /* "npool" ops, stock */
+static struct rte_mempool *fz_frag_pools[2];
+
+static uint16_t
+be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static int
+fz_tag(uint16_t type)
+{
+	return type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ ||
+		type == RTE_ETHER_TYPE_QINQ1;
+}
+
+static int
+fz_v4_martian(const uint8_t *a)
+{
+	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
+
+	return a[0] == 0 || a[0] == 127 || (a[0] >= 224 && a[0] <= 239) ||
+		memcmp(a, bcast, 4) == 0;
+}
+
+static int
+fz_v6_martian(const uint8_t *a)
+{
+	static const uint8_t zero[15];
+
+	return (memcmp(a, zero, 15) == 0 && a[15] <= 1) || a[0] == 0xff ||
+		(a[0] == 0xfe && (a[1] & 0xc0) == 0x80);
+}
+
+/* The route's verdict: no route, port not enabled, or pass (*port). */
+static int
+fz_route(const struct fwd_conf *fc, const uint8_t *dst, int v6, int *port)
+{
+	uint32_t nh, a;
+	int32_t hop;
+
+	if (v6) {
+		hop = rte_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
+			(int32_t)nh : fc->def6;
+	} else {
+		memcpy(&a, dst, 4);
+		hop = rte_lpm_lookup(fc->lpm4, rte_be_to_cpu_32(a), &nh) == 0 ?
+			(int32_t)nh : fc->def4;
+	}
+	if (hop < 0)
+		return FWD_NO_ROUTE;
+	if (hop >= RTE_MAX_ETHPORTS || !((fc->portmask >> hop) & 1))
+		return FWD_BAD_PORT;
+	*port = hop;
+	return FWD_PASS;
+}
+
+/*
+ * docs/npool-fwd.md, "Forwarding rules", on the flat frame @p f: the
+ * verdict, and for a packet that leaves its L2 length, IP length and port.
+ */
+static int
+fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
+		uint64_t ol_flags, struct fwd_meta *md)
+{
+	uint32_t l2 = RTE_ETHER_HDR_LEN, l3, ihl, ip_len;
+	const uint8_t *ip;
+	uint16_t type;
+	int v, port = -1, v6;
+
+	if (len < RTE_ETHER_HDR_LEN)
+		return FWD_TRUNCATED;
+	type = be16(f + 12);
+	if (fz_tag(type)) {
+		if (len < 18)
+			return FWD_TRUNCATED;
+		if (type != RTE_ETHER_TYPE_VLAN || (be16(f + 14) & 0xfff) != 0 ||
+				fz_tag(be16(f + 16)))
+			return FWD_VLAN;
+		type = be16(f + 16);
+		l2 = 18;
+	}
+	if (type != RTE_ETHER_TYPE_IPV4 && type != RTE_ETHER_TYPE_IPV6)
+		return FWD_NOT_IP;
+	v6 = type == RTE_ETHER_TYPE_IPV6;
+	ip = f + l2;
+	l3 = len - l2;
+	if (l3 < (v6 ? 40u : 20u))
+		return FWD_TRUNCATED;
+	ihl = v6 ? 40 : (ip[0] & 15) * 4u;
+	if (l3 < ihl)
+		return FWD_TRUNCATED;
+	if ((ip[0] >> 4) != (v6 ? 6 : 4))
+		return FWD_IP_VERSION;
+	if (v6) {
+		ip_len = 40 + be16(ip + 4);
+		if (ip_len == 40 || ip_len > l3)
+			return FWD_IPV6_LEN;
+	} else {
+		ip_len = be16(ip + 2);
+		if (ihl < 20)
+			return FWD_IPV4_IHL;
+		if (ip_len < ihl || ip_len > l3)
+			return FWD_IPV4_LEN;
+		if ((ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
+				RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+				rte_raw_cksum(ip, ihl) != 0xffff)
+			return FWD_IPV4_CSUM;
+	}
+	if (v6 ? fz_v6_martian(ip + 24) : fz_v4_martian(ip + 16))
+		return FWD_MARTIAN_DST;
+	if (v6 ? fz_v6_martian(ip + 8) : fz_v4_martian(ip + 12))
+		return FWD_MARTIAN_SRC;
+	v = fz_route(fc, ip + (v6 ? 24 : 16), v6, &port);
+	if (v != FWD_PASS)
+		return v;
+	if (ip[v6 ? 7 : 8] <= 1)
+		return FWD_TTL_EXCEEDED;
+	md->l2_len = (uint16_t)l2;
+	md->ip_len = ip_len;
+	md->port = (uint16_t)port;
+	md->v6 = v6;
+	if (ip_len > fc->mtu)
+		return v6 || (be16(ip + 6) & RTE_IPV4_HDR_DF_FLAG) ?
+			FWD_MTU : FWD_FRAGMENT;
+	return FWD_PASS;
+}
+
+/* Segments add up; the whole packet copied to @p out. */
+static const uint8_t *
+fz_flat(const struct rte_mbuf *m, uint8_t *out)
+{
+	const struct rte_mbuf *s;
+	uint32_t sum = 0, segs = 0;
+
+	for (s = m; s != NULL; s = s->next) {
+		sum += s->data_len;
+		segs++;
+	}
+	FZ_CHECK(sum == m->pkt_len && segs == m->nb_segs,
+			"segments %u bytes in %u, pkt_len %u nb_segs %u",
+			sum, segs, m->pkt_len, m->nb_segs);
+	FZ_CHECK(m->pkt_len <= FZ_FRAME_MAX, "pkt_len %u", m->pkt_len);
+	return rte_pktmbuf_read(m, 0, m->pkt_len, out);
+}
+
+/* A forwarded packet: the input's L3 bytes, TTL - 1, MACs of the port. */
+static void
+fz_check_forwarded(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		const struct fwd_meta *md, const uint8_t *in)
+{
+	static uint8_t buf[FZ_FRAME_MAX];
+	const uint8_t *out = fz_flat(m, buf), *ip = in + md->l2_len;
+	const uint32_t ttl_at = md->v6 ? 7 : 8;
+	uint32_t i;
+
+	FZ_CHECK(m->pkt_len == RTE_ETHER_HDR_LEN + md->ip_len,
+			"pkt_len %u, IP length %u", m->pkt_len, md->ip_len);
+	FZ_CHECK(memcmp(out, &fc->l2[md->port], 12) == 0, "MACs");
+	FZ_CHECK(memcmp(out + 12, in + md->l2_len - 2, 2) == 0, "EtherType");
+	FZ_CHECK(out[14 + ttl_at] == ip[ttl_at] - 1, "TTL %u from %u",
+			out[14 + ttl_at], ip[ttl_at]);
+	for (i = 0; i < md->ip_len; i++)
+		FZ_CHECK(i == ttl_at || (!md->v6 && (i == 10 || i == 11)) ||
+				out[14 + i] == ip[i], "L3 byte %u changed", i);
+	if (!md->v6)
+		FZ_CHECK(rte_raw_cksum(out + 14, (out[14] & 15) * 4u) == 0xffff,
+				"IPv4 checksum 0x%02x%02x", out[24], out[25]);
+}
+
+/* Fragments: valid headers, payload in order and complete. */
+static void
+fz_check_fragments(const struct fwd_conf *fc, struct rte_mbuf **frags,
+		int32_t n, const struct fwd_meta *md, const uint8_t *in)
+{
+	static uint8_t buf[FZ_FRAME_MAX];
+	const uint8_t *ip = in + md->l2_len, *out, *fip;
+	const uint32_t ihl = (ip[0] & 15) * 4u;
+	uint32_t next = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u;
+	uint32_t done = 0, fihl, flen, foff;
+	int32_t i;
+
+	for (i = 0; i < n; i++) {
+		out = fz_flat(frags[i], buf);
+		fip = out + RTE_ETHER_HDR_LEN;
+		fihl = (fip[0] & 15) * 4u;
+		flen = be16(fip + 2);
+		foff = (be16(fip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u;
+		FZ_CHECK(memcmp(out, &fc->l2[md->port], 12) == 0 &&
+				be16(out + 12) == RTE_ETHER_TYPE_IPV4,
+				"fragment %d: Ethernet header", i);
+		FZ_CHECK(fip[0] >> 4 == 4 && fihl >= 20 &&
+				flen == frags[i]->pkt_len - RTE_ETHER_HDR_LEN &&
+				flen <= fc->mtu && flen > fihl,
+				"fragment %d: IHL %u length %u of %u, MTU %u", i,
+				fihl, flen, frags[i]->pkt_len, fc->mtu);
+		FZ_CHECK(rte_raw_cksum(fip, fihl) == 0xffff,
+				"fragment %d: checksum", i);
+		FZ_CHECK(fip[8] == ip[8] - 1 && fip[9] == ip[9] &&
+				memcmp(fip + 12, ip + 12, 8) == 0 &&
+				memcmp(fip + 4, ip + 4, 2) == 0,
+				"fragment %d: TTL, protocol, addresses or ID", i);
+		FZ_CHECK(!(be16(fip + 6) & RTE_IPV4_HDR_DF_FLAG) && foff == next,
+				"fragment %d: offset %u, expected %u", i, foff,
+				next);
+		FZ_CHECK(i == 0 || (flen - fihl) % 8 == 0 || i == n - 1,
+				"fragment %d: payload %u", i, flen - fihl);
+		FZ_CHECK(i == n - 1 ? (be16(fip + 6) & RTE_IPV4_HDR_MF_FLAG) ==
+				(be16(ip + 6) & RTE_IPV4_HDR_MF_FLAG) :
+				(be16(fip + 6) & RTE_IPV4_HDR_MF_FLAG) != 0,
+				"fragment %d of %d: MF", i, n);
+		FZ_CHECK(done + flen - fihl <= md->ip_len - ihl &&
+				memcmp(fip + fihl, ip + ihl + done,
+					flen - fihl) == 0,
+				"fragment %d: payload bytes", i);
+		done += flen - fihl;
+		next += flen - fihl;
+	}
+	FZ_CHECK(done == md->ip_len - ihl, "payload %u of %u", done,
+			md->ip_len - ihl);
+}
+
+/* The input frame as an mbuf chain of @p mp. */
+static struct rte_mbuf *
+fz_chain(struct rte_mempool *mp, const uint8_t *f, uint32_t len,
+		uint32_t first, uint32_t rest)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t off = 0, take;
+
+	do {
+		m = rte_pktmbuf_alloc(mp);
+		FZ_CHECK(m != NULL, "RX pool empty");
+		take = RTE_MIN(len - off, head == NULL ? first : rest);
+		take = RTE_MIN(take, (uint32_t)rte_pktmbuf_tailroom(m));
+		memcpy(rte_pktmbuf_append(m, (uint16_t)take), f + off, take);
+		off += take;
+		if (head == NULL)
+			head = m;
+		else
+			FZ_CHECK(rte_pktmbuf_chain(head, m) == 0, "chain");
+	} while (off < len);
+	return head;
+}
+
+static void
+fz_check_all_back(void)
+{
+	struct rte_mempool *const mps[] = {
+		fz_rx[0], fz_rx[1], fz_frag_pools[0], fz_frag_pools[1],
+	};
+	struct npool_usage u;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mps); i++)
+		FZ_CHECK(rte_mempool_avail_count(mps[i]) == mps[i]->size,
+				"%s: %u of %u back", mps[i]->name,
+				rte_mempool_avail_count(mps[i]), mps[i]->size);
+	npool_usage_get(&u);
+	FZ_CHECK(u.frags_out == 0 && u.heads_out == 0,
+			"npool: %ld fragments, %u heads out",
+			(long)u.frags_out, u.heads_out);
+}
+
+static void
+fz_run(const struct fwd_conf *fc, struct rte_mbuf *m, const uint8_t *f,
+		uint32_t len)
+{
+	uint64_t drops[FWD_NB_REASONS] = { 0 }, sum = 0;
+	struct fwd_meta md, want = { 0 };
+	const uint8_t *ip;
+	uint32_t nb, i, end;
+	int v, expect;
+	int32_t n;
+
+	expect = fz_expect(fc, f, len, m->ol_flags, &want);
+	v = fwd_pkt_decide(fc, m, &md, drops);
+	FZ_CHECK(v == expect, "verdict %d, the rules say %d", v, expect);
+	for (i = 0; i < FWD_NB_REASONS; i++)
+		sum += drops[i];
+	if (v < FWD_NB_REASONS) {
+		FZ_CHECK(sum == 1 && drops[v] == 1, "drop counted %lu times",
+				(unsigned long)sum);
+		npool_napi_consume_bulk(&m, 1);
+		return;
+	}
+	FZ_CHECK(sum == 0, "a packet that leaves counted as a drop");
+	FZ_CHECK(md.l2_len == want.l2_len && md.ip_len == want.ip_len &&
+			md.port == want.port && md.v6 == want.v6,
+			"meta l2 %u ip %u port %u v6 %d, expected %u %u %u %d",
+			md.l2_len, md.ip_len, md.port, md.v6, want.l2_len,
+			want.ip_len, want.port, want.v6);
+	if (v == FWD_PASS) {
+		fz_check_forwarded(fc, m, &md, f);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* Cut only if the last fragment ends within a 16-bit IP offset. */
+	ip = f + md.l2_len;
+	end = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u + md.ip_len -
+		(ip[0] & 15) * 4u;
+	nb = fwd_pkt_frag_count(fc, m, &md);
+	FZ_CHECK((nb == 0) == (end > UINT16_MAX), "%u fragments, end %u", nb,
+			end);
+	if (nb == 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	struct rte_mbuf *frags[nb];
+
+	n = fwd_pkt_fragment(fc, m, &md, 0, frags, nb);
+	FZ_CHECK(n > 0 && (uint32_t)n <= nb, "%d fragments of %u", n, nb);
+	fz_check_fragments(fc, frags, n, &md, f);
+	for (i = 0; i < (uint32_t)n; i++)
+		rte_pktmbuf_free(frags[i]);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz_in in = { data, size };
+	const uint32_t flags = fz_take(&in, 1);
+	const uint32_t first = fz_take(&in, 1), rest = fz_take(&in, 1) * 8;
+	struct fwd_conf *fc = &fz_conf[flags & 1];
+	const uint32_t len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
+	struct rte_mbuf *m;
+	struct fwd_meta md;
+
+	fc->mtu = fz_mtus[(flags >> 1) & 3];
+	m = fz_chain(fz_rx[(flags >> 3) & 1], in.p, len,
+			first != 0 ? first : UINT32_MAX,
+			rest != 0 ? rest : UINT32_MAX);
+	if (flags & 16)
+		npool_rx_copybreak(&m, 1, FZ_COPYBREAK);
+	if (flags & 32)
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	/* A PMD says GOOD only for a right checksum. */
+	if ((flags & 64) && fz_expect(fc, in.p, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+			&md) == fz_expect(fc, in.p, len, 0, &md))
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	m->port = 0;
+	fz_run(fc, m, in.p, len);
+	fz_check_all_back();
+	return 0;
+}
+
+/* A route file from a string, for fwd_routes_load(). */
+static char *
+fz_route_file(const char *text)
+{
+	char *path = strdup("/tmp/np-fz-routes-XXXXXX");
+	int fd = path != NULL ? mkstemp(path) : -1;
+
+	FZ_CHECK(fd >= 0 && write(fd, text, strlen(text)) ==
+			(ssize_t)strlen(text), "route file");
+	close(fd);
+	return path;
+}
+
+static void
+fz_conf_init(struct fwd_conf *fc, uint64_t portmask, bool files)
+{
+	char *r4 = files ? fz_route_file(fz_routes4) : NULL;
+	char *r6 = files ? fz_route_file(fz_routes6) : NULL;
+	uint16_t p;
+
+	fc->portmask = portmask;
+	fc->rule4 = r4;
+	fc->rule6 = r6;
+	FZ_CHECK(fwd_routes_load(fc) == 0, "routes");
+	if (files) {
+		unlink(r4);
+		unlink(r6);
+	}
+	free(r4);
+	free(r6);
+	fc->rule4 = fc->rule6 = NULL;
+	fc->frag_direct = fz_frag_pools[0];
+	fc->frag_indirect = fz_frag_pools[1];
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		fc->l2[p].dst.addr_bytes[0] = 0x02;
+		fc->l2[p].dst.addr_bytes[5] = (uint8_t)p;
+		fc->l2[p].src.addr_bytes[0] = 0x02;
+		fc->l2[p].src.addr_bytes[4] = 0x01;
+		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
+	}
+}
+
+int
+LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
+{
+	struct app_opts o;
+
+	fz_eal_init("fwd_pkt", 0, NULL);
+	app_opts_defaults(&o, "fwd_pkt_fuzz");
+	FZ_CHECK(app_pool_init(&o, 0) == 0, "npool_init");
+	fz_rx[0] = app_pool_create("fz_rx_np", FZ_RX_MBUFS,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, APP_POOL_NPOOL);
+	fz_rx[1] = app_pool_create("fz_rx_mp", FZ_RX_MBUFS,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY,
+			APP_POOL_MEMPOOL);
+	fz_frag_pools[0] = app_pool_create("fz_fdir", FZ_FRAG_MBUFS,
+			RTE_PKTMBUF_HEADROOM + 64, SOCKET_ID_ANY,
+			APP_POOL_MEMPOOL);
+	fz_frag_pools[1] = app_pool_create("fz_find", 2 * FZ_FRAG_MBUFS, 0,
+			SOCKET_ID_ANY, APP_POOL_MEMPOOL);
+	FZ_CHECK(fz_rx[0] != NULL && fz_rx[1] != NULL &&
+			fz_frag_pools[0] != NULL && fz_frag_pools[1] != NULL,
+			"pools");
+	fz_conf_init(&fz_conf[0], 0xf, true);
+	fz_conf_init(&fz_conf[1], 0x7, false);
+	return 0;
+}

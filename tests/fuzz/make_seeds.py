@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Seed corpora of the fuzz targets, from the integration tests' inputs:
+
+  fwd_pkt    the edge-case frames (tests/integration/edgecases.py) with
+             the flags byte of their set, and with --captures DIR the first
+             frames of each capture (--per-capture, cut to --max-frame),
+             each also as a chain of small segments and copy-broken
+  fwd_route  the route files of bad_input.py and edgecases.py
+  app_cli    bad_input.py's command lines and good ones (NUL-separated)
+  npool_ops  one of each operation, and random sequences (fixed seed)
+
+  make_seeds.py --out DIR [--captures DIR] [--per-capture N] [--max-frame N]
+
+The committed corpus (tests/fuzz/corpus) is `make_seeds.py --out
+tests/fuzz/corpus --captures ../shared/captures --per-capture 1
+--max-frame 1600`; scripts/fuzz.sh makes a larger one at run time.
+"""
+
+import argparse
+import hashlib
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
+
+import bad_input  # noqa: E402
+import edgecases  # noqa: E402
+import pcaplib  # noqa: E402
+
+# fwd_pkt flags (fwd_pkt_fuzz.c): bit 0 l3fwd's default tables, bits 1-2
+# MTU 1500/68/576/9000, bit 3 stock pool, bit 4 copy-break, bit 5
+# IP_CKSUM_BAD, bit 6 IP_CKSUM_GOOD when right.
+DEFTABLES, MTU68, MTU9000, STOCK, COPYBREAK = 1, 2, 6, 8, 16
+
+GOOD_CLI = [
+    ['-p', '0x3'],
+    ['-p', '3', '--config', '(0,0,0),(1,0,1)', '--pool', 'mempool'],
+    ['-p', '0x1', '--config', '(0,0,0),(0,1,0)', '--copybreak', '256',
+     '--nb-mbufs', '8192', '--mbuf-size', '2176', '--mbcache', '0'],
+    ['-p', '0x3', '--nb-chunks', '16', '--nb-small-chunks', '0',
+     '--nb-heads', '64', '--nb-mbufs', '1'],
+    ['-p', '0x3', '--eth-dest', '1,02:aa:bb:cc:dd:01', '--mtu', '9000',
+     '--lookup', 'lpm', '--rule_ipv4', 'r4', '--rule_ipv6', 'r6'],
+    ['-P', '-p', '0x2', '--stats', '1', '--duration', '0.5',
+     '--idle-exit', '300', '--json', 'out.json'],
+    ['-h'],
+    ['--help'],
+]
+
+# npool_ops_fuzz.c's opcodes
+OPS = 18
+
+
+def write(out, target, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+
+
+def fwd_pkt(out, captures, per_capture, max_frame):
+    sets = ((edgecases.main_cases(), 0), (edgecases.order_cases(), 0),
+            (edgecases.jumbo_cases(), MTU9000),
+            (edgecases.deftables_cases(), DEFTABLES))
+    for cases, flags in sets:
+        for k in cases:
+            write(out, 'fwd_pkt', bytes([flags, 0, 0]) + k.frame)
+    # A few as chains of small segments, copy-broken, on a stock pool,
+    # with a 68-byte MTU (fragments).
+    for k in edgecases.main_cases()[:8]:
+        write(out, 'fwd_pkt', bytes([STOCK, 20, 2]) + k.frame)
+        write(out, 'fwd_pkt', bytes([COPYBREAK | 64, 0, 0]) + k.frame)
+        write(out, 'fwd_pkt', bytes([MTU68 | 32, 0, 8]) + k.frame)
+    if captures is None:
+        return
+    for name in sorted(os.listdir(captures)):
+        if not name.endswith('.pcap'):
+            continue
+        try:
+            pcap = pcaplib.read(os.path.join(captures, name))
+        except pcaplib.PcapError:
+            continue
+        if pcap.linktype != pcaplib.LINKTYPE_ETHERNET:
+            continue
+        for i, rec in enumerate(pcap.records[:per_capture]):
+            frame = bytes(rec.data[:max_frame])
+            flags = (i % 2) * STOCK
+            write(out, 'fwd_pkt', bytes([flags, 0, 0]) + frame)
+            if i == 0:
+                write(out, 'fwd_pkt', bytes([flags | MTU68, 40, 4]) + frame)
+
+
+def fwd_route(out):
+    files = dict(bad_input.ROUTE_FILES)
+    files['nulls4'] = files['nulls4'][:200]
+    files['nulcomment4'] = files['nulcomment4'][:200] + '\n'
+    files['edge4'] = edgecases.ROUTES_V4
+    files['edge6'] = edgecases.ROUTES_V6
+    for text in files.values():
+        write(out, 'fwd_route', text.encode('latin-1'))
+
+
+def app_cli(out):
+    for case in bad_input.CASES:
+        args = [a if '{' not in a else 'x' for a in case[1]]
+        write(out, 'app_cli', '\0'.join(args).encode())
+    for args in GOOD_CLI:
+        write(out, 'app_cli', '\0'.join(args).encode())
+
+
+def npool_ops(out):
+    rnd = random.Random(20261129)
+    # Each operation with plausible arguments, then frees.
+    one = bytearray()
+    for op in range(OPS):
+        one += bytes([op]) + bytes([64, 1, 6, 0, 0])
+    write(out, 'npool_ops', bytes(one))
+    # Allocate until the arena runs dry, then free everything.
+    dry = bytearray()
+    for _ in range(40):
+        dry += bytes([0, 0x00, 0x80])          # napi frag, 32 KiB
+    for h in range(40):
+        dry += bytes([4, h, 0, 0])
+    write(out, 'npool_ops', bytes(dry))
+    for n in (64, 256, 1024):
+        write(out, 'npool_ops', bytes(rnd.randrange(256) for _ in range(n)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--captures')
+    ap.add_argument('--per-capture', type=int, default=1)
+    ap.add_argument('--max-frame', type=int, default=1600)
+    a = ap.parse_args()
+    captures = a.captures if a.captures and os.path.isdir(a.captures) \
+        else None
+    fwd_pkt(a.out, captures, a.per_capture, a.max_frame)
+    fwd_route(a.out)
+    app_cli(a.out)
+    npool_ops(a.out)
+    for t in ('fwd_pkt', 'fwd_route', 'app_cli', 'npool_ops'):
+        d = os.path.join(a.out, t)
+        print('%-10s %4d seeds, %7d bytes' % (
+            t, len(os.listdir(d)),
+            sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
