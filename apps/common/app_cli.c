@@ -567,7 +567,10 @@ app_cli_parse(int argc, char **argv, struct app_opts *o,
 		return -1;
 	}
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets the rest of a grouped option where
+	 * an earlier parse stopped ("-hP"), which would point into that
+	 * parse's arguments (found by tests/fuzz/app_cli_fuzz.c). */
+	optind = 0;
 	while (rc == 0 && (opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			app_cli_usage(stdout, o, cli);
