@@ -56,7 +56,7 @@ import harness  # noqa: E402
 import netns  # noqa: E402
 import packets  # noqa: E402
 import pcaplib  # noqa: E402
-from apps_measure import Telemetry  # noqa: E402
+from apps_measure import Telemetry, runtime_dir  # noqa: E402
 from netns import ADDR  # noqa: E402
 
 RING_CAP = 1023     # net_ring: rte_ring_create(1024), one slot kept empty
@@ -126,8 +126,7 @@ class App:
         if not self.proc.wait_for('port 0:', 60):
             raise RuntimeError('%s did not start its ports:\n%s'
                                % (self.name, self.proc.tail()))
-        sock = os.path.join(harness.runtime_dirs(self.prefix)[0],
-                            'dpdk_telemetry.v2')
+        sock = os.path.join(runtime_dir(self.prefix), 'dpdk_telemetry.v2')
         deadline = time.monotonic() + 10
         while self.tel is None:
             try:
@@ -427,8 +426,7 @@ class Case:
         ignored = self.name.endswith('-ignored')
         app.proc = netns.AppProcess(None, None, cmd, self.work.file(
             app.name + '.log')).start((app.sig,) if ignored else ())
-        sock = os.path.join(harness.runtime_dirs(app.prefix)[0],
-                            'dpdk_telemetry.v2')
+        sock = os.path.join(runtime_dir(app.prefix), 'dpdk_telemetry.v2')
         deadline = time.monotonic() + 30
         while not app.proc.catches(app.sig):
             if not app.proc.running() or time.monotonic() > deadline:
