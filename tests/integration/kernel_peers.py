@@ -12,9 +12,10 @@ host puts on its veth is one npool-fwd could see. Then:
            1452 bytes sent with TTL / hop limit 200 (A) or 100 (B): the
            receiver gets each one once with the same payload (SHA-256)
            and reads TTL - 1 from IP_RECVTTL / IPV6_RECVHOPLIMIT; the
-           receiving host's veth and npool-fwd's out-port (telemetry
-           /ethdev/stats) count exactly UDP_COUNT more frames, its other
-           port none
+           receiving host's veth counts exactly UDP_COUNT more frames, and
+           so do npool-fwd's own counters (telemetry /app/port: forwarded
+           on the in-port, tx on the out-port) and the out-port's ethdev
+           opackets; the other way none
   TCP      A->B and B->A over IPv4 and IPv6, --tcp-bytes each: byte count
            and SHA-256 equal on both ends
   SIGINT   exit status 0 (AF_XDP: see --pmd), leak block clean, per port
@@ -211,7 +212,7 @@ class Peers:
         what = 'UDP IPv%s %s->%s' % (v, src.upper(), dst.upper())
         bind = '::' if v == '6' else '0.0.0.0'
         k0 = self.topo.link_stats(dst)['rx']['packets']
-        e0 = [self.tel.stats(p)['opackets'] for p in (0, 1)]
+        e0 = self.counters_now()
         srv = self.server(dst, ['udp-recv', v, bind, str(UDP_PORT),
                                 str(UDP_COUNT), '5'], 'udp.log')
         rc, sout, serr = self.tool(src, [
@@ -228,7 +229,7 @@ class Peers:
         # the veth count below sees it
         time.sleep(0.2)
         k1 = self.topo.link_stats(dst)['rx']['packets']
-        e1 = [self.tel.stats(p)['opackets'] for p in (0, 1)]
+        e1 = self.counters_now()
         want_ttl = TTL[src] - 1
         self.check(got['count'] == UDP_COUNT and
                    sorted(got['digests']) == sorted(sent['digests']),
@@ -242,15 +243,30 @@ class Peers:
                    '%s: sent with %s %d, received with %s' % (
                        what, 'hop limit' if v == '6' else 'TTL', TTL[src],
                        sorted(set(got['ttls']), key=str)))
-        self.check(k1 - k0 == UDP_COUNT and
-                   e1[out_port] - e0[out_port] == UDP_COUNT and
-                   e1[1 - out_port] == e0[1 - out_port],
-                   '%s: %s veth rx +%d, npool-fwd port %d opackets +%d, '
-                   'port %d +%d (want +%d, +%d, +0)' % (
-                       what, dst.upper(), k1 - k0, out_port,
-                       e1[out_port] - e0[out_port], 1 - out_port,
-                       e1[1 - out_port] - e0[1 - out_port], UDP_COUNT,
-                       UDP_COUNT))
+        d = {k: e1[k] - e0[k] for k in e0}
+        in_port = 1 - out_port
+        want = {(in_port, 'forwarded'): UDP_COUNT, (out_port, 'forwarded'): 0,
+                (out_port, 'tx'): UDP_COUNT, (in_port, 'tx'): 0,
+                (out_port, 'opackets'): UDP_COUNT, (in_port, 'opackets'): 0}
+        self.check(k1 - k0 == UDP_COUNT and d == want,
+                   '%s: %s veth rx +%d; npool-fwd port %d forwarded +%d, '
+                   'port %d tx +%d, opackets +%d; the other way +%d, +%d, '
+                   '+%d (want +%d each, +0)' % (
+                       what, dst.upper(), k1 - k0, in_port,
+                       d[in_port, 'forwarded'], out_port,
+                       d[out_port, 'tx'], d[out_port, 'opackets'],
+                       d[out_port, 'forwarded'], d[in_port, 'tx'],
+                       d[in_port, 'opackets'], UDP_COUNT))
+
+    def counters_now(self):
+        """npool-fwd's own counters (telemetry /app/port) and its ports'
+        ethdev opackets, live: {(port, key): value}."""
+        out = {}
+        for p in (0, 1):
+            c = self.tel.query('/app/port,%d' % p)
+            out[p, 'forwarded'], out[p, 'tx'] = c['forwarded'], c['tx']
+            out[p, 'opackets'] = self.tel.stats(p)['opackets']
+        return out
 
     def tcp(self, src, dst, v):
         what = 'TCP IPv%s %s->%s' % (v, src.upper(), dst.upper())
