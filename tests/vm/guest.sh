@@ -13,6 +13,7 @@
 #   fwd-POOL.json          its --json counters
 #   rc-POOL                its exit status
 # and stops when the host creates stop-POOL (SIGINT), or after $MAX_SECONDS.
+# After the last run it waits for the host's poweroff file (as long again).
 #
 # config keys: FWD (npool-fwd path), POOLS, COPYBREAK, PCI0 PCI1 (guest PCI
 # addresses), MAC0 MAC1 (the host taps' MACs: --eth-dest), HUGEPAGES (2 MiB
@@ -80,4 +81,10 @@ for pool in $POOLS; do
 	[ "$rc" -eq 0 ] || failed=1
 done
 rm -rf /run/dpdk/npvm
+# The host reads its taps' counters before the guest (and QEMU, and the
+# taps with it) goes away: it creates poweroff when done.
+for _ in $(seq "$MAX_SECONDS"); do
+	[ -e "$OUT/poweroff" ] && break
+	sleep 1
+done
 exit "$failed"

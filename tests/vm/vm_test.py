@@ -424,6 +424,7 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
         for pool in pools:
             rows.append({'device': dev, 'pool': pool})
             rows[-1] = run_pool(dev, pool, run, alive, opts['bytes'])
+        open(os.path.join(run, 'poweroff'), 'w').close()
         wait_for('guest poweroff', lambda: not alive(), 120)
         with open(os.path.join(run, 'guest-rc')) as f:
             R.check(f.read().strip() == '0',
