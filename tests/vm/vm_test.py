@@ -20,7 +20,9 @@ equal the frames the host tap on that link received.
 Usage: vm_test.py BUILD_DIR      (root; scripts/vm-test.sh calls it)
 Environment: NPVM_DEVICES (default "e1000e e1000"), NPVM_POOLS (default
 "npool mempool"), NPVM_BYTES (TCP bytes per transfer, default 2 MiB),
-NPVM_ACCEL (tcg (default) or kvm), NPVM_SMP (guest CPUs, default 2).
+NPVM_ACCEL (tcg (default) or kvm: in a nested VM such as the reference
+machine the guest kernel hangs under kvm right after "Probing EDD"),
+NPVM_SMP (guest CPUs, default 2).
 """
 
 import json
