@@ -160,8 +160,10 @@ gen_conf_defaults(struct gen_conf *c)
 	c->flows = 1;
 	c->refcnt = GEN_REFCNT_SET;
 	c->dst_mac = (struct rte_ether_addr){ { 0x02, 0, 0, 0, 0, 0x01 } };
-	c->src_ip = RTE_BE32(RTE_IPV4(198, 18, 0, 1));
-	c->dst_ip = RTE_BE32(RTE_IPV4(198, 19, 0, 1));
+	/* Unsigned octets: DPDK 22.11's RTE_IPV4() shifts its first one as
+	 * an int, and 198 << 24 overflows (UBSan). */
+	c->src_ip = RTE_BE32(RTE_IPV4(198u, 18u, 0u, 1u));
+	c->dst_ip = RTE_BE32(RTE_IPV4(198u, 19u, 0u, 1u));
 }
 
 /* Options that exclude each other. 0, or -1 after app_err(). */

@@ -28,7 +28,16 @@ echo "pkg-config --cflags --libs libnpool: $flags"
 awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$readme" \
 	>"$tmp/myapp.c"
 [ -s "$tmp/myapp.c" ] || { echo "FAIL: no C example in $readme"; exit 1; }
-cc -std=gnu11 -Wall -Wextra -Werror -o "$tmp/myapp" "$tmp/myapp.c" $flags
+# A sanitizer build's libnpool needs the sanitizer runtime loaded first:
+# build myapp as a user of such a build must, with the same -fsanitize.
+san=$(meson introspect "$build" --buildoptions | python3 -c '
+import json, sys
+print(next(o["value"] for o in json.load(sys.stdin)
+           if o["name"] == "b_sanitize"))')
+sanflags=
+[ "$san" = none ] || sanflags="-fsanitize=$san -fno-sanitize-recover=all"
+cc -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$tmp/myapp" "$tmp/myapp.c" \
+	$flags
 
 fail=0
 for lcores in 0 0-1; do

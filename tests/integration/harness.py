@@ -5,6 +5,7 @@ file prefixes, temp folders, time limits and clean-up (python3 stdlib)."""
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -14,6 +15,10 @@ import tempfile
 import pcaplib
 
 SKIP = 77   # meson's exit code for a skipped test
+# Sanitizer builds run slower: their test setup (tests/sanitizers) sets
+# this, and every time limit given to run() is multiplied by it.
+TIMEOUT_MULTIPLIER = float(os.environ.get('NPOOL_TEST_TIMEOUT_MULTIPLIER')
+                           or 1)
 APP_TIMEOUT = 180
 
 _seq = itertools.count()
@@ -141,19 +146,69 @@ class Result:
         return '\n'.join('    | ' + l for l in errs + lines[-n:])
 
 
+# First line of a report by ASan, LSan, UBSan or TSan; a report ends with
+# its "SUMMARY: ...Sanitizer" line.
+_SAN_START = re.compile(r'^(==\d+==ERROR: \w+Sanitizer|WARNING: \w+Sanitizer'
+                        r'|.*: runtime error: )')
+_SAN_END = re.compile(r'^SUMMARY: \w+Sanitizer')
+
+
+def sanitizer_reports(text, max_lines=80):
+    """The sanitizer reports in an app's output, each cut to max_lines,
+    joined; '' when there is none."""
+    reports, cur = [], None
+    for line in text.splitlines():
+        if cur is None and _SAN_START.match(line):
+            cur = []
+        if cur is None:
+            continue
+        if len(cur) < max_lines:
+            cur.append(line)
+        if _SAN_END.match(line):
+            reports.append('\n'.join(cur))
+            cur = None
+    if cur:
+        reports.append('\n'.join(cur))
+    return '\n'.join(reports)
+
+
+class SanitizerFinding(Exception):
+    """An app printed a sanitizer report: the test fails, whatever the
+    exit status it expected."""
+
+
+def check_sanitizers(res):
+    """Log the sanitizer reports in res's output, if any, and raise
+    SanitizerFinding. A sanitizer build aborts on the first report
+    (tests/sanitizers), which most checks see as a crash; this also fails
+    the tests that expect an app to fail, and shows the report itself
+    rather than the last lines of output."""
+    rep = sanitizer_reports(res.stdout + '\n' + res.stderr)
+    if rep:
+        log('FAIL: sanitizer report (%s) from: %s'
+            % (res.describe(), ' '.join(res.cmd)))
+        log(rep)
+        raise SanitizerFinding(rep.splitlines()[0])
+    return res
+
+
 def run(cmd, timeout=APP_TIMEOUT):
-    """Run cmd in its own process group; kill the group on time-out."""
+    """Run cmd in its own process group; kill the group on time-out
+    (timeout in seconds, times TIMEOUT_MULTIPLIER). Raises
+    SanitizerFinding if the app printed a sanitizer report."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     timed_out = False
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout * TIMEOUT_MULTIPLIER)
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-    return Result(cmd, proc.returncode, out.decode('utf-8', 'replace'),
-                  err.decode('utf-8', 'replace'), timed_out)
+    return check_sanitizers(Result(cmd, proc.returncode,
+                                   out.decode('utf-8', 'replace'),
+                                   err.decode('utf-8', 'replace'),
+                                   timed_out))
 
 
 def load_json(path):
@@ -193,7 +248,10 @@ def run_cases(names, tag, run_one, keep=False):
     failed = 0
     for name in names:
         with Workdir('%s-%s' % (tag, name), keep) as work:
-            probs = run_one(name, work)
+            try:
+                probs = run_one(name, work)
+            except SanitizerFinding as e:
+                probs = ['sanitizer report (logged above): %s' % e]
         if probs:
             failed += 1
             log('FAIL %s:' % name)

@@ -63,13 +63,14 @@ def run_once(app, work, inputs, pool, sig):
     proc.send_signal(sig)
     timed_out = False
     try:
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=30 * harness.TIMEOUT_MULTIPLIER)
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-    res = harness.Result(cmd, proc.returncode, out.decode('utf-8', 'replace'),
-                         err.decode('utf-8', 'replace'), timed_out)
+    res = harness.check_sanitizers(harness.Result(
+        cmd, proc.returncode, out.decode('utf-8', 'replace'),
+        err.decode('utf-8', 'replace'), timed_out))
     res.json = harness.load_json(jpath)
     res.tx0 = harness.read_tx(tx0)
     return res
