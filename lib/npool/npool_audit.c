@@ -56,8 +56,9 @@ audit_caches(struct audit_ctx *ctx)
 			if (c < a->chunks ||
 					c >= a->chunks + a->nb_chunks +
 					a->nb_small) {
-				AUDIT_ERR(ctx, "cache %u/%u holds %p, not a chunk",
-						i, k, (const void *)c);
+				AUDIT_ERR(ctx, "%s cache of slot %u holds %p, not a chunk",
+						k ? "guarded" : "napi", i,
+						(const void *)c);
 				continue;
 			}
 			if (ctx->seen[c->index].cache != NULL)
@@ -66,9 +67,9 @@ audit_caches(struct audit_ctx *ctx)
 			ctx->seen[c->index].cache = nc;
 			if (nc->va != c->va || nc->offset < 0 ||
 					(uint32_t)nc->offset > c->size)
-				AUDIT_ERR(ctx, "cache %u/%u: va %p offset %d for chunk %u at %p",
-						i, k, nc->va, nc->offset,
-						c->index, c->va);
+				AUDIT_ERR(ctx, "%s cache of slot %u: va %p offset %d for chunk %u at %p",
+						k ? "guarded" : "napi", i, nc->va,
+						nc->offset, c->index, c->va);
 		}
 	}
 }

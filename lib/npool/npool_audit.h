@@ -69,7 +69,7 @@ struct npool_audit {
  *   0 if everything is consistent; a negative errno, also in rte_errno:
  *   -EUCLEAN (an inconsistency: see @c out->errors and the log), -EINVAL
  *   (@p out is NULL), -ENODEV (npool not initialised), -ENOMEM (no memory
- *   for the walk; @p out is not filled).
+ *   for the walk: @p out holds only what was counted before).
  */
 int npool_audit(struct npool_audit *out);
 

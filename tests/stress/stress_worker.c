@@ -304,6 +304,20 @@ recv_burst(struct st_local *l)
 	return all;
 }
 
+/* Release every object this worker holds or batches. */
+static void
+release_held(struct st_local *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < ST_HOLD; i++) {
+		if (l->hold[i].obj != NULL)
+			release(l, &l->hold[i]);
+		l->hold[i].obj = NULL;
+	}
+	flush_batch(l);
+}
+
 /* An allocation was refused: only running out is expected. */
 static void
 refused(struct st_local *l, int err, const char *what)
@@ -314,7 +328,9 @@ refused(struct st_local *l, int err, const char *what)
 		ev_add(l->w, EV_NOBUFS, 1);
 	else
 		st_error("%s refused: %s", what, rte_strerror(err));
-	/* Let what others hold come back. */
+	/* Give back what this worker keeps, take what others sent: with
+	 * every worker doing so the arena fills up again. */
+	release_held(l);
 	recv_burst(l);
 }
 
@@ -524,10 +540,7 @@ st_worker_main(void *arg)
 		if (w->id == 0)
 			st_progress();
 	}
-	for (i = 0; i < ST_HOLD; i++)
-		if (l->hold[i].obj != NULL)
-			release(l, &l->hold[i]);
-	flush_batch(l);
+	release_held(l);
 	/* Nothing is sent after this: the others can drain and stop. */
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	do {
