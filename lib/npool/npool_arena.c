@@ -14,6 +14,34 @@
 
 #define NPOOL_ARENA_MAX_CHUNKS (1u << 20)
 
+/*
+ * ThreadSanitizer builds (make tsan): a chunk passes between threads
+ * through DPDK's lock-free stack, whose 128-bit compare-and-swap of the
+ * list head is inline asm that TSan cannot see. The acquire on the
+ * stack's length that TSan does see may come from an earlier push than
+ * the one whose chunk the pop gets (the length is added after the head
+ * swap), so TSan would take the chunk header's owner, refcnt and the
+ * fragments' bytes as racing between the thread that gave the chunk back
+ * and the one that carves it next. These annotations state the ordering
+ * the compare-and-swap gives: all before a put of chunk c happens before
+ * all after the get that returns c. Nothing in other builds.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define NPOOL_ARENA_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NPOOL_ARENA_TSAN 1
+#endif
+#endif
+#ifdef NPOOL_ARENA_TSAN
+#include <sanitizer/tsan_interface.h>
+#define npool_arena_tsan_release(c) __tsan_release(c)
+#define npool_arena_tsan_acquire(c) __tsan_acquire(c)
+#else
+#define npool_arena_tsan_release(c) do { } while (0)
+#define npool_arena_tsan_acquire(c) do { } while (0)
+#endif
+
 int
 npool_arena_create(struct npool_arena *a, const char *name,
 		uint32_t nb_chunks, uint32_t nb_small, int socket_id)
@@ -36,13 +64,25 @@ npool_arena_create(struct npool_arena *a, const char *name,
 	len = (size_t)nb_chunks * NPOOL_CHUNK_SIZE +
 		(size_t)nb_small * NPOOL_SMALL_CHUNK_SIZE;
 
-	/* A chunk must be IOVA-contiguous for DMA; with IOVA as VA every
-	 * memzone is, with physical addresses ask for it. */
-	if (rte_eal_iova_mode() == RTE_IOVA_PA)
-		mz_flags |= RTE_MEMZONE_IOVA_CONTIG;
+	/*
+	 * Each chunk must be IOVA-contiguous for DMA, not the whole arena:
+	 * with IOVA as VA every memzone is; with physical addresses (uio, or
+	 * vfio without an IOMMU) a chunk-aligned chunk lies within one page
+	 * when pages are at least a chunk long, and its IOVA is looked up
+	 * chunk by chunk below. Only pages smaller than a chunk need an
+	 * IOVA-contiguous memzone, which dynamic memory seldom has (its
+	 * hugepages come in no physical order).
+	 */
 	snprintf(mz_name, sizeof(mz_name), "npa_%s", name);
 	a->mz = rte_memzone_reserve_aligned(mz_name, len, socket_id,
 			mz_flags, NPOOL_CHUNK_SIZE);
+	if (a->mz != NULL && rte_eal_iova_mode() == RTE_IOVA_PA &&
+			a->mz->hugepage_sz < NPOOL_CHUNK_SIZE) {
+		rte_memzone_free(a->mz);
+		mz_flags |= RTE_MEMZONE_IOVA_CONTIG;
+		a->mz = rte_memzone_reserve_aligned(mz_name, len, socket_id,
+				mz_flags, NPOOL_CHUNK_SIZE);
+	}
 	if (a->mz == NULL) {
 		ret = -rte_errno;
 		NPOOL_LOG(ERR, "arena %s: no memzone of %zu bytes: %s",
@@ -113,6 +153,7 @@ npool_arena_get(struct npool_arena *a, int small)
 
 	if (rte_stack_pop(small ? a->free_small : a->free_big, &c, 1) != 1)
 		return NULL;
+	npool_arena_tsan_acquire(c);
 	return c;
 }
 
@@ -121,6 +162,7 @@ npool_arena_put(struct npool_arena *a, struct npool_chunk *c)
 {
 	void *obj = c;
 
+	npool_arena_tsan_release(c);
 	/* The stacks are sized for every chunk: a push cannot fail. */
 	rte_stack_push((c->flags & NPOOL_CHUNK_F_SMALL) ?
 			a->free_small : a->free_big, &obj, 1);

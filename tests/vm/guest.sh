@@ -56,11 +56,11 @@ failed=0
 for pool in $POOLS; do
 	rm -rf /run/dpdk/npvm
 	say "starting npool-fwd --pool $pool --copybreak $COPYBREAK"
-	# uio_pci_generic: IOVA as PA.  --legacy-mem maps every hugepage at
-	# start, sorted by physical address, so that the npool arena (one
-	# IOVA-contiguous memzone in PA mode) finds 2 MiB pages in a row.
+	# uio_pci_generic: IOVA as PA, dynamic memory (no --legacy-mem):
+	# the npool arena needs each 32 KiB chunk, not the whole arena, to
+	# be physically contiguous.
 	stdbuf -oL "$FWD" -l "$LCORES" -a "$PCI0" -a "$PCI1" \
-		--file-prefix npvm --no-telemetry --legacy-mem \
+		--file-prefix npvm --no-telemetry \
 		-- -p 0x3 --lookup lpm --pool "$pool" --copybreak "$COPYBREAK" \
 		--rule_ipv4 "$OUT/routes4.txt" --rule_ipv6 "$OUT/routes6.txt" \
 		--eth-dest "0,$MAC0" --eth-dest "1,$MAC1" \
