@@ -15,10 +15,12 @@ SECONDS ?= 60
 MINUTES ?= 30
 comma := ,
 
-# A sanitizer build lives in a folder of its own (build-san-address-undefined).
+# A sanitizer build lives in a folder of its own (build-san-address-undefined);
+# -O2 -g so that reports name files and lines (tests/sanitizers).
 ifneq ($(SANITIZE),)
 BUILD := build-san-$(subst $(comma),-,$(SANITIZE))
-MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false
+MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
+	--buildtype=debugoptimized
 endif
 
 .PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test

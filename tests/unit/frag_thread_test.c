@@ -358,7 +358,7 @@ test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 		st[i].napi = i < 2;
 		st[i].ret = -1;
 	}
-	assert_int_equal(rte_eal_remote_launch(stress_run, &st[1],
+	assert_int_equal(ut_remote_launch(stress_run, &st[1],
 			UT_OTHER_LCORE), 0);
 	for (i = 2; i < NB_STRESS; i++)
 		assert_int_equal(pthread_create(&tid[i - 2], NULL,
@@ -366,7 +366,7 @@ test_concurrent_alloc_and_cross_free_balance(void **state __rte_unused)
 	st[0].ret = stress_run(&st[0]);
 	for (i = 2; i < NB_STRESS; i++)
 		pthread_join(tid[i - 2], NULL);
-	st[1].ret = rte_eal_wait_lcore(UT_OTHER_LCORE);
+	st[1].ret = ut_wait_lcore(UT_OTHER_LCORE);
 	for (i = 0; i < NB_STRESS; i++) {
 		assert_int_equal(st[i].ret, 0);
 		while (rte_ring_dequeue(r[i], &q) == 0)

@@ -46,6 +46,15 @@ void ut_eal_cleanup(void);
 /* Remove the runtime folder of @p prefix (for processes that died). */
 void ut_remove_runtime_dir(const char *prefix);
 
+/*
+ * rte_eal_remote_launch() of @p fn(arg) on @p lcore, and
+ * rte_eal_wait_lcore() for it: the same, plus an edge from the end of
+ * fn to the return of the wait that ThreadSanitizer sees (it does not
+ * see EAL's own). Use them in place of EAL's pair in tests.
+ */
+int ut_remote_launch(int (*fn)(void *), void *arg, unsigned int lcore);
+int ut_wait_lcore(unsigned int lcore);
+
 /* Run @p fn(arg) on UT_OTHER_LCORE and wait: its return value. */
 int ut_on_other_lcore(int (*fn)(void *), void *arg);
 
