@@ -227,15 +227,29 @@ npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 	uint32_t rc_segs;
 	unsigned int i;
 
-	/* refcnt and nb_segs side by side: one load checks both are 1. */
+	/*
+	 * refcnt and nb_segs side by side in the aligned 64-bit rearm word:
+	 * one load checks both are 1. It is an atomic load with acquire, as
+	 * another lcore may be dropping its reference to a shared mbuf right
+	 * now (rte_mbuf_refcnt_update()): a plain read of refcnt races with
+	 * it, and seeing 1 must order that lcore's last accesses before this
+	 * free. On x86 it is the same single mov.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			offsetof(struct rte_mbuf, data_off) + 2);
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, refcnt) + sizeof(uint16_t));
+			offsetof(struct rte_mbuf, refcnt) + 2);
 	for (i = 0; i < n; i++) {
 		const struct rte_mbuf *m = pkts[i];
 
 		if (unlikely(m == NULL))
 			return 0;
-		memcpy(&rc_segs, &m->refcnt, sizeof(rc_segs));
+		/* Both 1: the value reads the same in either byte order. */
+		rc_segs = (uint32_t)(__atomic_load_n((const uint64_t *)
+				((const char *)m +
+				 offsetof(struct rte_mbuf, data_off)),
+				__ATOMIC_ACQUIRE) >> 16);
 		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
 				rc_segs != (1u | 1u << 16)))
 			return 0;
