@@ -35,7 +35,8 @@ static const char fwd_usage[] =
 	"  --eth-dest PORT,MAC destination MAC of packets leaving PORT (repeat;\n"
 	"                      default 02:00:00:00:00:<port>)\n"
 	"  --mtu BYTES         egress IP MTU of every port, 68..65535 (default\n"
-	"                      1500); longer IPv4 with DF clear is fragmented\n";
+	"                      1500); longer IPv4 with DF clear is fragmented;\n"
+	"                      the ports' MTU is max(BYTES, 1500)\n";
 
 static int
 parse_eth_dest(struct fwd_conf *fc, const char *arg)
