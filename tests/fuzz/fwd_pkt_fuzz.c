@@ -15,11 +15,15 @@
  * carry the payload in order, in 8-byte steps, each header valid; at the
  * end every mbuf and fragment is back.
  *
- * Input: flags, first segment length, other segments' length / 8, frame.
- * flags: bit 0 l3fwd's default tables (-p 0x7) instead of route files
- * (-p 0xf); bits 1-2 MTU 1500/68/576/9000; bit 3 stock pool; bit 4
- * copy-break 256; bit 5 ol_flags IP_CKSUM_BAD; bit 6 IP_CKSUM_GOOD when the
- * IPv4 header checksum is right.
+ * Input: flags, first segment length, other segments' length / 8, with
+ * flag bit 7 one byte more, then the frame. flags: bit 0 l3fwd's default
+ * tables (-p 0x7) instead of route files (-p 0xf); bits 1-2 MTU
+ * 1500/68/576/9000; bit 3 stock pool; bit 4 copy-break 256; bit 5 ol_flags
+ * IP_CKSUM_BAD; bit 6 IP_CKSUM_GOOD when the IPv4 header checksum is
+ * right; bit 7 a chain cut wrong by the PMD (the byte more: pkt_len too
+ * long or too short, or one segment too many in nb_segs), which the RX
+ * path (app_rx_fix_pvt(), as app_rx_burst() calls it) must drop as
+ * truncated.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +38,7 @@
 #include "npool.h"
 #include "npool_rx.h"
 #include "app_pool.h"
+#include "app_stats.h"
 #include "fwd.h"
 #include "fwd_pkt.h"
 #include "fuzz_common.h"
@@ -379,14 +384,38 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint32_t flags = fz_take(&in, 1);
 	const uint32_t first = fz_take(&in, 1), rest = fz_take(&in, 1) * 8;
 	struct fwd_conf *fc = &fz_conf[flags & 1];
-	const uint32_t len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
 	struct rte_mbuf *m;
+	uint32_t len;
 	struct fwd_meta md;
 
+	const uint32_t cut = flags & 128 ? fz_take(&in, 1) : 0;
+	struct app_port_ctr *rx = &app_ctr[rte_lcore_id()].port[0];
+	const uint64_t truncated = rx->drops[FWD_TRUNCATED];
+
+	len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
 	fc->mtu = fz_mtus[(flags >> 1) & 3];
 	m = fz_chain(fz_rx[(flags >> 3) & 1], in.p, len,
 			first != 0 ? first : UINT32_MAX,
 			rest != 0 ? rest : UINT32_MAX);
+	if (flags & 128) {
+		if (cut % 3 == 0)
+			m->pkt_len += 1 + cut / 3;
+		else if (cut % 3 == 1)
+			m->pkt_len -= RTE_MIN(m->pkt_len, 1 + cut / 3);
+		else
+			m->nb_segs++;
+	}
+	/* The RX path: chains checked (the loop does it for odd bursts
+	 * only; a sound chain passes either way), then copy-break. */
+	if (app_rx_fix_pvt(&app_ctr[rte_lcore_id()], 0, &m, 1) == 0) {
+		FZ_CHECK((flags & 128) && (cut % 3 != 1 || len != 0) &&
+				rx->drops[FWD_TRUNCATED] == truncated + 1,
+				"a sound chain dropped, or not counted once");
+		fz_check_all_back();
+		return 0;
+	}
+	FZ_CHECK(!(flags & 128) || (cut % 3 == 1 && len == 0),
+			"a chain cut wrong passed the RX check");
 	if (flags & 16)
 		npool_rx_copybreak(&m, 1, FZ_COPYBREAK);
 	if (flags & 32)
@@ -446,10 +475,14 @@ fz_conf_init(struct fwd_conf *fc, uint64_t portmask, bool files)
 int
 LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 {
-	struct app_opts o;
+	static const struct app_stats_desc desc = {
+		"npool-fwd", NULL, FWD_NB_REASONS, .rx_bad = FWD_TRUNCATED,
+	};
+	static struct app_opts o;
 
 	fz_eal_init("fwd_pkt", 0, NULL);
 	app_opts_defaults(&o, "fwd_pkt_fuzz");
+	app_stats_init(&desc, &o);
 	FZ_CHECK(app_pool_init(&o, 0) == 0, "npool_init");
 	fz_rx[0] = app_pool_create("fz_rx_np", FZ_RX_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, APP_POOL_NPOOL);

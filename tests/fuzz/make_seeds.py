@@ -14,7 +14,9 @@
 
 The committed corpus (tests/fuzz/corpus) is `make_seeds.py --out
 tests/fuzz/corpus --captures ../shared/captures --per-capture 1
---max-frame 1600`; scripts/fuzz.sh makes a larger one at run time.
+--max-frame 1600` plus what libFuzzer found that adds coverage (after
+10-minute runs: `TARGET_fuzz -merge=1 tests/fuzz/corpus/T
+build-fuzz/fuzz/corpus/T`); scripts/fuzz.sh makes more seeds at run time.
 """
 
 import argparse
@@ -32,8 +34,8 @@ import pcaplib  # noqa: E402
 
 # fwd_pkt flags (fwd_pkt_fuzz.c): bit 0 l3fwd's default tables, bits 1-2
 # MTU 1500/68/576/9000, bit 3 stock pool, bit 4 copy-break, bit 5
-# IP_CKSUM_BAD, bit 6 IP_CKSUM_GOOD when right.
-DEFTABLES, MTU68, MTU9000, STOCK, COPYBREAK = 1, 2, 6, 8, 16
+# IP_CKSUM_BAD, bit 6 IP_CKSUM_GOOD when right, bit 7 a chain cut wrong.
+DEFTABLES, MTU68, MTU9000, STOCK, COPYBREAK, CUT = 1, 2, 6, 8, 16, 128
 
 GOOD_CLI = [
     ['-p', '0x3'],
@@ -48,6 +50,10 @@ GOOD_CLI = [
      '--idle-exit', '300', '--json', 'out.json'],
     ['-h'],
     ['--help'],
+    # refused: a gap in a port's queues, a queue twice, an absent port
+    ['-p', '0x1', '--config', '(0,1,0)'],
+    ['-p', '0x3', '--config', '(0,0,0),(1,0,0),(0,0,1)'],
+    ['-p', '0x3', '--eth-dest', '7,02:00:00:00:00:07'],
 ]
 
 # npool_ops_fuzz.c's opcodes
@@ -75,6 +81,9 @@ def fwd_pkt(out, captures, per_capture, max_frame):
         write(out, 'fwd_pkt', bytes([STOCK, 20, 2]) + k.frame)
         write(out, 'fwd_pkt', bytes([COPYBREAK | 64, 0, 0]) + k.frame)
         write(out, 'fwd_pkt', bytes([MTU68 | 32, 0, 8]) + k.frame)
+    # Chains cut wrong by the PMD: pkt_len long, short, nb_segs + 1.
+    for cut, k in enumerate(edgecases.main_cases()[:3]):
+        write(out, 'fwd_pkt', bytes([CUT, 0, 0, cut]) + k.frame)
     if captures is None:
         return
     for name in sorted(os.listdir(captures)):
