@@ -59,6 +59,8 @@ fz_op_frag(struct fz_in *in, bool napi, bool aligned, struct fz_delta *want)
 
 	if (h < 0)
 		return;
+	want->refills = 1;
+	want->no_big = big == 0;
 	rte_errno = 0;
 	p = napi ? npool_napi_alloc_frag_align(size, align) :
 		npool_alloc_frag_align(size, align);
@@ -90,6 +92,8 @@ fz_op_pkt(struct fz_in *in, bool napi, struct fz_delta *want)
 
 	if (h < 0)
 		return;
+	want->refills = 1;
+	want->no_big = big == 0;
 	rte_errno = 0;
 	m = napi ? npool_napi_alloc_pkt(len) : npool_alloc_pkt(len);
 	if (m == NULL) {

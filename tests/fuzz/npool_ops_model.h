@@ -46,10 +46,14 @@ struct fz_handle {
 	int16_t pkt;
 };
 
-/* Counter moves a step must cause (over the slots the steps run on). */
+/* Counter moves a step must cause (over the slots the steps run on); a
+ * step may refill (or reuse in place) at most @c refills times, and take
+ * a small chunk only when no big one was free (@c no_big). */
 struct fz_delta {
 	int64_t allocs, frees, remote, failures;
 	int64_t pkt_allocs, pkt_builds, pkt_failures, pkt_consumes;
+	int64_t refills;
+	bool no_big;
 };
 
 extern struct fz_region fz_regions[FZ_REGIONS];
