@@ -11,36 +11,21 @@
 #include "npool_arena.h"
 #include "npool_debug.h"
 #include "npool_log.h"
+#include "npool_tsan.h"
 
 #define NPOOL_ARENA_MAX_CHUNKS (1u << 20)
 
 /*
- * ThreadSanitizer builds (make tsan): a chunk passes between threads
- * through DPDK's lock-free stack, whose 128-bit compare-and-swap of the
- * list head is inline asm that TSan cannot see. The acquire on the
- * stack's length that TSan does see may come from an earlier push than
- * the one whose chunk the pop gets (the length is added after the head
- * swap), so TSan would take the chunk header's owner, refcnt and the
- * fragments' bytes as racing between the thread that gave the chunk back
- * and the one that carves it next. These annotations state the ordering
- * the compare-and-swap gives: all before a put of chunk c happens before
- * all after the get that returns c. Nothing in other builds.
+ * ThreadSanitizer builds: a chunk passes between threads through DPDK's
+ * lock-free stack, whose 128-bit compare-and-swap of the list head TSan
+ * cannot see. The acquire on the stack's length that TSan does see may
+ * come from an earlier push than the one whose chunk the pop gets (the
+ * length is added after the head swap), so TSan would take the chunk
+ * header's owner, refcnt and the fragments' bytes as racing between the
+ * thread that gave the chunk back and the one that carves it next. The
+ * annotations in get/put state the ordering the compare-and-swap gives:
+ * all before a put of chunk c happens before all after the get of c.
  */
-#if defined(__SANITIZE_THREAD__)
-#define NPOOL_ARENA_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define NPOOL_ARENA_TSAN 1
-#endif
-#endif
-#ifdef NPOOL_ARENA_TSAN
-#include <sanitizer/tsan_interface.h>
-#define npool_arena_tsan_release(c) __tsan_release(c)
-#define npool_arena_tsan_acquire(c) __tsan_acquire(c)
-#else
-#define npool_arena_tsan_release(c) do { } while (0)
-#define npool_arena_tsan_acquire(c) do { } while (0)
-#endif
 
 int
 npool_arena_create(struct npool_arena *a, const char *name,
@@ -153,7 +138,7 @@ npool_arena_get(struct npool_arena *a, int small)
 
 	if (rte_stack_pop(small ? a->free_small : a->free_big, &c, 1) != 1)
 		return NULL;
-	npool_arena_tsan_acquire(c);
+	npool_tsan_acquire(c);
 	return c;
 }
 
@@ -162,7 +147,7 @@ npool_arena_put(struct npool_arena *a, struct npool_chunk *c)
 {
 	void *obj = c;
 
-	npool_arena_tsan_release(c);
+	npool_tsan_release(c);
 	/* The stacks are sized for every chunk: a push cannot fail. */
 	rte_stack_push((c->flags & NPOOL_CHUNK_F_SMALL) ?
 			a->free_small : a->free_big, &obj, 1);

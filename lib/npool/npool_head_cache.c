@@ -77,6 +77,7 @@ npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 			c->misses++;
 			return -ENOBUFS;
 		}
+		npool_hc_store_acquire_pvt(hc);
 		for (i = 0; i < len; i++)
 			objs[i] = c->objs[len - 1 - i];
 		c->len = 0;
@@ -87,6 +88,7 @@ npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 	if (want > NPOOL_HC_SIZE - c->len)
 		want = NPOOL_HC_SIZE - c->len;
 	got = rte_ring_dequeue_burst(hc->store, &c->objs[c->len], want, NULL);
+	npool_hc_store_acquire_pvt(hc);
 	c->len += got;
 	c->refills++;
 	if (unlikely(c->len < n)) {

@@ -109,10 +109,21 @@ consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
 {
 	uint32_t own = sizeof(*m) + m->priv_size;
 
+	/*
+	 * Seeing refcnt 1 means that any other holder has dropped its
+	 * reference (an acq_rel decrement): acquire order puts what it did
+	 * with the head and the data before the writes below and the reuse
+	 * (refcount_dec_and_test()'s acquire on zero in the kernel). A
+	 * relaxed read (rte_mbuf_refcnt_read()) is ordered only by the
+	 * branch, which C11 does not count: ThreadSanitizer reported the
+	 * writes below as racing with another holder's reads. On x86 the
+	 * same mov.
+	 */
 	if (m->pool != hp || m->next != NULL ||
-			rte_mbuf_refcnt_read(m) != 1 ||
+			__atomic_load_n(&m->refcnt, __ATOMIC_ACQUIRE) != 1 ||
 			!npool_pkt_is_npool(m) ||
-			rte_mbuf_ext_refcnt_read(m->shinfo) != 1)
+			__atomic_load_n(&m->shinfo->refcnt,
+				__ATOMIC_ACQUIRE) != 1)
 		return 0;
 	npool_free_frag(m->buf_addr);
 	m->buf_addr = (char *)m + own;
@@ -144,6 +155,10 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 			next = m->next;
 			segs++;
 			if (!consume_fast(m, hp)) {
+				/* Acquire before DPDK's relaxed refcnt check,
+				 * as consume_fast(). */
+				(void)__atomic_load_n(&m->refcnt,
+						__ATOMIC_ACQUIRE);
 				m = rte_pktmbuf_prefree_seg(m);
 				if (m == NULL)
 					continue;
