@@ -43,9 +43,11 @@ python3 tests/fuzz/make_seeds.py --out "$work/seeds" \
 export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-# The EAL runtime folder of a target process that is gone.
-eal_dir_rm() {
-	rm -rf "/var/run/dpdk/np-fz-$1-$2" "${XDG_RUNTIME_DIR:-/tmp}/dpdk/np-fz-$1-$2"
+# What a target process that is gone may leave after a crash: its EAL
+# runtime folder, app_cli's --json folder.
+leftovers_rm() {
+	rm -rf "/var/run/dpdk/np-fz-$1-$2" \
+		"${XDG_RUNTIME_DIR:-/tmp}/dpdk/np-fz-$1-$2" "/tmp/np-fz-cli-$2"
 }
 
 status=0
@@ -70,7 +72,7 @@ for t in $targets; do
 	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1 &
 	pid=$!
 	wait $pid || rc=$?
-	eal_dir_rm "$t" "$pid"
+	leftovers_rm "$t" "$pid"
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	new=$(sed -n 's/^stat::new_units_added: *//p' "$log")

@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,8 @@
 
 #define FZ_MAX_ARGS 64
 
-static char fz_dir[] = "/tmp/np-fz-cli-XXXXXX";
+/* /tmp/np-fz-cli-<pid>: scripts/fuzz.sh removes it after a crash. */
+static char fz_dir[64];
 static int fz_cwd;
 
 static int
@@ -265,7 +267,10 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 
 	fz_eal_init("app_cli", 2, vdevs);
 	fz_cwd = open(".", O_RDONLY | O_DIRECTORY);
-	FZ_CHECK(mkdtemp(fz_dir) != NULL && fz_cwd >= 0, "temporary folder");
+	snprintf(fz_dir, sizeof(fz_dir), "/tmp/np-fz-cli-%d", (int)getpid());
+	fz_rm_dir();
+	FZ_CHECK(mkdir(fz_dir, 0700) == 0 && fz_cwd >= 0, "folder %s",
+			fz_dir);
 	atexit(fz_rm_dir);
 	return 0;
 }
