@@ -4,7 +4,7 @@
 # BUILD is configured once with clang, -Dfuzz=true, ASan + UBSan (every
 # finding fatal) and -fsanitize=fuzzer-no-link on everything the targets
 # link. Each target starts from the committed corpus, its regressions and
-# seeds made now from ../shared/captures (make_seeds.py); what it learns
+# seeds made now from tests/data/captures (make_seeds.py); what it learns
 # stays in BUILD/fuzz/corpus/TARGET for the next run. Prints executions,
 # exec/s, coverage and features per target; on a crash it shows the
 # failing check, keeps the reproducer and exits 1.
@@ -36,7 +36,7 @@ ninja -C "$build" "${bins[@]}"
 work=$build/fuzz
 mkdir -p "$work/seeds"
 python3 tests/fuzz/make_seeds.py --out "$work/seeds" \
-	--captures ../shared/captures --per-capture 8 --max-frame 9000 \
+	--captures tests/data/captures --per-capture 8 --max-frame 9000 \
 	>/dev/null
 
 # DPDK's own allocations live until exit: check leaks per input only.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # make soak MINUTES=N: npool-fwd on net_pcap,infinite_rx=1 with a mix of
-# every capture in ../shared/captures for N minutes (split between its
+# every capture in tests/data/captures for N minutes (split between its
 # variants: --pool npool --copybreak 256, --pool mempool), checked every
 # 10 s over telemetry against the RFC 1812 oracle, outstanding buffers and
 # RSS bounded; SIGINT and the leak check at the end. Non-zero exit on any
@@ -18,7 +18,7 @@ if ! [[ $minutes =~ ^[0-9]+([.][0-9]+)?$ ]] || [ "$minutes" = 0 ]; then
 fi
 [ -f "$build/build.ninja" ] || meson setup "$build"
 ninja -C "$build"
-captures=${NPOOL_CAPTURES:-../shared/captures}
+captures=${NPOOL_CAPTURES:-tests/data/captures}
 report=$build/soak-report.json
 echo "soak: $minutes min, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0

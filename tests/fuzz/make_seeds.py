@@ -13,7 +13,7 @@
   make_seeds.py --out DIR [--captures DIR] [--per-capture N] [--max-frame N]
 
 The committed corpus (tests/fuzz/corpus) is `make_seeds.py --out
-tests/fuzz/corpus --captures ../shared/captures --per-capture 1
+tests/fuzz/corpus --captures tests/data/captures --per-capture 1
 --max-frame 1600` plus what libFuzzer found that adds coverage (after
 10-minute runs: `TARGET_fuzz -merge=1 tests/fuzz/corpus/T
 build-fuzz/fuzz/corpus/T`); scripts/fuzz.sh makes more seeds at run time.

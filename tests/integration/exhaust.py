@@ -115,8 +115,7 @@ def app_problems(res, app, n_rx, pool, copybreak=None, inputs=None):
 
 
 def captures_inputs(a):
-    if not a.captures or not os.path.isdir(a.captures):
-        harness.skip('no capture folder %s' % a.captures)
+    harness.require_captures(a.captures)
     inputs, _ = soak.one_mbuf_inputs(a.captures)
     if not inputs.frames:
         harness.skip('no Ethernet frame in %s' % a.captures)
@@ -222,8 +221,7 @@ def copybreak_nomem_model(frames, copybreak, chunk):
 
 
 def case_copybreak(a, work, app, pool):
-    if not a.captures or not os.path.isdir(a.captures):
-        harness.skip('no capture folder %s' % a.captures)
+    harness.require_captures(a.captures)
     inputs = run_fwd.capture_inputs(a.captures)
     res = run_app(a, work, app, inputs, pool,
                   ['--nb-chunks', '1', '--nb-small-chunks', '0',

@@ -197,8 +197,7 @@ def clone_case(refcnt, pool):
 
 
 def case_pcap(app, work, pool, captures=None):
-    if not captures or not os.path.isdir(captures):
-        harness.skip('no capture folder %s' % captures)
+    harness.require_captures(captures)
     frames = run_fwd.capture_inputs(captures).frames
     if not frames:
         harness.skip('no Ethernet pcap in %s' % captures)

@@ -33,6 +33,15 @@ def skip(msg):
     sys.exit(SKIP)
 
 
+def require_captures(path):
+    """The captures are part of the tree (tests/data/captures): a missing
+    folder is a failure, not a skip."""
+    if not path or not os.path.isdir(path):
+        log('FAIL: no capture folder %s (tests/data/captures in the '
+            'repository)' % path)
+        sys.exit(1)
+
+
 def require_app(path, what):
     """The app is part of the build: a missing binary is a failure."""
     if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):

@@ -24,9 +24,7 @@ def input_frames(which, captures):
     if which == 'edge':
         return edgecases.frames(edgecases.main_cases() +
                                 edgecases.deftables_cases())
-    if not captures or not os.path.isdir(captures):
-        harness.skip('no capture folder %s (../shared/captures next to the '
-                     'repository)' % captures)
+    harness.require_captures(captures)
     frames = run_fwd.capture_inputs(captures).frames
     if not frames:
         harness.skip('no Ethernet pcap in %s' % captures)

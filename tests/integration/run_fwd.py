@@ -578,9 +578,7 @@ def main():
     a = ap.parse_args()
     harness.require_app(a.app, 'npool-fwd')
     if a.set == 'captures':
-        if not a.captures or not os.path.isdir(a.captures):
-            harness.skip('no capture folder %s (../shared/captures next to '
-                         'the repository)' % a.captures)
+        harness.require_captures(a.captures)
         inputs = capture_inputs(a.captures)
         if not inputs.frames:
             harness.skip('no Ethernet pcap in %s' % a.captures)

@@ -3,7 +3,7 @@
 """Soak: npool-fwd on a looping mix of every capture for a long time,
 checked every few seconds over DPDK telemetry; exit 1 on any drift.
 
-  soak.py --app build/apps/fwd/npool-fwd --captures ../shared/captures
+  soak.py --app build/apps/fwd/npool-fwd --captures tests/data/captures
           (--minutes M | --seconds S) [--every K] [--variants LIST]
           [--report FILE] [--keep]
 
@@ -387,9 +387,7 @@ def main():
     for v in variants:
         if v not in VARIANTS:
             ap.error('unknown variant %s (%s)' % (v, ', '.join(VARIANTS)))
-    if not a.captures or not os.path.isdir(a.captures):
-        harness.skip('no capture folder %s (../shared/captures next to the '
-                     'repository)' % a.captures)
+    harness.require_captures(a.captures)
     total = a.seconds if a.seconds is not None else a.minutes * 60
     mix = Mix(a.captures)
     if not mix.n:
