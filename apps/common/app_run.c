@@ -7,6 +7,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_ethdev.h>
 
 #include "app_pool.h"
 #include "app_run.h"
@@ -158,6 +159,92 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 	return (double)(run.t_stop - run.t0) / run.hz;
 }
 
+/* The --vdev devices of the EAL command line (names before the first
+ * comma), checked once EAL has probed them. */
+#define MAX_VDEVS 64
+static char vdev_names[MAX_VDEVS][RTE_DEV_NAME_MAX_LEN];
+static unsigned int nb_vdevs;
+
+static void
+vdevs_note(int argc, char **argv)
+{
+	const char *v;
+	int i;
+
+	nb_vdevs = 0;
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strncmp(argv[i], "--vdev=", 7) == 0)
+			v = argv[i] + 7;
+		else if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
+			v = argv[++i];
+		else
+			continue;
+		if (nb_vdevs == MAX_VDEVS)
+			return;
+		snprintf(vdev_names[nb_vdevs], sizeof(vdev_names[0]), "%.*s",
+				(int)strcspn(v, ","), v);
+		nb_vdevs++;
+	}
+}
+
+/*
+ * EAL goes on when a vdev fails to probe (a missing pcap file, an
+ * interface that does not exist): the ports are then numbered without it
+ * and -p would name the wrong port or none. Every ethdev vdev asked must
+ * have become a port.
+ */
+static int
+vdevs_check(const char *prog)
+{
+	unsigned int i;
+	uint16_t port;
+
+	for (i = 0; i < nb_vdevs; i++) {
+		if (strncmp(vdev_names[i], "net_", 4) != 0 &&
+				strncmp(vdev_names[i], "eth_", 4) != 0)
+			continue;
+		if (rte_eth_dev_get_port_by_name(vdev_names[i], &port) == 0)
+			continue;
+		fprintf(stderr, "%s: --vdev %s: the device failed to probe (see the EAL and PMD messages above); no port was made for it\n",
+				prog, vdev_names[i]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * rte_eal_init() sets rte_errno on some failures only: when it holds 0
+ * the likely cause is the runtime folder's lock (another primary process
+ * with the same --file-prefix, DPDK 22.11's "Cannot init config").
+ */
+static void
+eal_failed(const char *prog, int err)
+{
+	const char *hint;
+
+	switch (err) {
+	case 0:
+		hint = "is another DPDK process running with the same --file-prefix? give each process its own --file-prefix NAME";
+		break;
+	case EACCES:
+	case ENOMEM:
+		hint = "no usable hugepages? reserve them (/proc/sys/vm/nr_hugepages) or add --no-huge -m 1024";
+		break;
+	case EALREADY:
+		hint = "EAL was already initialised in this process";
+		break;
+	default:
+		hint = "see the EAL messages above";
+		break;
+	}
+	if (err != 0)
+		fprintf(stderr, "%s: EAL initialisation failed: %s (%s)\n",
+				prog, rte_strerror(err), hint);
+	else
+		fprintf(stderr, "%s: EAL initialisation failed (%s)\n", prog,
+				hint);
+}
+
 int
 app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 		const struct app_cli *cli)
@@ -180,13 +267,16 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 			return APP_EXIT_OK;
 		}
 	}
+	/* rte_eal_init() may permute argv: note the vdevs asked first. */
+	vdevs_note(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "%s: EAL initialisation failed (see the EAL messages above; without hugepages add --no-huge -m 1024): %s\n",
-				prog, rte_strerror(rte_errno));
+		eal_failed(prog, rte_errno);
 		return APP_EXIT_SETUP;
 	}
 	eal_up = true;
+	if (vdevs_check(prog) != 0)
+		return APP_EXIT_SETUP;
 	app_telemetry_register();
 	app_opts_defaults(o, prog);
 	ret = app_cli_parse(argc - ret, argv + ret, o, cli);

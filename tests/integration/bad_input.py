@@ -12,7 +12,9 @@ Exit 0 pass, 1 fail, 77 skip.
 import argparse
 import os
 import re
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -151,6 +153,55 @@ def numbers_problems(app, work):
     return []
 
 
+def setup_problems(app, work):
+    """Set-up failures outside the app's own options: each exits 1 with a
+    message naming the cause (not a wrong port number, not "Success")."""
+    probs = []
+    # A vdev that fails to probe: EAL goes on without it.
+    res = harness.run([app] + harness.eal_args(
+        work.new_prefix(), ['net_pcap0,rx_pcap=/nonexistent/npool.pcap',
+                            'net_null1']) + ['--', '-p', '0x3'], TIMEOUT)
+    out = res.stdout + res.stderr
+    if res.rc != 1 or not re.search(r'--vdev net_pcap0: the device failed '
+                                    r'to probe', out):
+        probs.append('vdev that fails to probe: %s, want exit 1 naming '
+                     '--vdev net_pcap0\n%s' % (res.describe(), res.tail(4)))
+    if re.search(r'port 1 does not exist', out):
+        probs.append('vdev that fails to probe reported as a missing port')
+    # A second primary process on the same --file-prefix (a shared config
+    # this time: no --no-shconf) while the first still runs.
+    prefix = work.new_prefix()
+    eal = [a for a in harness.eal_args(prefix, VDEVS) if a != '--no-shconf']
+    first = subprocess.Popen([app] + eal + ['--', '-p', '0x3', '--duration',
+                                            '6'],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        lock = [os.path.join(d, 'config') for d in harness.runtime_dirs(prefix)]
+        deadline = time.time() + 20
+        while time.time() < deadline and not any(map(os.path.exists, lock)):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        res = harness.run([app] + eal + ['--', '-p', '0x3', '--duration',
+                                         '0.2'], TIMEOUT)
+        out = res.stdout + res.stderr
+        if res.rc != 1 or not re.search(r'another DPDK process.*'
+                                        r'--file-prefix', out):
+            probs.append('second process on one --file-prefix: %s, want '
+                         'exit 1 and the --file-prefix hint\n%s'
+                         % (res.describe(), res.tail(4)))
+        if re.search(r'failed.*: Success', out):
+            probs.append('second process: "Success" as the reason')
+    finally:
+        rc = first.wait(timeout=60)
+    if rc != 0:
+        probs.append('the first process exited %d, want 0' % rc)
+    if not probs:
+        harness.log('ok   set-up: failed vdev probe and busy --file-prefix '
+                    'named, exit 1')
+    return probs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
@@ -176,6 +227,7 @@ def main():
         probs = numbers_problems(a.app, work)
         if probs:
             fails.append('numbers: ' + '; '.join(probs))
+        fails.extend('set-up: ' + p for p in setup_problems(a.app, work))
         for name, args, want in CASES:
             args = [x.format(**files) for x in args]
             want = want.format(**{k: re.escape(v) for k, v in files.items()})
