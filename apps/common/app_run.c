@@ -256,6 +256,9 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 	 * as for background jobs, would lose it, SIG_DFL kill the app
 	 * half set up). */
 	app_run_signals();
+	/* Periodic stats read through a pipe (| tee, a test harness) show
+	 * up as they are printed, not at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The app's own help needs no EAL (nor hugepages): answer it first. */
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		;

@@ -129,11 +129,20 @@ struct gen_txq {
 	/* Token bucket (--rate), 16.16 fixed point in TSC cycles. */
 	uint64_t cost;            /**< cycles per send << 16, 0 = no limit */
 	uint64_t credit;
-	uint64_t credit_max;
+	uint64_t credit_max;      /**< depth: GEN_RATE_DEPTH_MS of sends */
+	uint64_t credit_lost;     /**< credit cut at the depth (stalls) */
 	uint64_t tsc_prev;
 	/* The run's frames with this queue's MACs, port and queue ids. */
 	struct gen_frames *fr;
 } __rte_cache_aligned;
+
+/**
+ * Depth of the --rate token bucket in milliseconds of sends: how long a
+ * stall (a preempted lcore, a slow TX ring) the generator catches up on
+ * at full speed afterwards. What a longer stall loses is counted and
+ * reported (rate_lost), not silently dropped.
+ */
+#define GEN_RATE_DEPTH_MS 100
 
 /** Most TX queues one lcore serves (as RX queues in apps/common). */
 #define GEN_MAX_TXQ_PER_LCORE APP_MAX_RXQ_PER_LCORE

@@ -146,10 +146,17 @@ rate_allow(struct gen_txq *t, uint16_t n)
 	uint64_t now = rte_rdtsc(), d = now - t->tsc_prev;
 
 	t->tsc_prev = now;
-	if (d >= t->credit_max >> 16)
+	if (unlikely(d >= t->credit_max >> 16)) {
+		/* A stall longer than the bucket: what it cannot hold is
+		 * lost to the rate, and counted. */
+		t->credit_lost += (d << 16) - (t->credit_max - t->credit);
 		t->credit = t->credit_max;
-	else
-		t->credit = RTE_MIN(t->credit + (d << 16), t->credit_max);
+	} else if (unlikely(t->credit + (d << 16) > t->credit_max)) {
+		t->credit_lost += t->credit + (d << 16) - t->credit_max;
+		t->credit = t->credit_max;
+	} else {
+		t->credit += d << 16;
+	}
 	return (uint16_t)RTE_MIN((uint64_t)n, t->credit / t->cost);
 }
 

@@ -65,7 +65,9 @@ static const char gen_usage[] =
 	"                      64512, 1..65536 (default 1); the addresses must\n"
 	"                      not wrap past 255.255.255.255\n"
 	"  --rate PPS          sends per second per port (split between its\n"
-	"                      queues), 0 = line rate\n"
+	"                      queues), 0 = line rate; stalls up to 100 ms are\n"
+	"                      caught up, longer ones counted (rate_lost) and\n"
+	"                      warned about at the end\n"
 	"  --count N           sends per port, then stop (0 = no limit)\n"
 	"  --clone N           send each allocated packet N + 1 times\n"
 	"                      (pktgen clone_skb), 0..65534 (default 0)\n"
@@ -248,9 +250,12 @@ gen_setup_txqs(void)
 				t->cost = RTE_MAX((hz << 16) * k / gen.c.rate,
 						1u);
 				t->credit = t->cost - t->cost / k * j;
-				/* Depth: a burst, or 1 ms of sends, so that a
-				 * preempted lcore catches up that much. */
-				t->credit_max = RTE_MAX(gen.c.rate / k / 1000,
+				/* Depth: a burst, or GEN_RATE_DEPTH_MS of
+				 * sends, so that a preempted lcore catches up
+				 * that much (1 ms lost a quarter of the rate
+				 * on a shared 2-core machine). */
+				t->credit_max = RTE_MAX(gen.c.rate / k *
+						GEN_RATE_DEPTH_MS / 1000,
 						(uint64_t)APP_BURST) * t->cost;
 			}
 			if (gen.c.pcap != NULL) {
@@ -309,6 +314,7 @@ gen_free(void)
 /* Per-port TX figures, summed over the port's queues. */
 struct port_tx {
 	uint64_t tx, bytes, unsent, slots, allocs, alloc_fail;
+	uint64_t rate_lost;     /* sends the --rate bucket lost to stalls */
 	uint64_t tsc_first, tsc_last;
 };
 
@@ -334,6 +340,8 @@ gen_collect(const struct app_opts *o)
 			pt->slots += t->slots;
 			pt->allocs += t->allocs;
 			pt->alloc_fail += t->alloc_fail;
+			if (t->cost != 0)
+				pt->rate_lost += t->credit_lost / t->cost;
 			if (t->tsc_first != 0 && (pt->tsc_first == 0 ||
 					t->tsc_first < pt->tsc_first))
 				pt->tsc_first = t->tsc_first;
@@ -360,6 +368,28 @@ rates(const struct port_tx *pt, double *mpps, double *gbps, double *wire)
 	*gbps = s > 0 ? pt->bytes * 8 / s / 1e9 : 0;
 	/* On the wire: + FCS 4, preamble and start 8, gap 12 bytes. */
 	*wire = s > 0 ? (pt->bytes + 24.0 * pt->tx) * 8 / s / 1e9 : 0;
+}
+
+/*
+ * --rate not reached: say so and why, rather than let a user read a
+ * lower rate as the one asked. Lost sends are stalls longer than the
+ * bucket's GEN_RATE_DEPTH_MS; a shortfall without them is a TX path that
+ * cannot go faster (or an lcore that never got the CPU).
+ */
+static void
+rate_warn(FILE *f, uint16_t p, const struct port_tx *pt, double mpps)
+{
+	double want = (double)gen.c.rate, got = mpps * 1e6;
+
+	if (gen.c.rate == 0 || span_s(pt) < 0.1)
+		return;
+	if (pt->rate_lost == 0 && got >= 0.98 * want)
+		return;
+	fprintf(f, "port %u: warning: %.0f pps sent, %.1f%% of --rate %" PRIu64 "; %" PRIu64 " sends lost to stalls longer than %u ms (a preempted lcore: give the generator an isolated core)%s\n",
+			p, got, 100.0 * got / want, gen.c.rate, pt->rate_lost,
+			GEN_RATE_DEPTH_MS, pt->rate_lost == 0 ?
+			", the rest refused or not reached by the TX path" :
+			"");
 }
 
 static const char *
@@ -391,6 +421,7 @@ gen_print(FILE *f, double duration_s __rte_unused)
 				" packets allocated, %" PRIu64 " failed\n",
 				p, pt->tx, pt->bytes, pt->unsent, mpps, gbps,
 				wire, span_s(pt), pt->allocs, pt->alloc_fail);
+		rate_warn(f, p, pt, mpps);
 	}
 	if (pcap_frames.pcap_skipped != 0)
 		fprintf(f, "--pcap: %" PRIu64 " frames skipped (empty or longer than %u bytes)\n",
@@ -411,6 +442,7 @@ json_port(struct app_json *j, uint16_t p)
 	app_json_u64(j, "slots", pt->slots);
 	app_json_u64(j, "allocs", pt->allocs);
 	app_json_u64(j, "alloc_fail", pt->alloc_fail);
+	app_json_u64(j, "rate_lost", pt->rate_lost);
 	app_json_double(j, "seconds", span_s(pt));
 	app_json_double(j, "mpps", mpps);
 	app_json_double(j, "gbps", gbps);

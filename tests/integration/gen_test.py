@@ -14,8 +14,11 @@ import argparse
 import ipaddress
 import os
 import re
+import signal
 import struct
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -341,6 +344,64 @@ def case_rate_split(app, work, pool):
     return probs
 
 
+def case_rate_stall(app, work, pool):
+    """--rate 100000 for 2 s with the process stopped (SIGSTOP) for 0.5 s
+    after 0.6 s: the token bucket holds GEN_RATE_DEPTH_MS (100 ms) of
+    sends, so about 0.4 s of sends (40000) are lost, counted in rate_lost
+    and named in a warning, and the 100 ms are caught up (tx about 160000;
+    a 1 ms bucket would send about 150000 and say nothing)."""
+    rate, secs = 100000, 2.0
+    jpath = work.file('gen-stall.json')
+    cmd = ([app] + harness.eal_args(work.new_prefix(), ['net_null0,no-rx=1'],
+                                    '0-1') +
+           ['--', '--json', jpath, '-p', '0x1', '--pool', pool, '--rate',
+            str(rate), '--duration', str(secs)])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        # The port lines come just before the lcores start sending.
+        seen = b''
+        while b'MTU' not in seen:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen += line
+        time.sleep(0.6)
+        os.kill(proc.pid, signal.SIGSTOP)
+        t0 = time.time()
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGCONT)
+        stopped = time.time() - t0
+        out, err = proc.communicate(timeout=120)
+        out = seen + out
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    res = harness.check_sanitizers(harness.Result(
+        cmd, proc.returncode, out.decode('utf-8', 'replace'),
+        err.decode('utf-8', 'replace'), False))
+    res.json = harness.load_json(jpath)
+    probs = run_problems(res, 'npool-gen --rate %d, stopped %.2f s'
+                         % (rate, stopped))
+    g = gen_port(res.json, 0)
+    lost_want = (stopped - 0.1) * rate
+    lost, tx = g.get('rate_lost'), g.get('tx')
+    if not isinstance(lost, int) or not (0.85 * lost_want <= lost <=
+                                         1.15 * lost_want + 2000):
+        probs.append('rate_lost %r after a %.2f s stop, want about %.0f'
+                     % (lost, stopped, lost_want))
+    elif not isinstance(tx, int) or not (0.97 * (rate * secs - lost) <= tx
+                                         <= rate * secs + BURST):
+        probs.append('tx %r with rate_lost %r, want %d - rate_lost'
+                     % (tx, lost, rate * secs))
+    if not re.search(r'port 0: warning: \d+ pps sent, [\d.]+% of --rate '
+                     r'100000; \d+ sends lost to stalls longer than 100 ms',
+                     res.stdout):
+        probs.append('no --rate warning in the output:\n' + res.tail(4))
+    return probs
+
+
 def case_duration(app, work, pool):
     """--duration on net_null: stops by itself, sends, no leak."""
     res = run_gen(app, work, ['net_null0,no-rx=1'],
@@ -427,6 +488,7 @@ CASES = {
     'two-queues-mempool': (case_two_queues, 'mempool'),
     'rate-npool': (case_rate, 'npool'),
     'rate-split-npool': (case_rate_split, 'npool'),
+    'rate-stall-npool': (case_rate_stall, 'npool'),
     'duration-mempool': (case_duration, 'mempool'),
     'bad-input': (case_bad_input, None),
 }
