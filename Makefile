@@ -8,6 +8,7 @@
 #   make stress     multi-lcore allocator stress, >= 1e9 operations
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
 #   make vm-test    npool-fwd on DPDK's e1000 PMD inside a QEMU guest
+#   make check-git-log   commit messages in DPDK's form (CI runs it)
 BUILD ?= build
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?=
@@ -23,7 +24,8 @@ MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 	--buildtype=debugoptimized
 endif
 
-.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test
+.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test \
+	check-git-log
 
 all: build
 
@@ -72,6 +74,9 @@ vm-test:
 	$(MAKE) --no-print-directory $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 	bash scripts/vm-test.sh $(BUILD)
+
+check-git-log:
+	bash scripts/check-git-log.sh
 
 install: build
 	meson install -C $(BUILD)
