@@ -134,8 +134,11 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		return -1;
 	}
 	ports[p].prof = npool_rx_profile_find(info->driver_name);
+	/* A receive-only app still sets up one TX queue, unused, as
+	 * testpmd's rxonly does: dpdk-dumpcap asks for RX and TX capture
+	 * and is refused on a port without TX queues. */
 	ports[p].nb_txq = pp->tx_per_rxq ? ports[p].nb_rxq :
-		pp->tx ? (uint16_t)nb_fwd_lcores : 0;
+		pp->tx ? (uint16_t)nb_fwd_lcores : 1;
 	if (ports[p].nb_rxq > info->max_rx_queues ||
 			ports[p].nb_txq > info->max_tx_queues) {
 		app_err("port %u (%s): needs %u RX and %u TX queues (one TX queue per forwarding lcore), the driver has %u and %u",

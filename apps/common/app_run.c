@@ -8,6 +8,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_pdump.h>
 
 #include "app_pool.h"
 #include "app_run.h"
@@ -16,6 +17,7 @@
 volatile int app_run_quit_pvt;
 static volatile sig_atomic_t signal_seen;
 static bool eal_up;
+static bool pdump_up;
 
 static struct {
 	const struct app_opts *o;
@@ -245,6 +247,24 @@ eal_failed(const char *prog, int err)
 				hint);
 }
 
+/*
+ * DPDK's capture tools (dpdk-dumpcap, dpdk-pdump) are secondary processes
+ * that ask the primary, over EAL's multi-process channel, to copy what
+ * its ports receive and send. Without that channel (--no-shconf,
+ * --in-memory) rte_pdump_init() still succeeds and nothing can attach;
+ * a real failure is said once and the run goes on.
+ */
+static void
+pdump_init(const char *prog)
+{
+	if (rte_pdump_init() == 0) {
+		pdump_up = true;
+		return;
+	}
+	printf("%s: rte_pdump_init: %s; dpdk-dumpcap cannot attach to this run\n",
+			prog, rte_strerror(rte_errno));
+}
+
 int
 app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 		const struct app_cli *cli)
@@ -280,6 +300,7 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 	eal_up = true;
 	if (vdevs_check(prog) != 0)
 		return APP_EXIT_SETUP;
+	pdump_init(prog);
 	app_telemetry_register();
 	app_opts_defaults(o, prog);
 	ret = app_cli_parse(argc - ret, argv + ret, o, cli);
@@ -311,6 +332,9 @@ app_run_cleanup(void)
 {
 	app_ports_close();
 	app_pool_fini();
+	if (pdump_up)
+		rte_pdump_uninit();
+	pdump_up = false;
 	if (eal_up)
 		rte_eal_cleanup();
 	eal_up = false;

@@ -9,6 +9,8 @@
 
 #include "npool.h"
 #include "npool_log.h"
+/* The head store is on the "npool" ops (drivers/mempool/npool). */
+#include "rte_mempool_npool.h"
 
 struct npool *npool_g;
 
@@ -23,17 +25,6 @@ npool_conf_defaults(struct npool_conf *conf)
 	conf->nb_heads = 16383;
 	conf->headroom = RTE_PKTMBUF_HEADROOM;
 	conf->socket_id = SOCKET_ID_ANY;
-}
-
-static int
-ops_index(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
-		if (strcmp(rte_mempool_ops_table.ops[i].name, name) == 0)
-			return (int)i;
-	return -1;
 }
 
 static int
@@ -60,11 +51,11 @@ npool_init(const struct npool_conf *conf)
 	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
 			conf->headroom > 1024)
 		return fail(EINVAL);
-	idx = ops_index(NPOOL_MEMPOOL_OPS_NAME);
+	idx = npool_mempool_ops_register();
 	if (idx < 0) {
-		NPOOL_LOG(ERR, "mempool ops \"%s\" not registered: link libnpool whole (--whole-archive)",
-				NPOOL_MEMPOOL_OPS_NAME);
-		return fail(ENOENT);
+		NPOOL_LOG(ERR, "mempool ops \"%s\" cannot be registered: %s",
+				NPOOL_MEMPOOL_OPS_NAME, rte_strerror(-idx));
+		return fail(-idx);
 	}
 
 	np = rte_zmalloc_socket("npool", sizeof(*np), RTE_CACHE_LINE_SIZE,

@@ -58,8 +58,9 @@ void npool_conf_defaults(struct npool_conf *conf);
  * @return
  *   0 on success, or a negative errno (also in rte_errno): -EALREADY
  *   (already initialised), -EINVAL (a setting out of range), -ENOMEM (no
- *   memory), -ENOENT (the "npool" mempool ops are not linked in: link
- *   libnpool.a with --whole-archive, as DPDK's own drivers).
+ *   memory), -ENOSPC (the "npool" mempool ops could not be registered:
+ *   the ops table is full). Call it after rte_eal_init(): it registers
+ *   the ops (npool_mempool_ops_register()).
  */
 int npool_init(const struct npool_conf *conf);
 

@@ -70,7 +70,32 @@ static struct rte_mempool_ops npool_mp_ops = {
 	.get_count = npool_mp_get_count,
 };
 
-RTE_MEMPOOL_REGISTER_OPS(npool_mp_ops);
+/*
+ * Registered once EAL is up (npool_init(), npool_pktmbuf_pool_create()),
+ * not from a constructor. Mempool ops are found by index, and the index
+ * is per process: a constructor in libnpool runs before EAL loads its
+ * driver plugins, so every stock ops of an npool app would sit one slot
+ * later than in a DPDK tool without npool. A secondary such as
+ * dpdk-dumpcap creates its pool on "ring_mp_sc" by its own index, the
+ * primary's capture callback then allocated from another ops and every
+ * packet was dropped ("received/dropped 0/123"). Registered after the
+ * plugins, the stock ops keep the indexes every DPDK process gives them.
+ */
+int
+npool_mempool_ops_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name,
+				NPOOL_MEMPOOL_OPS_NAME) == 0)
+			return (int)i;
+	ret = rte_mempool_register_ops(&npool_mp_ops);
+	if (ret < 0)
+		rte_errno = -ret;
+	return ret;
+}
 
 struct rte_mempool *
 npool_pktmbuf_pool_create(const char *name, unsigned int n,
@@ -84,6 +109,8 @@ npool_pktmbuf_pool_create(const char *name, unsigned int n,
 		rte_errno = ENAMETOOLONG;
 		return NULL;
 	}
+	if (npool_mempool_ops_register() < 0)
+		return NULL;
 	/* Cache size 0: the ops are the per-lcore cache. */
 	return rte_pktmbuf_pool_create_by_ops(name, n, 0, priv_size,
 			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
