@@ -72,6 +72,12 @@ struct npool_rx_profile {
 	uint16_t scatter_below;
 	/** The PMD forces scattered RX above this MTU; 0 = never. */
 	uint16_t scatter_above_mtu;
+	/** Without RSS the hardware puts every packet in RX queue 0: a port
+	 * polled on several RX queues needs RSS (npool_rx_rss_plan()). */
+	bool rss_needed;
+	/** Most RX queues the hardware's RSS spreads over (the kernel
+	 * driver's limit); 0 = as many as the RETA has entries. */
+	uint16_t rss_max_queues;
 };
 
 /** What a port wants from npool_rx_profile_plan(). */
