@@ -10,6 +10,7 @@
 #include "npool_rx.h"
 #include "app_pool.h"
 #include "app_port.h"
+#include "app_rss.h"
 
 struct app_lcore_conf app_lcores[RTE_MAX_LCORE];
 struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
@@ -27,10 +28,14 @@ static struct {
 	struct rte_mempool *pool;   /* of the polled queues, for the others */
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
+	bool rx_polled;             /* the lcores poll the RX queues */
+	bool rss_read_back;         /* the RETA read back equal */
+	bool rss_set;               /* started once: rss is its plan */
+	struct npool_rx_rss_plan rss;
 } ports[RTE_MAX_ETHPORTS];
 
 static unsigned int nb_fwd_lcores;
-static uint16_t mbuf_size;      /* --mbuf-size, 0 = the profile's */
+static const struct app_opts *opts;
 static struct rte_mempool *rx_pools[RTE_MAX_NUMA_NODES];
 
 #define MIN_POOL_MBUFS 8192u
@@ -39,6 +44,23 @@ unsigned int
 app_fwd_lcore_count(void)
 {
 	return nb_fwd_lcores;
+}
+
+uint16_t
+app_port_rxq_polled(uint16_t port)
+{
+	return port < RTE_MAX_ETHPORTS && ports[port].rss_set &&
+		ports[port].rx_polled ? ports[port].nb_rxq : 0;
+}
+
+const struct npool_rx_rss_plan *
+app_port_rss(uint16_t port, bool *read_back)
+{
+	if (port >= RTE_MAX_ETHPORTS || !ports[port].rss_set)
+		return NULL;
+	if (read_back != NULL)
+		*read_back = ports[port].rss_read_back;
+	return &ports[port].rss;
 }
 
 unsigned int
@@ -86,6 +108,7 @@ static void
 plan_error(uint16_t p, const struct npool_rx_plan *pl, int ret)
 {
 	const char *drv = ports[p].info.driver_name;
+	const uint16_t mbuf_size = opts->mbuf_size;
 
 	if (ret == -EINVAL && (pl->mtu > pl->max_mtu ||
 			pl->mtu < ports[p].info.min_mtu))
@@ -134,6 +157,7 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		return -1;
 	}
 	ports[p].prof = npool_rx_profile_find(info->driver_name);
+	ports[p].rx_polled = !pp->tx_per_rxq;
 	ports[p].nb_txq = pp->tx_per_rxq ? ports[p].nb_rxq :
 		pp->tx ? (uint16_t)nb_fwd_lcores : 0;
 	if (ports[p].nb_rxq > info->max_rx_queues ||
@@ -156,7 +180,7 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	 * switches it off. */
 	memset(&req, 0, sizeof(req));
 	req.mtu = RTE_MAX(pp->mtu, (uint16_t)RTE_ETHER_MTU);
-	req.data_room = mbuf_size;
+	req.data_room = opts->mbuf_size;
 	req.nb_rxq = ports[p].nb_rxq_dev;
 	req.nb_txq = ports[p].nb_txq;
 	req.rx_offloads = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
@@ -168,6 +192,10 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		plan_error(p, pl, ret);
 		return -1;
 	}
+	if (app_rss_plan(p, ports[p].prof, info, ports[p].rx_polled ?
+			ports[p].nb_rxq : 0, ports[p].nb_rxq_dev,
+			&ports[p].rss, conf) < 0)
+		return -1;
 	log_offloads_off(p, pl->tx_offloads_off);
 	ports[p].nb_rxd = pl->nb_rxd;
 	ports[p].nb_txd = pl->nb_txd;
@@ -336,7 +364,9 @@ start_port(uint16_t p, bool promisc)
 			ports[p].plan.rx_buf_size, ports[p].plan.data_room,
 			rte_pktmbuf_data_room_size(ports[p].pool),
 			ports[p].plan.scatter ? "on" : "off");
-	return 0;
+	ports[p].rss_set = true;
+	return app_rss_start(p, &ports[p].info, ports[p].nb_rxq_dev,
+			&ports[p].rss, &ports[p].rss_read_back);
 }
 
 int
@@ -345,7 +375,7 @@ app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
 	uint16_t p;
 
 	memset(ports, 0, sizeof(ports));
-	mbuf_size = o->mbuf_size;
+	opts = o;
 	if (build_lcore_map(o) < 0)
 		return -1;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
