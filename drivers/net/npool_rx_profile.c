@@ -225,6 +225,7 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 		const struct npool_rx_req *req, struct npool_rx_plan *plan)
 {
 	uint32_t need, buf, room;
+	uint16_t mtu;
 	bool forced;
 	int ret;
 
@@ -235,7 +236,20 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 	memset(plan, 0, sizeof(*plan));
 	if (p == NULL || info == NULL || req == NULL)
 		return plan_fail(plan, EINVAL, "no profile, dev_info or request");
-	ret = plan_mtu(info, req->mtu, plan);
+	mtu = req->mtu;
+	if (req->max_pkt_len != 0) {
+		/* l3fwd's --max-pkt-len: the frame, less the overhead. */
+		if (req->max_pkt_len <= eth_overhead(info) ||
+				req->max_pkt_len - eth_overhead(info) >
+				UINT16_MAX) {
+			plan->max_frame = req->max_pkt_len;
+			return plan_fail(plan, EINVAL,
+					"largest frame outside the device's range");
+		}
+		mtu = (uint16_t)RTE_MAX(req->max_pkt_len - eth_overhead(info),
+				(uint32_t)mtu);
+	}
+	ret = plan_mtu(info, mtu, plan);
 	need = plan->mtu + (p->frame_overhead != 0 ? p->frame_overhead :
 			eth_overhead(info)) + p->frame_slack;
 	plan->whole_room = (uint16_t)whole_frame_room(p, info, need);
@@ -278,8 +292,10 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 	if (plan->scatter)
 		plan->tx_offloads |= info->tx_offload_capa &
 			RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	plan->nb_rxd = adjust_nb_desc(p->nb_rxd, &info->rx_desc_lim);
-	plan->nb_txd = adjust_nb_desc(p->nb_txd, &info->tx_desc_lim);
+	plan->nb_rxd = adjust_nb_desc(req->nb_rxd != 0 ? req->nb_rxd :
+			p->nb_rxd, &info->rx_desc_lim);
+	plan->nb_txd = adjust_nb_desc(req->nb_txd != 0 ? req->nb_txd :
+			p->nb_txd, &info->tx_desc_lim);
 	plan->rx_free_thresh = RTE_MIN(p->rx_free_thresh, plan->nb_rxd);
 	plan->nb_mbufs = (uint32_t)req->nb_rxq * plan->nb_rxd +
 		(uint32_t)req->nb_txq * plan->nb_txd;

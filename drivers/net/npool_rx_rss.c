@@ -126,7 +126,7 @@ npool_rx_rss_plan(const struct npool_rx_profile *p,
 		 * other queues would never receive. */
 		if (p->rss_needed)
 			return rss_fail(plan, ENOTSUP,
-					"several RX queues need RSS and the device offers none of the hash types (flow_type_rss_offloads)");
+					"several RX queues need RSS and the device offers none of the hash types wanted");
 		return rss_off(plan,
 				"the device offers no RSS hash (flow_type_rss_offloads 0): each RX queue gets what the device puts there");
 	}

@@ -348,6 +348,87 @@ test_plan_switches_fast_free_off(void **state __rte_unused)
 }
 
 static void
+test_plan_takes_queue_sizes(void **state __rte_unused)
+{
+	struct npool_rx_req r = req_of(0, 0);
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	/* --rx-queue-size 100 --tx-queue-size 10 on ixgbe: aligned up to
+	 * 104 (IXGBE_RXD_ALIGN 8), raised to the minimum 64. */
+	info_ixgbe(&d);
+	r.nb_rxd = 100;
+	r.nb_txd = 10;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 104);
+	assert_int_equal(pl.nb_txd, 64);
+	/* The pool is sized for the rings as adjusted. */
+	assert_int_equal(pl.nb_mbufs, 104 + 2 * 64);
+	r.nb_rxd = 8192;
+	r.nb_txd = UINT16_MAX;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 4096);
+	assert_int_equal(pl.nb_txd, 4096);
+	/* A vdev without limits takes them as given. */
+	info_pcap(&d);
+	r.nb_rxd = 100;
+	r.nb_txd = 3;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 100);
+	assert_int_equal(pl.nb_txd, 3);
+	assert_int_equal(pl.nb_mbufs, 100 + 2 * 3);
+}
+
+/* Plan @d for l3fwd's --max-pkt-len @len with an MTU floor of @mtu. */
+static int
+plan_pkt_len(const struct rte_eth_dev_info *d, uint32_t len, uint16_t mtu,
+		struct npool_rx_plan *pl)
+{
+	struct npool_rx_req r = req_of(mtu, 0);
+
+	r.max_pkt_len = len;
+	rte_errno = 0;
+	return npool_rx_profile_plan(npool_rx_profile_find(d->driver_name),
+			d, &r, pl);
+}
+
+static void
+test_plan_max_pkt_len_as_l3fwd(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	/* ixgbe: max_rx_pktlen - max_mtu = 18. */
+	info_ixgbe(&d);
+	assert_int_equal(plan_pkt_len(&d, 9018, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 9000);
+	assert_int_equal(pl.max_frame, 9018);
+	/* igb counts a VLAN tag in its overhead: 22. */
+	info_igb(&d);
+	assert_int_equal(plan_pkt_len(&d, 9018, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 8996);
+	/* em reports no max_mtu: ethdev's 18. */
+	info_em(&d, EM_82574_PKTLEN);
+	assert_int_equal(plan_pkt_len(&d, 1518, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 1500);
+	/* A floor: the apps keep ports at 1500 at least. */
+	assert_int_equal(plan_pkt_len(&d, 1000, 1500, &pl), 0);
+	assert_int_equal(pl.mtu, 1500);
+	assert_int_equal(plan_pkt_len(&d, 1000, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 982);
+	/* Not above the overhead, or beyond the device. */
+	assert_int_equal(plan_pkt_len(&d, 18, 0, &pl), -EINVAL);
+	assert_int_equal(rte_errno, EINVAL);
+	assert_non_null(pl.reason);
+	info_ixgbe(&d);
+	assert_int_equal(plan_pkt_len(&d, 15873, 0, &pl), -EINVAL);
+	assert_int_equal(pl.max_mtu, 15854);
+}
+
+static void
 test_plan_rejects_null_arguments(void **state __rte_unused)
 {
 	const struct npool_rx_profile *p = npool_rx_profile_find(NULL);
@@ -408,6 +489,8 @@ main(void)
 		cmocka_unit_test(test_plan_em_82540),
 		cmocka_unit_test(test_plan_generic_vdevs),
 		cmocka_unit_test(test_plan_switches_fast_free_off),
+		cmocka_unit_test(test_plan_takes_queue_sizes),
+		cmocka_unit_test(test_plan_max_pkt_len_as_l3fwd),
 		cmocka_unit_test(test_plan_rejects_null_arguments),
 		cmocka_unit_test(test_fit_writes_the_plan_into_the_port_conf),
 	};

@@ -177,7 +177,7 @@ test_rss_em_refused(void **state __rte_unused)
 
 	/* Two queues in dev_info, no RSS: queue 1 would never receive. */
 	info_em(&d, EM_82574_PKTLEN);
-	assert_refused(plan(&d, 2, 2), "flow_type_rss_offloads");
+	assert_refused(plan(&d, 2, 2), "none of the hash types");
 	assert_int_equal(pl.rss_hf, 0);
 	assert_int_equal(pl.rss_hf_lacking, NPOOL_RX_RSS_HF);
 	/* A NIC that offers RSS, but none of the types wanted. */
