@@ -60,6 +60,10 @@ struct app_port_params {
 	 * queues of a generator's lcores); the RX queues are then not
 	 * polled (no RSS). */
 	bool tx_per_rxq;
+	/** l3fwd's --max-pkt-len: largest frame, CRC included; the port MTU
+	 * is this less the device's overhead, at least @c mtu and 1500
+	 * (npool_rx_req.max_pkt_len); 0 = none. */
+	uint32_t max_pkt_len;
 };
 
 /**
