@@ -7,8 +7,9 @@
  * Command line of the npool apps: the options every app shares (-p, -P,
  * --config, --pool, --copybreak, --nb-mbufs, --nb-chunks, --nb-small-chunks,
  * --nb-heads, --mbuf-size, --stats, --mbcache, --duration, --idle-exit,
- * --json), strict number/portmask/MAC parsing
- * and one error line that names the flag, then the usage.
+ * --json, and l3fwd's --rx-queue-size, --tx-queue-size, --no-numa), strict
+ * number/portmask/MAC parsing (app_cli_parse.c) and one error line that
+ * names the flag, then the usage.
  *
  * EAL options come first and end with "--"; app_cli_parse() sees what
  * rte_eal_init() left.
@@ -70,6 +71,14 @@ struct app_opts {
 	uint32_t nb_heads;       /**< --nb-heads: npool packet heads,
 	                          *   0 = npool's default or the app's */
 	uint16_t mbuf_size;      /**< --mbuf-size data room, 0 = profile's */
+	uint16_t nb_rxd;         /**< --rx-queue-size descriptors per RX
+	                          *   queue, 0 = the RX profile's */
+	uint16_t nb_txd;         /**< --tx-queue-size, 0 = the profile's */
+	/** --no-numa (l3fwd's): RX pools and queues on socket 0 whatever
+	 * the lcores' sockets; without it, one RX pool per socket of a
+	 * polling lcore. npool's own arena is one instance either way
+	 * (npool_init()); per-socket instances are to come. */
+	bool no_numa;
 	uint16_t mbcache;        /**< --mbcache: per-lcore cache of the stock
 	                          *   pools, default APP_MEMPOOL_CACHE */
 	uint32_t stats_s;        /**< --stats period in seconds, 0 = off */

@@ -10,6 +10,7 @@
 #include "npool_rx.h"
 #include "app_pool.h"
 #include "app_port.h"
+#include "app_rss.h"
 
 struct app_lcore_conf app_lcores[RTE_MAX_LCORE];
 struct rte_ether_addr app_port_mac[RTE_MAX_ETHPORTS];
@@ -27,10 +28,14 @@ static struct {
 	struct rte_mempool *pool;   /* of the polled queues, for the others */
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
+	bool rx_polled;             /* the lcores poll the RX queues */
+	bool rss_read_back;         /* the RETA read back equal */
+	bool rss_set;               /* started once: rss is its plan */
+	struct npool_rx_rss_plan rss;
 } ports[RTE_MAX_ETHPORTS];
 
 static unsigned int nb_fwd_lcores;
-static uint16_t mbuf_size;      /* --mbuf-size, 0 = the profile's */
+static const struct app_opts *opts;
 static struct rte_mempool *rx_pools[RTE_MAX_NUMA_NODES];
 
 #define MIN_POOL_MBUFS 8192u
@@ -39,6 +44,33 @@ unsigned int
 app_fwd_lcore_count(void)
 {
 	return nb_fwd_lcores;
+}
+
+uint16_t
+app_port_rxq_polled(uint16_t port)
+{
+	return port < RTE_MAX_ETHPORTS && ports[port].rss_set &&
+		ports[port].rx_polled ? ports[port].nb_rxq : 0;
+}
+
+const struct npool_rx_rss_plan *
+app_port_rss(uint16_t port, bool *read_back)
+{
+	if (port >= RTE_MAX_ETHPORTS || !ports[port].rss_set)
+		return NULL;
+	if (read_back != NULL)
+		*read_back = ports[port].rss_read_back;
+	return &ports[port].rss;
+}
+
+/* Socket of an lcore's RX pool and queues: --no-numa puts everything on
+ * socket 0, as l3fwd does. */
+static unsigned int
+lcore_socket(unsigned int lcore)
+{
+	unsigned int socket = rte_lcore_to_socket_id(lcore);
+
+	return opts->no_numa || socket >= RTE_MAX_NUMA_NODES ? 0 : socket;
 }
 
 unsigned int
@@ -83,11 +115,20 @@ build_lcore_map(const struct app_opts *o)
 
 /* Why the plan of port @p failed, naming the flag to change. */
 static void
-plan_error(uint16_t p, const struct npool_rx_plan *pl, int ret)
+plan_error(uint16_t p, const struct npool_rx_plan *pl, int ret,
+		uint32_t max_pkt_len)
 {
 	const char *drv = ports[p].info.driver_name;
+	const uint16_t mbuf_size = opts->mbuf_size;
 
-	if (ret == -EINVAL && (pl->mtu > pl->max_mtu ||
+	if (ret == -EINVAL && max_pkt_len != 0 && (pl->mtu > pl->max_mtu ||
+			pl->mtu == 0))
+		app_err("port %u (%s): --max-pkt-len %u: %s: the device takes MTU %u..%u, frames up to %u bytes",
+				p, drv, max_pkt_len, pl->reason != NULL ?
+				pl->reason : "MTU out of range",
+				ports[p].info.min_mtu, pl->max_mtu,
+				ports[p].info.max_rx_pktlen);
+	else if (ret == -EINVAL && (pl->mtu > pl->max_mtu ||
 			pl->mtu < ports[p].info.min_mtu))
 		app_err("port %u (%s): MTU %u (--mtu, or the largest frame to send): %s: the device takes %u..%u",
 				p, drv, pl->mtu, pl->reason,
@@ -117,6 +158,27 @@ log_offloads_off(uint16_t p, uint64_t off)
 	}
 }
 
+/* Say where the driver's limits moved --rx/tx-queue-size. */
+static void
+log_desc_adjusted(uint16_t p)
+{
+	const struct rte_eth_dev_info *info = &ports[p].info;
+
+	if (opts->nb_rxd != 0 && opts->nb_rxd != ports[p].nb_rxd)
+		printf("port %u: --rx-queue-size %u adjusted to %u (%s takes %u..%u descriptors, a multiple of %u)\n",
+				p, opts->nb_rxd, ports[p].nb_rxd,
+				info->driver_name, info->rx_desc_lim.nb_min,
+				info->rx_desc_lim.nb_max,
+				info->rx_desc_lim.nb_align);
+	if (opts->nb_txd != 0 && ports[p].nb_txq != 0 &&
+			opts->nb_txd != ports[p].nb_txd)
+		printf("port %u: --tx-queue-size %u adjusted to %u (%s takes %u..%u descriptors, a multiple of %u)\n",
+				p, opts->nb_txd, ports[p].nb_txd,
+				info->driver_name, info->tx_desc_lim.nb_min,
+				info->tx_desc_lim.nb_max,
+				info->tx_desc_lim.nb_align);
+}
+
 /* Profile, queue counts, offloads and rte_eth_dev_configure(). */
 static int
 configure_port(uint16_t p, const struct app_port_params *pp)
@@ -134,6 +196,7 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		return -1;
 	}
 	ports[p].prof = npool_rx_profile_find(info->driver_name);
+	ports[p].rx_polled = !pp->tx_per_rxq;
 	/* A receive-only app still sets up one TX queue, unused, as
 	 * testpmd's rxonly does: dpdk-dumpcap asks for RX and TX capture
 	 * and is refused on a port without TX queues. */
@@ -159,18 +222,25 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	 * switches it off. */
 	memset(&req, 0, sizeof(req));
 	req.mtu = RTE_MAX(pp->mtu, (uint16_t)RTE_ETHER_MTU);
-	req.data_room = mbuf_size;
+	req.max_pkt_len = pp->max_pkt_len;
+	req.data_room = opts->mbuf_size;
 	req.nb_rxq = ports[p].nb_rxq_dev;
 	req.nb_txq = ports[p].nb_txq;
+	req.nb_rxd = opts->nb_rxd;
+	req.nb_txd = opts->nb_txd;
 	req.rx_offloads = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 	req.tx_offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	memset(conf, 0, sizeof(*conf));
 	ret = npool_rx_profile_fit(p, ports[p].prof, &req, conf, pl);
 	if (ret != 0) {
-		plan_error(p, pl, ret);
+		plan_error(p, pl, ret, pp->max_pkt_len);
 		return -1;
 	}
+	if (app_rss_plan(p, ports[p].prof, info, ports[p].rx_polled ?
+			ports[p].nb_rxq : 0, ports[p].nb_rxq_dev,
+			&ports[p].rss, conf) < 0)
+		return -1;
 	log_offloads_off(p, pl->tx_offloads_off);
 	ports[p].nb_rxd = pl->nb_rxd;
 	ports[p].nb_txd = pl->nb_txd;
@@ -197,6 +267,10 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 				rte_strerror(-ret));
 		return -1;
 	}
+	/* The pool holds what the rings hold, as adjusted. */
+	pl->nb_mbufs = (uint32_t)ports[p].nb_rxq_dev * ports[p].nb_rxd +
+		(uint32_t)ports[p].nb_txq * ports[p].nb_txd;
+	log_desc_adjusted(p);
 	return 0;
 }
 
@@ -226,9 +300,7 @@ create_rx_pools(const struct app_opts *o)
 	RTE_LCORE_FOREACH(lcore) {
 		if (app_lcores[lcore].nb_rxq == 0)
 			continue;
-		socket = rte_lcore_to_socket_id(lcore);
-		if (socket >= RTE_MAX_NUMA_NODES)
-			socket = 0;
+		socket = lcore_socket(lcore);
 		if (rx_pools[socket] != NULL)
 			continue;
 		snprintf(name, sizeof(name), "rx_s%u", socket);
@@ -269,9 +341,7 @@ setup_queues(void)
 	RTE_LCORE_FOREACH(lcore) {
 		const struct app_lcore_conf *lc = &app_lcores[lcore];
 
-		socket = rte_lcore_to_socket_id(lcore);
-		if (socket >= RTE_MAX_NUMA_NODES)
-			socket = 0;
+		socket = lcore_socket(lcore);
 		for (i = 0; i < lc->nb_rxq; i++)
 			if (setup_rxq(lc->rxq[i].port, lc->rxq[i].queue,
 					rx_pools[socket]) < 0)
@@ -288,6 +358,7 @@ setup_queues(void)
 		txconf.offloads = ports[p].conf.txmode.offloads;
 		for (q = 0; q < ports[p].nb_txq; q++) {
 			ret = rte_eth_tx_queue_setup(p, q, ports[p].nb_txd,
+					opts->no_numa ? 0 :
 					rte_eth_dev_socket_id(p), &txconf);
 			if (ret != 0) {
 				app_err("port %u: TX queue %u: %s", p, q,
@@ -339,7 +410,9 @@ start_port(uint16_t p, bool promisc)
 			ports[p].plan.rx_buf_size, ports[p].plan.data_room,
 			rte_pktmbuf_data_room_size(ports[p].pool),
 			ports[p].plan.scatter ? "on" : "off");
-	return 0;
+	ports[p].rss_set = true;
+	return app_rss_start(p, &ports[p].info, ports[p].nb_rxq_dev,
+			&ports[p].rss, &ports[p].rss_read_back);
 }
 
 int
@@ -348,7 +421,7 @@ app_ports_start(const struct app_opts *o, const struct app_port_params *pp)
 	uint16_t p;
 
 	memset(ports, 0, sizeof(ports));
-	mbuf_size = o->mbuf_size;
+	opts = o;
 	if (build_lcore_map(o) < 0)
 		return -1;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)

@@ -9,8 +9,11 @@
  * RX profile (npool_rx_profile_fit(): MTU, data room, scattered RX,
  * offloads, ring sizes; never RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, each
  * offload switched off logged), one TX queue per forwarding lcore on
- * every port. Each port prints its profile, MTU, RX buffer and whether RX
- * scatters when it starts.
+ * every port, RSS over the polled RX queues (npool_rx_rss_plan(): the
+ * RETA spread over them, each hash type the device lacks logged; a NIC
+ * that needs RSS for them and cannot have it is refused). Each port
+ * prints its profile, MTU, RX buffer, whether RX scatters and its RSS
+ * set-up when it starts.
  */
 
 #include <stdbool.h>
@@ -19,6 +22,7 @@
 #include <rte_ether.h>
 #include <rte_lcore.h>
 
+#include "npool_rx_rss.h"
 #include "app_cli.h"
 
 #ifdef __cplusplus
@@ -53,8 +57,13 @@ struct app_port_params {
 	uint16_t mtu;
 	/** Instead of @c tx: every --config entry (port, queue, lcore) names
 	 * TX queue @c queue of @c port too, used by @c lcore alone (the TX
-	 * queues of a generator's lcores). */
+	 * queues of a generator's lcores); the RX queues are then not
+	 * polled (no RSS). */
 	bool tx_per_rxq;
+	/** l3fwd's --max-pkt-len: largest frame, CRC included; the port MTU
+	 * is this less the device's overhead, at least @c mtu and 1500
+	 * (npool_rx_req.max_pkt_len); 0 = none. */
+	uint32_t max_pkt_len;
 };
 
 /**
@@ -72,6 +81,22 @@ unsigned int app_fwd_lcore_count(void);
 
 /** TX descriptors over all started ports and queues (for pool sizing). */
 unsigned int app_ports_tx_descs(void);
+
+/**
+ * RX queues the lcores poll on port @p port (queues 0..n-1 in --config);
+ * 0 for a port not started or whose queues are not polled (tx_per_rxq).
+ * Still valid after app_ports_close(), for the report. Main lcore or
+ * telemetry, after app_ports_start().
+ */
+uint16_t app_port_rxq_polled(uint16_t port);
+
+/**
+ * The RSS plan port @p port was started with (still after
+ * app_ports_close()); NULL for a port not started. @p read_back (may be NULL) tells whether its RETA was read
+ * back from the device equal to the plan's.
+ */
+const struct npool_rx_rss_plan *app_port_rss(uint16_t port,
+		bool *read_back);
 
 /**
  * Stop and close every started port, so that the RX and TX rings give

@@ -133,7 +133,7 @@ app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
 		app_ctr_idle(ctr);
 		return 0;
 	}
-	app_ctr_rx(ctr, port, n);
+	app_ctr_rx(ctr, i, port, n);
 	/* A chain, a single segment that is not the whole packet or a
 	 * foreign mbuf->port takes the fix out of line. With @p plain the
 	 * one pass checks more; only a burst it finds odd is looked at

@@ -6,6 +6,8 @@
 
 #include "npool_rx.h"
 #include "app_json.h"
+#include "app_port.h"
+#include "app_rss.h"
 #include "app_stats.h"
 
 struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
@@ -17,6 +19,7 @@ static struct {
 	double prev_s;
 	uint64_t prev_rx[RTE_MAX_ETHPORTS];
 	uint64_t prev_tx[RTE_MAX_ETHPORTS];
+	uint64_t prev_rxq[RTE_MAX_LCORE][APP_MAX_RXQ_PER_LCORE];
 	bool eth_ok[RTE_MAX_ETHPORTS];
 	struct rte_eth_stats eth[RTE_MAX_ETHPORTS];
 } st;
@@ -120,6 +123,46 @@ dropped(const struct app_port_ctr *c)
 	return n;
 }
 
+/* The lcore @l and its slot @i that poll RX queue @q of port @p: false
+ * when none does. */
+static bool
+rxq_slot(uint16_t p, uint16_t q, unsigned int *l, unsigned int *i)
+{
+	unsigned int k;
+
+	for (*l = 0; *l < RTE_MAX_LCORE; (*l)++)
+		for (k = 0; k < app_lcores[*l].nb_rxq; k++)
+			if (app_lcores[*l].rxq[k].port == p &&
+					app_lcores[*l].rxq[k].queue == q) {
+				*i = k;
+				return true;
+			}
+	return false;
+}
+
+/* RX packets of queue @q of port @p so far (0 when nobody polls it). */
+static uint64_t
+rxq_rx(uint16_t p, uint16_t q)
+{
+	unsigned int l, i;
+
+	return rxq_slot(p, q, &l, &i) ?
+		__atomic_load_n(&app_ctr[l].rxq[i], __ATOMIC_RELAXED) : 0;
+}
+
+unsigned int
+app_stats_rxq_snapshot(uint16_t port, uint64_t *rx, unsigned int n)
+{
+	unsigned int q, nq;
+
+	if (st.o == NULL || port >= RTE_MAX_ETHPORTS || !port_enabled(port))
+		return 0;
+	nq = RTE_MIN((unsigned int)app_port_rxq_polled(port), n);
+	for (q = 0; q < nq; q++)
+		rx[q] = rxq_rx(port, (uint16_t)q);
+	return nq;
+}
+
 uint64_t
 app_stats_rx_total(void)
 {
@@ -150,6 +193,28 @@ snap_port(uint16_t p, struct app_port_ctr *out)
 	out->rx = rx;
 }
 
+/* The RX queues of a port polled on several: rx and rate of each. */
+static void
+print_periodic_rxq(uint16_t p, double elapsed_s, double dt)
+{
+	uint16_t nq = app_port_rxq_polled(p), q;
+	unsigned int l, i;
+	uint64_t rx;
+
+	if (nq < 2)
+		return;
+	printf("[%8.1f s] port %u queues: rx", elapsed_s, p);
+	for (q = 0; q < nq; q++) {
+		if (!rxq_slot(p, q, &l, &i))
+			continue;
+		rx = __atomic_load_n(&app_ctr[l].rxq[i], __ATOMIC_RELAXED);
+		printf(" %u: %" PRIu64 " (%.3f Mpps)", q, rx,
+				(rx - st.prev_rxq[l][i]) / dt / 1e6);
+		st.prev_rxq[l][i] = rx;
+	}
+	putchar('\n');
+}
+
 void
 app_stats_print_periodic(double elapsed_s)
 {
@@ -174,6 +239,7 @@ app_stats_print_periodic(double elapsed_s)
 				dropped(&c), c.rx > done ? c.rx - done : 0);
 		st.prev_rx[p] = c.rx;
 		st.prev_tx[p] = c.tx;
+		print_periodic_rxq(p, elapsed_s, dt);
 	}
 	st.prev_s = elapsed_s;
 	fflush(stdout);
@@ -202,6 +268,31 @@ print_row(FILE *f, const char *name, const uint64_t *v, unsigned int n)
 	for (i = 0; i < n; i++)
 		fprintf(f, " %14" PRIu64, v[i]);
 	fputc('\n', f);
+}
+
+/* Under the rx row: "  rx queue q" for each queue of the ports that poll
+ * several ("-" where a port has no such queue, none in the total). */
+static void
+print_rxq_rows(FILE *f, const uint16_t *pid, unsigned int n)
+{
+	uint16_t most = 0, nq, q;
+	char name[32];
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		most = RTE_MAX(most, app_port_rxq_polled(pid[k]));
+	for (q = 0; most > 1 && q < most; q++) {
+		snprintf(name, sizeof(name), "  rx queue %u", q);
+		fprintf(f, "%-16s", name);
+		for (k = 0; k < n; k++) {
+			nq = app_port_rxq_polled(pid[k]);
+			if (nq > 1 && q < nq)
+				fprintf(f, " %14" PRIu64, rxq_rx(pid[k], q));
+			else
+				fprintf(f, " %14s", "-");
+		}
+		fprintf(f, " %14s\n", "-");
+	}
 }
 
 void
@@ -252,6 +343,7 @@ app_stats_print_final(FILE *f, double duration_s)
 	struct rte_eth_stats e[RTE_MAX_ETHPORTS + 1];
 	uint64_t v[RTE_MAX_ETHPORTS + 1];
 	char name[32];
+	uint16_t pid[RTE_MAX_ETHPORTS];
 	unsigned int n = 0, i, r, l;
 	uint16_t p;
 
@@ -272,7 +364,7 @@ app_stats_print_final(FILE *f, double duration_s)
 #undef ADD
 		snprintf(name, sizeof(name), "port %u", p);
 		fprintf(f, " %14s", name);
-		n++;
+		pid[n++] = p;
 	}
 	c[n] = c[RTE_MAX_ETHPORTS];
 	e[n] = e[RTE_MAX_ETHPORTS];
@@ -283,6 +375,7 @@ app_stats_print_final(FILE *f, double duration_s)
 		print_row(f, label, v, n + 1); \
 	} while (0)
 	ROW("rx", c[i].rx);
+	print_rxq_rows(f, pid, n);
 	ROW("tx", c[i].tx);
 	ROW("forwarded", c[i].fwd);
 	ROW("dropped", dropped(&c[i]));
@@ -337,6 +430,38 @@ json_copybreak(struct app_json *j, const struct npool_rx_stats *s)
 	app_json_u64(j, "copybreak_nomem", s->copybreak_nomem);
 }
 
+/* Each polled RX queue: queue, the lcore polling it, rx. */
+static void
+json_rxq(struct app_json *j, uint16_t p)
+{
+	uint16_t nq = app_port_rxq_polled(p), q;
+	unsigned int l, i;
+
+	app_json_arr_begin(j, "rx_queues");
+	for (q = 0; q < nq; q++) {
+		if (!rxq_slot(p, q, &l, &i))
+			continue;
+		app_json_obj_begin(j, NULL);
+		app_json_u64(j, "queue", q);
+		app_json_u64(j, "lcore", l);
+		app_json_u64(j, "rx", app_ctr[l].rxq[i]);
+		app_json_obj_end(j);
+	}
+	app_json_arr_end(j);
+}
+
+/* How the port's RX queues are fed. */
+static void
+json_rss(struct app_json *j, uint16_t p)
+{
+	const struct npool_rx_rss_plan *rss;
+	bool back = false;
+
+	rss = app_port_rss(p, &back);
+	if (rss != NULL)
+		app_rss_json(j, rss, back);
+}
+
 static void
 json_ports(struct app_json *j)
 {
@@ -361,6 +486,8 @@ json_ports(struct app_json *j)
 #undef ETH_KEY
 			app_json_obj_end(j);
 		}
+		json_rxq(j, p);
+		json_rss(j, p);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

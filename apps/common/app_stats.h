@@ -9,7 +9,9 @@
  *
  * Each lcore writes only its own struct app_lcore_ctr with plain adds;
  * the main lcore sums them (reads may lag by a burst while running).
- * Invariant per port and in total: rx == forwarded + dropped.
+ * Invariant per port and in total: rx == forwarded + dropped; per port,
+ * rx == the sum of its polled RX queues' rx (each queue is counted by the
+ * one lcore that polls it).
  */
 
 #include <stdint.h>
@@ -50,6 +52,9 @@ struct app_lcore_ctr {
 	uint64_t last_tsc;  /**< TSC read after a recent non-empty burst */
 	uint64_t last_rx;   /**< rx when last_tsc was read */
 	uint32_t stale;     /**< non-empty bursts since last_tsc was read */
+	/** Packets received on each of the lcore's RX queues, indexed as
+	 * app_lcores[lcore].rxq[]. */
+	uint64_t rxq[APP_MAX_RXQ_PER_LCORE];
 	struct app_port_ctr port[RTE_MAX_ETHPORTS];
 } __rte_cache_aligned;
 
@@ -86,16 +91,18 @@ app_ctr_stamp_pvt(struct app_lcore_ctr *c)
 }
 
 /**
- * Count a non-empty RX burst of @p n packets on @p port.
+ * Count a non-empty RX burst of @p n packets on @p port, received on the
+ * lcore's RX queue number @p i (app_lcores[lcore].rxq[i]).
  * Inline: the lcore's fast path. The TSC (~25 cycles here) is read at
  * the first burst, then once every APP_TSC_EVERY bursts and at the first
  * empty poll after a burst (app_ctr_idle()): the rate covers the packets
  * counted up to the last read, exactly.
  */
 static __rte_always_inline void
-app_ctr_rx(struct app_lcore_ctr *c, uint16_t port, uint16_t n)
+app_ctr_rx(struct app_lcore_ctr *c, uint16_t i, uint16_t port, uint16_t n)
 {
 	c->rx += n;
+	c->rxq[i] += n;
 	c->port[port].rx += n;
 	if (unlikely(c->first_tsc == 0)) {
 		c->first_n = n;
@@ -140,7 +147,8 @@ uint64_t app_stats_rx_total(void);
  * Print one line per port while the lcores run: rx, tx (rates since the
  * last call), forwarded, dropped, and the packets in flight (received,
  * not yet forwarded or dropped), from one read of the counters that adds
- * up: rx == forwarded + dropped + in flight.
+ * up: rx == forwarded + dropped + in flight; for a port polled on several
+ * RX queues, a second line with each queue's rx and rate.
  */
 void app_stats_print_periodic(double elapsed_s);
 
@@ -154,15 +162,18 @@ void app_stats_read_eth(void);
  * none were (port not enabled, not read, or the PMD failed). */
 const struct rte_eth_stats *app_stats_eth(uint16_t port);
 
-/** Print the end-of-run table: per port and total, then per lcore; with
- * --copybreak, each lcore's and the total copy-break counters
- * (npool_rx_stats: copied, copybreak_nomem). */
+/** Print the end-of-run table: per port and total (with a row per RX
+ * queue when a port polls several), then per lcore; with --copybreak,
+ * each lcore's and the total copy-break counters (npool_rx_stats:
+ * copied, copybreak_nomem). */
 void app_stats_print_final(FILE *f, double duration_s);
 
 /**
  * Write the final counters and the leak check to @p path as JSON; the
  * copy-break counters as "copybreak_copied" and "copybreak_nomem" in each
- * lcore's object and in "total".
+ * lcore's object and in "total"; per port, "rx_queues" (queue, lcore, rx
+ * of each polled RX queue) and "rss" (on, hash types, lacking types,
+ * RETA size and entries per queue, why it is off).
  * @return 0, or -1 after app_err().
  */
 int app_stats_write_json(const char *path, double duration_s,
@@ -179,6 +190,20 @@ const struct app_stats_desc *app_stats_desc_get(void);
  * @return 0, or -EINVAL (port not enabled, or before app_stats_init()).
  */
 int app_stats_port_snapshot(uint16_t port, struct app_port_ctr *out);
+
+/**
+ * RX packets of each polled RX queue of port @p port while the lcores
+ * run (relaxed reads; the sum may lag the port's rx by a burst).
+ * Any thread (telemetry).
+ *
+ * @param rx
+ *   Out: rx[q] for queue q.
+ * @param n
+ *   Room in @p rx.
+ * @return Queues written (app_port_rxq_polled(), at most @p n).
+ */
+unsigned int app_stats_rxq_snapshot(uint16_t port, uint64_t *rx,
+		unsigned int n);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
  * --no-telemetry turns it off):
  *   /app/stats        rx, tx, forwarded, dropped, in flight and drops by
  *                     reason, summed over the enabled ports
- *   /app/port,<id>    the same for one port
+ *   /app/port,<id>    the same for one port, with rx_queues (rx of each
+ *                     polled RX queue, by queue id) and rss ("on"/"off")
  *   /app/pools        mbufs out of every pool of the app (the leak check's
  *                     figures, live), npool's fragments, chunks and heads
  *                     out, the copy-break counters (copied, nomem)
@@ -19,6 +20,7 @@
 
 #include "npool_rx.h"
 #include "app_pool.h"
+#include "app_port.h"
 #include "app_stats.h"
 #include "app_telemetry.h"
 
@@ -74,6 +76,27 @@ tel_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	return ctr_to_dict(d, &sum);
 }
 
+/* Port @p's polled RX queues (rx by queue id) and RSS state into @p d. */
+static int
+rxq_to_dict(struct rte_tel_data *d, uint16_t p)
+{
+	const struct npool_rx_rss_plan *rss = app_port_rss(p, NULL);
+	struct rte_tel_data *q = rte_tel_data_alloc();
+	uint64_t rx[APP_MAX_RXQ];
+	unsigned int n, i;
+
+	if (q == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_array(q, RTE_TEL_U64_VAL);
+	n = app_stats_rxq_snapshot(p, rx, RTE_DIM(rx));
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_array_u64(q, rx[i]);
+	rte_tel_data_add_dict_container(d, "rx_queues", q, 0);
+	rte_tel_data_add_dict_string(d, "rss", rss != NULL && rss->on ?
+			"on" : "off");
+	return 0;
+}
+
 static int
 tel_port(const char *cmd __rte_unused, const char *params,
 		struct rte_tel_data *d)
@@ -81,6 +104,7 @@ tel_port(const char *cmd __rte_unused, const char *params,
 	struct app_port_ctr c;
 	unsigned long p;
 	char *end;
+	int ret;
 
 	if (app_stats_desc_get() == NULL)
 		return -ENODEV;
@@ -90,7 +114,10 @@ tel_port(const char *cmd __rte_unused, const char *params,
 	if (*end != '\0' || p >= RTE_MAX_ETHPORTS ||
 			app_stats_port_snapshot((uint16_t)p, &c) != 0)
 		return -EINVAL;
-	return ctr_to_dict(d, &c);
+	ret = ctr_to_dict(d, &c);
+	if (ret == 0)
+		ret = rxq_to_dict(d, (uint16_t)p);
+	return ret;
 }
 
 static int
@@ -118,7 +145,7 @@ app_telemetry_register(void)
 	rte_telemetry_register_cmd("/app/stats", tel_stats,
 		"The app's packet counters and drops by reason, all ports. No parameters");
 	rte_telemetry_register_cmd("/app/port", tel_port,
-		"The app's packet counters and drops by reason of one port. Parameters: port id");
+		"The app's packet counters and drops by reason of one port, rx of each polled RX queue, RSS on or off. Parameters: port id");
 	rte_telemetry_register_cmd("/app/pools", tel_pools,
 		"Mbufs out of each pool of the app, npool fragments, chunks and heads out, copy-break counters. No parameters");
 }

@@ -72,6 +72,8 @@ struct fwd_conf {
 	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
 	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
 	uint32_t eth_dest_set; /**< bit per port given by --eth-dest */
+	bool mtu_set;          /**< --mtu given */
+	uint32_t max_pkt_len;  /**< --max-pkt-len (then mtu is it - 18), 0 */
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
 };
 
@@ -82,6 +84,20 @@ struct fwd_route {
 	uint8_t depth;   /**< 0 (default route) .. 32 (IPv4) or 128 (IPv6) */
 	uint16_t port;   /**< egress port, enabled in the port mask */
 };
+
+/**
+ * Called for each route line fwd_routes_parse() skips because its port is
+ * not enabled (l3fwd loads route files without those routes).
+ *
+ * @param ctx
+ *   As given to fwd_routes_parse().
+ * @param lineno
+ *   The line (1-based).
+ * @param r
+ *   The route as written (port 0..255, outside the port mask).
+ */
+typedef void (*fwd_route_skip_t)(void *ctx, unsigned int lineno,
+		const struct fwd_route *r);
 
 /** Routes of one family in file order (a growing array). */
 struct fwd_route_set {
@@ -101,17 +117,23 @@ struct fwd_route_set {
  * @param v6
  *   IPv6 prefixes (inet_pton(AF_INET6)), else dotted-quad IPv4.
  * @param portmask
- *   Enabled ports (-p): a route to another port is an error.
+ *   Enabled ports (-p): a route to another port is skipped, as l3fwd
+ *   does (@p skip is told), not added to @p s.
  * @param lineno
  *   Set to the number of the last line read (1-based; 0 for an empty
  *   file).
  * @param why
  *   Set to the reason of a bad line, else NULL.
+ * @param skip
+ *   Called for each skipped route, in file order; NULL: none is told.
+ * @param ctx
+ *   Passed to @p skip.
  * @return 0; -1 for a bad line (@p lineno, @p why); -2 when reading
  *   failed (errno set, e.g. EISDIR).
  */
 int fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
-		struct fwd_route_set *s, unsigned int *lineno, const char **why);
+		struct fwd_route_set *s, unsigned int *lineno, const char **why,
+		fwd_route_skip_t skip, void *ctx);
 
 /**
  * Add routes to the existing tables fc->lpm4 (or fc->lpm6 with @p v6) in
@@ -128,7 +150,10 @@ int fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s,
 
 /**
  * Load the routes (files or l3fwd's default tables) into new rte_lpm and
- * rte_lpm6 tables; depth 0 becomes fc->def4 / fc->def6.
+ * rte_lpm6 tables; depth 0 becomes fc->def4 / fc->def6. A file's routes
+ * to ports outside fc->portmask are left out with a warning naming
+ * file:line each (l3fwd leaves them out silently); l3fwd's default
+ * tables keep theirs (packets matching them are dropped as bad_port).
  *
  * @return 0; -1 after app_err() naming file:line for a bad file (usage
  *   error); -2 after app_err() when the tables cannot be made (setup).
@@ -138,9 +163,11 @@ int fwd_routes_load(struct fwd_conf *fc);
 struct app_cli;
 
 /**
- * Describe npool-fwd's own options (--lookup, --rule_ipv4, --rule_ipv6,
- * --eth-dest, --mtu) in @p cli for app_cli_parse(), which then writes
- * them into @p fc. An --eth-dest port must exist (rte_ethdev). Main lcore.
+ * Describe npool-fwd's own options (--lookup, -L, -E, --rule_ipv4,
+ * --rule_ipv6, --eth-dest, --mtu, --max-pkt-len, --parse-ptype) in @p cli
+ * for app_cli_parse(), which then writes them into @p fc. An --eth-dest
+ * port must exist (rte_ethdev); --mtu and --max-pkt-len exclude each
+ * other. Main lcore.
  */
 void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd's own options (--lookup, --rule_ipv4/6, --eth-dest, --mtu),
- * parsed by app_cli_parse() beside the shared ones.
+ * npool-fwd's own options (--lookup, -L, -E, --rule_ipv4/6, --eth-dest,
+ * --mtu, --max-pkt-len, --parse-ptype), parsed by app_cli_parse() beside
+ * the shared ones.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -16,7 +18,14 @@ enum {
 	OPT_RULE_IPV6,
 	OPT_ETH_DEST,
 	OPT_MTU,
+	OPT_MAX_PKT_LEN,
+	OPT_PARSE_PTYPE,
 };
+
+/* l3fwd's --max-pkt-len range (MAX_JUMBO_PKT_LEN 9600) from the frame of
+ * the smallest IP MTU --mtu takes (68, RFC 791) up. */
+#define MIN_PKT_LEN (RTE_ETHER_MIN_MTU + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
+#define MAX_PKT_LEN 9600
 
 static const struct option fwd_long_opts[] = {
 	{ "lookup", required_argument, NULL, OPT_LOOKUP },
@@ -24,19 +33,35 @@ static const struct option fwd_long_opts[] = {
 	{ "rule_ipv6", required_argument, NULL, OPT_RULE_IPV6 },
 	{ "eth-dest", required_argument, NULL, OPT_ETH_DEST },
 	{ "mtu", required_argument, NULL, OPT_MTU },
+	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
+	{ "parse-ptype", no_argument, NULL, OPT_PARSE_PTYPE },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char fwd_usage[] =
 	"  --lookup lpm        route lookup: rte_lpm + rte_lpm6 (the only one)\n"
 	"  --rule_ipv4 FILE    IPv4 routes, l3fwd syntax \"R<prefix>/<depth> <port>\"\n"
-	"                      (depth 0: default route; default: l3fwd's table)\n"
+	"                      (depth 0: default route; default: l3fwd's table);\n"
+	"                      as in l3fwd, a route to a port outside -p is left\n"
+	"                      out (with a warning naming its line)\n"
 	"  --rule_ipv6 FILE    IPv6 routes, same syntax\n"
 	"  --eth-dest PORT,MAC destination MAC of packets leaving PORT (repeat;\n"
 	"                      default 02:00:00:00:00:<port>)\n"
 	"  --mtu BYTES         egress IP MTU of every port, 68..65535 (default\n"
 	"                      1500); longer IPv4 with DF clear is fragmented;\n"
-	"                      the ports' MTU is max(BYTES, 1500)\n";
+	"                      the ports' MTU is max(BYTES, 1500)\n"
+	"  --max-pkt-len BYTES l3fwd's way to set the MTU: the largest frame, CRC\n"
+	"                      included, 86..9600; egress MTU BYTES - 18, port\n"
+	"                      MTU BYTES less the device's overhead (at least\n"
+	"                      1500); not together with --mtu\n"
+	"  -L                  --lookup lpm (l3fwd's legacy flag)\n"
+	"  --parse-ptype       accepted: npool-fwd always parses headers in\n"
+	"                      software (what l3fwd's flag asks for)\n"
+	"l3fwd 22.11 options: -p -P -L --config --eth-dest --lookup lpm --rule_ipv4\n"
+	"  --rule_ipv6 --max-pkt-len --rx-queue-size --tx-queue-size --no-numa\n"
+	"  --parse-ptype as l3fwd; refused: -E, --lookup em|fib|acl, --ipv6,\n"
+	"  --hash-entry-num, --per-port-pool, --mode, --eventq-sched,\n"
+	"  --event-eth-rxqs, --event-vector[-size|-tmo], --alg\n";
 
 static int
 parse_eth_dest(struct fwd_conf *fc, const char *arg)
@@ -71,6 +96,11 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 	uint64_t v;
 
 	switch (opt) {
+	case 'L':
+		return 0;
+	case 'E':
+		app_err("-E: exact-match lookup (l3fwd's EM) is not supported: npool-fwd has LPM only (-L, --lookup lpm)");
+		return -1;
 	case OPT_LOOKUP:
 		if (strcmp(arg, "lpm") != 0) {
 			app_err("--lookup: '%s' is not supported (only lpm)", arg);
@@ -86,10 +116,31 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 	case OPT_ETH_DEST:
 		return parse_eth_dest(fc, arg);
 	case OPT_MTU:
+		if (fc->max_pkt_len != 0) {
+			app_err("--mtu: not together with --max-pkt-len (both set the MTU; --max-pkt-len N is --mtu N-18)");
+			return -1;
+		}
 		if (app_parse_u64("--mtu", arg, RTE_ETHER_MIN_MTU, UINT16_MAX,
 				&v) < 0)
 			return -1;
 		fc->mtu = (uint16_t)v;
+		fc->mtu_set = true;
+		return 0;
+	case OPT_MAX_PKT_LEN:
+		if (fc->mtu_set) {
+			app_err("--max-pkt-len: not together with --mtu (both set the MTU; --max-pkt-len N is --mtu N-18)");
+			return -1;
+		}
+		if (app_parse_u64("--max-pkt-len", arg, MIN_PKT_LEN,
+				MAX_PKT_LEN, &v) < 0)
+			return -1;
+		/* l3fwd: MTU = frame - overhead; the egress limit in
+		 * software, 18 bytes of Ethernet header and CRC less. */
+		fc->max_pkt_len = (uint32_t)v;
+		fc->mtu = (uint16_t)(v - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+		return 0;
+	case OPT_PARSE_PTYPE:
+		printf("--parse-ptype: npool-fwd parses every header in software already (it uses no PMD packet type): nothing to change\n");
 		return 0;
 	}
 	app_err("unknown option");
@@ -101,6 +152,7 @@ fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc)
 {
 	memset(cli, 0, sizeof(*cli));
 	cli->usage = fwd_usage;
+	cli->short_opts = "LE";
 	cli->long_opts = fwd_long_opts;
 	cli->parse = fwd_parse_opt;
 	cli->ctx = fc;

@@ -79,7 +79,8 @@ strict_uint(const char *s, unsigned long max, unsigned long *v)
 
 /*
  * One line without its newline: 1 when it holds no rule, 0 for a rule in
- * @p r, -1 with a message in @p why.
+ * @p r, 2 for a rule in @p r to a port outside @p portmask, -1 with a
+ * message in @p why.
  */
 static int
 parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
@@ -120,18 +121,15 @@ parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		*why = "bad port (0..255)";
 		return -1;
 	}
-	if (hop >= 64 || !(portmask & (UINT64_C(1) << hop))) {
-		*why = "the route's port is not enabled in -p";
-		return -1;
-	}
 	r->depth = (uint8_t)depth;
 	r->port = (uint16_t)hop;
-	return 0;
+	return hop < 64 && (portmask & (UINT64_C(1) << hop)) ? 0 : 2;
 }
 
 int
 fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
-		struct fwd_route_set *s, unsigned int *lineno, const char **why)
+		struct fwd_route_set *s, unsigned int *lineno, const char **why,
+		fwd_route_skip_t skip, void *ctx)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -156,6 +154,8 @@ fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 				*why = "out of memory";
 				rc = -1;
 			}
+			if (rc == 2 && skip != NULL)
+				skip(ctx, *lineno, &r);
 			rc = rc > 0 ? 0 : rc;
 		}
 	}
@@ -170,11 +170,34 @@ fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 	return rc;
 }
 
+/* What load_file() tells of the routes it skips. */
+struct skip_ctx {
+	const char *path;
+	bool v6;
+	unsigned int n;
+};
+
+/* A warning per skipped route line, naming file:line. */
+static void
+warn_skip(void *arg, unsigned int lineno, const struct fwd_route *r)
+{
+	struct skip_ctx *c = arg;
+	char addr[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(c->v6 ? AF_INET6 : AF_INET, r->ip, addr,
+			sizeof(addr)) == NULL)
+		snprintf(addr, sizeof(addr), "?");
+	app_err("warning: %s:%u: route %s/%u to port %u skipped: port %u is not enabled in -p (its packets follow the other routes)",
+			c->path, lineno, addr, r->depth, r->port, r->port);
+	c->n++;
+}
+
 static int
 load_file(struct fwd_route_set *s, const char *path, bool v6,
-		uint64_t portmask)
+		uint64_t portmask, unsigned int *skipped)
 {
 	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
+	struct skip_ctx sc = { path, v6, 0 };
 	unsigned int lineno;
 	const char *why;
 	FILE *f;
@@ -185,7 +208,9 @@ load_file(struct fwd_route_set *s, const char *path, bool v6,
 		app_err("%s: %s: %s", flag, path, strerror(errno));
 		return -1;
 	}
-	rc = fwd_routes_parse(f, v6, portmask, s, &lineno, &why);
+	rc = fwd_routes_parse(f, v6, portmask, s, &lineno, &why, warn_skip,
+			&sc);
+	*skipped = sc.n;
 	if (rc == -1)
 		app_err("%s:%u: %s", path, lineno, why);
 	else if (rc == -2)
@@ -266,12 +291,13 @@ load_family(struct fwd_conf *fc, bool v6)
 {
 	const char *path = v6 ? fc->rule6 : fc->rule4;
 	struct fwd_route_set s = { NULL, 0, 0 };
-	char dflt[32] = "none";
+	char dflt[32] = "none", skip[64] = "";
+	unsigned int skipped = 0;
 	int32_t def;
 	int rc;
 
 	if (path != NULL)
-		rc = load_file(&s, path, v6, fc->portmask);
+		rc = load_file(&s, path, v6, fc->portmask, &skipped);
 	else if (default_table(&s, v6) < 0) {
 		app_err("out of memory");
 		rc = -2;
@@ -283,9 +309,13 @@ load_family(struct fwd_conf *fc, bool v6)
 		def = v6 ? fc->def6 : fc->def4;
 		if (def >= 0)
 			snprintf(dflt, sizeof(dflt), "to port %d", (int)def);
-		printf("routes IPv%c: %u from %s, default route %s\n",
+		if (skipped != 0)
+			snprintf(skip, sizeof(skip),
+					" (%u skipped: ports not in -p)",
+					skipped);
+		printf("routes IPv%c: %u from %s%s, default route %s\n",
 				v6 ? '6' : '4', s.n, path != NULL ? path :
-				"l3fwd's default table", dflt);
+				"l3fwd's default table", skip, dflt);
 	}
 	free(s.r);
 	return rc;

@@ -94,7 +94,10 @@ main(int argc, char **argv)
 		status = ret == -1 ? APP_EXIT_USAGE : APP_EXIT_SETUP;
 		goto out;
 	}
-	pp.mtu = fc.mtu;
+	/* --max-pkt-len: the port MTU from the device's overhead, as
+	 * l3fwd; fc.mtu (the frame less 18) is the egress limit. */
+	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.mtu;
+	pp.max_pkt_len = fc.max_pkt_len;
 	if (app_pool_init(&o, 0) < 0 || app_ports_start(&o, &pp) < 0 ||
 			fwd_setup(&fc, &o) < 0) {
 		status = APP_EXIT_SETUP;

@@ -524,7 +524,8 @@ main(int argc, char **argv)
 	if (max_frame > RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN)
 		pp.mtu = max_frame - RTE_ETHER_HDR_LEN;
 	/* npool heads: every TX descriptor may hold one, plus bursts. */
-	if (app_pool_init(&o, o.nb_rxq * 4096u + 16384u) < 0 ||
+	if (app_pool_init(&o, o.nb_rxq * RTE_MAX(4096u,
+			(unsigned int)o.nb_txd) + 16384u) < 0 ||
 			app_ports_start(&o, &pp) < 0 ||
 			gen_setup_pool(&o) < 0 || gen_setup_txqs() < 0) {
 		status = APP_EXIT_SETUP;

@@ -5,7 +5,7 @@
 /**
  * @file
  * Copy-break under any PMD, with its counters; the RX profiles are in
- * npool_rx_profile.h (included).
+ * npool_rx_profile.h, the RSS plan in npool_rx_rss.h (both included).
  *
  * The kernel's ixgbe, igb and fm10k drivers receive into page halves and,
  * for a packet up to RX_HDR_LEN (256) bytes, copy it into a small buffer
@@ -21,6 +21,7 @@
 
 #include "npool.h"
 #include "npool_rx_profile.h"
+#include "npool_rx_rss.h"
 
 #ifdef __cplusplus
 extern "C" {

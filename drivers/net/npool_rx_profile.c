@@ -51,6 +51,14 @@
  *   for 82571/2, 82574 (QEMU's e1000e), 82583, ich9/10, pch2/lpt/spt/cnp,
  *   80003es2lan; 0x1000 for pchlan; 1518 for ich8lan; else
  *   MAX_JUMBO_FRAME_SIZE 0x3F00 (82540EM, QEMU's e1000); no max_mtu.
+ * RSS (npool_rx_rss_plan()): without it the four NICs put every packet in
+ *   RX queue 0 (MRQC off), so several polled queues need it. ixgbe spreads
+ *   over 16 queues at most (the kernel's IXGBE_MAX_RSS_INDICES, 4-bit RETA
+ *   entries of 82599/X540; an X550's 512-entry RETA reaches 63, not
+ *   modelled), igb over 8 (IGB_MAX_RX_QUEUES; dev_info caps i210/i211 at
+ *   4/2), fm10k over its 128 RETA entries; em has no RSS at all in 22.11
+ *   (flow_type_rss_offloads 0, "we support just one RX queue for now (no
+ *   RSS)" in eth_em_infos_get(), which reports two queues since 22.11.3).
  * Descriptors: ixgbe 64..4096, align 8 (IXGBE_MIN/MAX_RING_DESC,
  *   IXGBE_RXD_ALIGN); igb and em 32..4096, align 8 (E1000_MIN/MAX_RING_DESC,
  *   IGB_RXD_ALIGN, EM_RXD_ALIGN); fm10k 32..16384 RX / 32768 TX, align 8:
@@ -63,21 +71,24 @@ static const struct npool_rx_profile profiles[] = {
 		.data_room = 2048 + RTE_PKTMBUF_HEADROOM,
 		.bufsz_rule = NPOOL_RX_BUFSZ_ALIGN, .buf_align = 1024,
 		.buf_max = 16384, .frame_overhead = ETH_OVERHEAD,
-		.frame_slack = DUAL_VLAN },
+		.frame_slack = DUAL_VLAN,
+		.rss_needed = true, .rss_max_queues = 16 },
 	{ .driver = "net_e1000_igb", .kernel_driver = "igb",
 		.nb_rxd = 256, .nb_txd = 256, .copybreak = NPOOL_RX_HDR_LEN,
 		.rx_free_thresh = 32, .burst = 32,
 		.data_room = 2048 + RTE_PKTMBUF_HEADROOM,
 		.bufsz_rule = NPOOL_RX_BUFSZ_ALIGN, .buf_align = 1024,
 		.buf_max = 127 * 1024, .frame_overhead = E1000_OVERHEAD,
-		.frame_slack = DUAL_VLAN, .scatter_below = 1024 },
+		.frame_slack = DUAL_VLAN, .scatter_below = 1024,
+		.rss_needed = true, .rss_max_queues = 8 },
 	{ .driver = "net_fm10k", .kernel_driver = "fm10k",
 		.nb_rxd = 256, .nb_txd = 256, .copybreak = NPOOL_RX_HDR_LEN,
 		.rx_free_thresh = 32, .burst = 32,
 		.data_room = 2048 + RTE_PKTMBUF_HEADROOM,
 		.bufsz_rule = NPOOL_RX_BUFSZ_ALIGN, .buf_align = 256,
 		.buf_reserve = 512, .frame_overhead = ETH_OVERHEAD,
-		.frame_slack = DUAL_VLAN },
+		.frame_slack = DUAL_VLAN,
+		.rss_needed = true },
 	{ .driver = "net_e1000_em", .kernel_driver = "e1000e",
 		.nb_rxd = 256, .nb_txd = 256, .copybreak = NPOOL_RX_HDR_LEN,
 		.rx_free_thresh = 32, .burst = 32,
@@ -85,7 +96,8 @@ static const struct npool_rx_profile profiles[] = {
 		.bufsz_rule = NPOOL_RX_BUFSZ_POW2, .buf_max = 16384,
 		.frame_overhead = E1000_OVERHEAD,
 		.scatter_below = RTE_ETHER_MAX_LEN,
-		.scatter_above_mtu = RTE_ETHER_MTU },
+		.scatter_above_mtu = RTE_ETHER_MTU,
+		.rss_needed = true },
 	/* Any other PMD, virtual devices included: the data room as is. */
 	{ .driver = "generic", .kernel_driver = "-",
 		.nb_rxd = 1024, .nb_txd = 1024, .copybreak = NPOOL_RX_HDR_LEN,
@@ -213,6 +225,7 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 		const struct npool_rx_req *req, struct npool_rx_plan *plan)
 {
 	uint32_t need, buf, room;
+	uint16_t mtu;
 	bool forced;
 	int ret;
 
@@ -223,7 +236,20 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 	memset(plan, 0, sizeof(*plan));
 	if (p == NULL || info == NULL || req == NULL)
 		return plan_fail(plan, EINVAL, "no profile, dev_info or request");
-	ret = plan_mtu(info, req->mtu, plan);
+	mtu = req->mtu;
+	if (req->max_pkt_len != 0) {
+		/* l3fwd's --max-pkt-len: the frame, less the overhead. */
+		if (req->max_pkt_len <= eth_overhead(info) ||
+				req->max_pkt_len - eth_overhead(info) >
+				UINT16_MAX) {
+			plan->max_frame = req->max_pkt_len;
+			return plan_fail(plan, EINVAL,
+					"largest frame outside the device's range");
+		}
+		mtu = (uint16_t)RTE_MAX(req->max_pkt_len - eth_overhead(info),
+				(uint32_t)mtu);
+	}
+	ret = plan_mtu(info, mtu, plan);
 	need = plan->mtu + (p->frame_overhead != 0 ? p->frame_overhead :
 			eth_overhead(info)) + p->frame_slack;
 	plan->whole_room = (uint16_t)whole_frame_room(p, info, need);
@@ -266,8 +292,10 @@ npool_rx_profile_plan(const struct npool_rx_profile *p,
 	if (plan->scatter)
 		plan->tx_offloads |= info->tx_offload_capa &
 			RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	plan->nb_rxd = adjust_nb_desc(p->nb_rxd, &info->rx_desc_lim);
-	plan->nb_txd = adjust_nb_desc(p->nb_txd, &info->tx_desc_lim);
+	plan->nb_rxd = adjust_nb_desc(req->nb_rxd != 0 ? req->nb_rxd :
+			p->nb_rxd, &info->rx_desc_lim);
+	plan->nb_txd = adjust_nb_desc(req->nb_txd != 0 ? req->nb_txd :
+			p->nb_txd, &info->tx_desc_lim);
 	plan->rx_free_thresh = RTE_MIN(p->rx_free_thresh, plan->nb_rxd);
 	plan->nb_mbufs = (uint32_t)req->nb_rxq * plan->nb_rxd +
 		(uint32_t)req->nb_txq * plan->nb_txd;

@@ -72,6 +72,12 @@ struct npool_rx_profile {
 	uint16_t scatter_below;
 	/** The PMD forces scattered RX above this MTU; 0 = never. */
 	uint16_t scatter_above_mtu;
+	/** Without RSS the hardware puts every packet in RX queue 0: a port
+	 * polled on several RX queues needs RSS (npool_rx_rss_plan()). */
+	bool rss_needed;
+	/** Most RX queues the hardware's RSS spreads over (the kernel
+	 * driver's limit); 0 = as many as the RETA has entries. */
+	uint16_t rss_max_queues;
 };
 
 /** What a port wants from npool_rx_profile_plan(). */
@@ -84,6 +90,15 @@ struct npool_rx_req {
 	uint16_t data_room;
 	uint16_t nb_rxq;       /**< RX queues to set up */
 	uint16_t nb_txq;       /**< TX queues to set up */
+	/** RX / TX descriptors per queue (--rx-queue-size, --tx-queue-size),
+	 * adjusted to the device's limits; 0 = the profile's. */
+	uint16_t nb_rxd;
+	uint16_t nb_txd;
+	/** Largest frame, CRC included (l3fwd's --max-pkt-len); when not 0
+	 * the MTU is this minus the device's overhead (ethdev's
+	 * max_rx_pktlen - max_mtu, else 18), as l3fwd's
+	 * config_port_max_pkt_len(), or @c mtu when that is larger. */
+	uint32_t max_pkt_len;
 	uint64_t rx_offloads;  /**< RTE_ETH_RX_OFFLOAD_* wanted */
 	uint64_t tx_offloads;  /**< RTE_ETH_TX_OFFLOAD_* wanted */
 };
@@ -161,8 +176,8 @@ const struct npool_rx_profile *npool_rx_profile_of_port(uint16_t port_id);
  *   its own); then RTE_ETH_TX_OFFLOAD_MULTI_SEGS is added when offered.
  * - Offloads: those wanted that the device offers, minus
  *   NPOOL_RX_TX_OFFLOADS_OFF (reported in tx_offloads_off).
- * - Descriptors: the profile's, aligned and clamped to rx/tx_desc_lim as
- *   rte_eth_dev_adjust_nb_rx_tx_desc() does.
+ * - Descriptors: @p req's or the profile's, aligned and clamped to
+ *   rx/tx_desc_lim as rte_eth_dev_adjust_nb_rx_tx_desc() does.
  *
  * @param p
  *   The profile.
@@ -175,7 +190,8 @@ const struct npool_rx_profile *npool_rx_profile_of_port(uint16_t port_id);
  *   @c max_mtu, @c max_frame and @c whole_room are meaningful.
  * @return
  *   0; -EINVAL with rte_errno = EINVAL (NULL argument, MTU outside the
- *   device's range, data room below min_rx_bufsize, a frame larger than
+ *   device's range, a max_pkt_len not above the device's overhead, data
+ *   room below min_rx_bufsize, a frame larger than
  *   one buffer without scattered RX); -ENOTSUP with rte_errno = ENOTSUP
  *   (more queues than the device has). Any thread.
  */

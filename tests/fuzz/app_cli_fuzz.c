@@ -78,6 +78,9 @@ fz_check_taken(const struct app_opts *o, const struct fwd_conf *fc)
 		{ "--stats", o->stats_s, 0, 0, 86400 },
 		{ "--idle-exit", o->idle_ms, 0, 0, UINT32_MAX },
 		{ "--mtu", fc->mtu, 0, RTE_ETHER_MIN_MTU, UINT16_MAX },
+		{ "--rx-queue-size", o->nb_rxd, 0, 1, UINT16_MAX },
+		{ "--tx-queue-size", o->nb_txd, 0, 1, UINT16_MAX },
+		{ "--max-pkt-len", fc->max_pkt_len, 0, 86, 9600 },
 	};
 	unsigned int i, p;
 
@@ -123,6 +126,11 @@ fz_check_taken(const struct app_opts *o, const struct fwd_conf *fc)
 		FZ_CHECK(!((fc->eth_dest_set >> p) & 1) ||
 				rte_eth_dev_is_valid_port(p),
 				"--eth-dest of port %u", p);
+	/* --max-pkt-len N is --mtu N - 18; never both. */
+	FZ_CHECK(fc->max_pkt_len == 0 || (!fc->mtu_set &&
+			fc->mtu == fc->max_pkt_len - 18),
+			"--max-pkt-len %u with --mtu %u (given: %d)",
+			fc->max_pkt_len, fc->mtu, fc->mtu_set);
 }
 
 /* The --config taken, printed back, parses to the same entries. */

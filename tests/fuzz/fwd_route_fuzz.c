@@ -28,6 +28,26 @@
 
 static struct fwd_conf fz_fc;
 
+/* Routes fwd_routes_parse() skipped (ports outside FZ_PORTMASK). */
+struct fz_skips {
+	unsigned int n;
+	unsigned int last_line;
+};
+
+static void
+fz_skip(void *ctx, unsigned int lineno, const struct fwd_route *r)
+{
+	struct fz_skips *k = ctx;
+
+	FZ_CHECK(lineno > k->last_line, "skipped line %u after line %u",
+			lineno, k->last_line);
+	FZ_CHECK(r->port >= 64 || !((FZ_PORTMASK >> r->port) & 1),
+			"line %u skipped with port %u, which is enabled",
+			lineno, r->port);
+	k->last_line = lineno;
+	k->n++;
+}
+
 static int
 fz_parse(const void *text, size_t len, bool v6, struct fwd_route_set *s,
 		unsigned int *lineno, const char **why)
@@ -35,10 +55,15 @@ fz_parse(const void *text, size_t len, bool v6, struct fwd_route_set *s,
 	/* fmemopen() wants a size above 0. */
 	FILE *f = len != 0 ? fmemopen((void *)(uintptr_t)text, len, "r") :
 		fopen("/dev/null", "r");
+	struct fz_skips k = { 0, 0 };
 	int rc;
 
 	FZ_CHECK(f != NULL, "fmemopen");
-	rc = fwd_routes_parse(f, v6, FZ_PORTMASK, s, lineno, why);
+	rc = fwd_routes_parse(f, v6, FZ_PORTMASK, s, lineno, why, fz_skip,
+			&k);
+	/* A line gives a route, a skip, or neither. */
+	FZ_CHECK(s->n + k.n <= *lineno, "%u routes and %u skipped from %u lines",
+			s->n, k.n, *lineno);
 	fclose(f);
 	return rc;
 }

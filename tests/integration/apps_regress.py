@@ -20,7 +20,8 @@ each (python3 stdlib only):
                  counters of the table and of the JSON ("eth"): rx + lost
                  == frames in the capture
   periodic       --stats lines add up (rx == forwarded + dropped + in
-                 flight) and none comes after "stopping:"
+                 flight) and none comes after "stopping:"; with two RX
+                 queues each port line is followed by its queue line
 
   apps_regress.py --fwd build/apps/fwd/npool-fwd
                   --drop build/apps/drop/npool-drop --case NAME
@@ -186,12 +187,14 @@ def case_eth_stats(a, work):
 PERIODIC_RE = re.compile(r'^\[ *[0-9.]+ s\] port (\d+): rx (\d+) \(.*\) '
                          r'tx (\d+) \(.*\) forwarded (\d+) dropped (\d+) '
                          r'in flight (\d+)$')
+QUEUES_RE = re.compile(r'^\[ *[0-9.]+ s\] port (\d+) queues: rx 0: \d+ '
+                       r'\([0-9.]+ Mpps\) 1: \d+ \([0-9.]+ Mpps\)$')
 
 
 def case_periodic(a, work):
     res = run_app(a.drop, work, ['net_null0'],
-                  ['-p', '0x1', '--stats', '1', '--duration', '2'],
-                  lcores='0-1')
+                  ['-p', '0x1', '--config', '(0,0,0),(0,1,1)', '--stats',
+                   '1', '--duration', '2'], lcores='0-1')
     probs = run_problems(res, 'npool-drop --stats 1 --duration 2')
     lines = res.stdout.splitlines()
     stop = next((i for i, l in enumerate(lines)
@@ -204,9 +207,17 @@ def case_periodic(a, work):
         m = PERIODIC_RE.match(l)
         if i > stop:
             probs.append('periodic line after "stopping:": %s' % l)
+        q = QUEUES_RE.match(l)
+        if q:
+            if not PERIODIC_RE.match(lines[i - 1]) or \
+                    PERIODIC_RE.match(lines[i - 1]).group(1) != q.group(1):
+                probs.append('queue line not after its port line: %s' % l)
+            continue
         if not m:
             probs.append('periodic line not as documented: %s' % l)
             continue
+        if not QUEUES_RE.match(lines[i + 1] if i + 1 < len(lines) else ''):
+            probs.append('port line without its queue line: %s' % l)
         rx, _, fwd, drop, flight = (int(x) for x in m.groups()[1:])
         if rx != fwd + drop + flight:
             probs.append('rx != forwarded + dropped + in flight: %s' % l)

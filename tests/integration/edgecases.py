@@ -9,6 +9,10 @@ Three sets:
   deftables no route file (l3fwd's default tables), -p 0x7: port 3 exists
             but is disabled, ports 4..15 do not exist
   jumbo     as main, with --mtu 9000
+  l3fwd-files  deftables' frames through l3fwd's own route files
+            (lpm_default_v4/v6.cfg: the default tables as files), -p 0x7:
+            the routes to ports 3..15 are left out with a warning each, so
+            what deftables drops as bad_port is no_route here
 A case's expectation is ('drop', reason), ('fwd', port, l3_out, ethertype)
 with the exact L3 bytes the router must send (built here with TTL - 1, not
 derived from the input), or ('frag', port, number of fragments).
@@ -16,6 +20,7 @@ derived from the input), or ('frag', port, number of fragments).
 
 import functools
 import itertools
+import os
 
 from packets import (arp, eth, ipv4, ipv6, pad60, udp)
 
@@ -495,6 +500,47 @@ DEFTABLES_EXPECTED = {
 }
 
 
+# examples/l3fwd/lpm_default_v4.cfg and lpm_default_v6.cfg of DPDK 22.11
+# (dpdk-doc installs them): a comment line, then the default tables, port
+# N on line N + 2. Used as they are when installed, else written the same.
+L3FWD_CFG_DIR = '/usr/share/dpdk/examples/l3fwd'
+
+
+def l3fwd_route_file(family):
+    """(text, where it came from) of l3fwd's LPM route file."""
+    path = os.path.join(L3FWD_CFG_DIR, 'lpm_default_v%d.cfg' % family)
+    try:
+        with open(path) as f:
+            return f.read(), path
+    except OSError:
+        pass
+    if family == 4:
+        rules = ['R198.18.%d.0/24 %d' % (i, i) for i in range(16)]
+    else:
+        rules = ['R2001:0200:0000:%04X:0000:0000:0000:0000/64 %d' % (i, i)
+                 for i in range(16)]
+    return ('# l3fwd default IPv%d LPM table as a route file\n' % family +
+            '\n'.join(rules) + '\n', 'written as l3fwd ships it')
+
+
+def l3fwd_files_cases():
+    """deftables_cases() with l3fwd's route files: a file's routes to
+    ports outside -p are not loaded, so bad_port becomes no_route."""
+    c = deftables_cases()
+    for k in c:
+        if k.expect == ('drop', 'bad_port'):
+            k.expect = ('drop', 'no_route')
+            k.name = k.name.replace('route to', 'skipped route to')
+    return c
+
+
+L3FWD_FILES_EXPECTED = {
+    'rx': 19,
+    'drops': {'no_route': 11, 'ttl_exceeded': 2, 'martian_dst': 1},
+    'tx': {0: 2, 1: 1, 2: 2, 3: 0},
+}
+
+
 def tally(cases):
     """Counts from the hand-written expectations (no oracle involved)."""
     drops = {}
@@ -517,6 +563,7 @@ def frames(cases):
 def _selfcheck():
     for cases, want in ((main_cases(), MAIN_EXPECTED),
                         (deftables_cases(), DEFTABLES_EXPECTED),
+                        (l3fwd_files_cases(), L3FWD_FILES_EXPECTED),
                         (jumbo_cases(), JUMBO_EXPECTED)):
         got = tally(cases)
         tx = {p: n for p, n in want['tx'].items() if n}

@@ -43,6 +43,7 @@ class Inputs:
     def __init__(self, frames, labels, portmask, rules, eth_dest, hand=None,
                  hand_verdicts=None, notes=(), mtu=None):
         self.mtu = mtu                # --mtu, None = the app's default
+        self.max_pkt_len = None       # --max-pkt-len instead of --mtu
         self.extra_args = []          # more app arguments (experiments)
         self.frames = frames
         self.labels = labels
@@ -52,9 +53,39 @@ class Inputs:
         self.hand = hand              # hand counts (edge sets)
         self.hand_verdicts = hand_verdicts
         self.notes = list(notes)
+        # regexes the app's stderr / stdout must match
+        self.want_stderr = []
+        self.want_stdout = []
+
+
+def l3fwd_files_inputs():
+    """deftables' frames through l3fwd's own route files, -p 0x7: each
+    route to a port outside -p is left out with a warning naming its
+    line; the other routes forward."""
+    cases = edgecases.l3fwd_files_cases()
+    texts, notes, want = [], [], []
+    for fam in (4, 6):
+        text, where = edgecases.l3fwd_route_file(fam)
+        texts.append(text)
+        notes.append('l3fwd IPv%d route file: %s' % (fam, where))
+        name = re.escape('routes_ipv%d.cfg' % fam)
+        for lineno, line in enumerate(text.splitlines(), 1):
+            f = line.split()
+            if line.startswith('R') and \
+                    not edgecases.DEFTABLES_PORTMASK >> int(f[1]) & 1:
+                want.append(r'npool-fwd: warning: \S*%s:%d: route \S+ to '
+                            r'port %s skipped' % (name, lineno, f[1]))
+    inputs = Inputs(edgecases.frames(cases), [k.name for k in cases],
+                    edgecases.DEFTABLES_PORTMASK, tuple(texts), {},
+                    edgecases.L3FWD_FILES_EXPECTED,
+                    [k.expect for k in cases], notes=notes)
+    inputs.want_stderr = want
+    return inputs
 
 
 def edge_inputs(name):
+    if name == 'l3fwd-files':
+        return l3fwd_files_inputs()
     if name in ('main', 'jumbo'):
         cases, hand, mtu = (edgecases.main_cases(), edgecases.MAIN_EXPECTED,
                             None) if name == 'main' else \
@@ -155,7 +186,9 @@ def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None,
         args += ['--eth-dest', '%d,%s' % (port, mac)]
     if copybreak is not None:
         args += ['--copybreak', str(copybreak)]
-    if inputs.mtu is not None:
+    if inputs.max_pkt_len is not None:
+        args += ['--max-pkt-len', str(inputs.max_pkt_len)]
+    elif inputs.mtu is not None:
         args += ['--mtu', str(inputs.mtu)]
     if queues > 1:
         args += ['--config', ','.join(
@@ -173,15 +206,23 @@ def run_fwd(app, work, inputs, pool, copybreak, frames=None, json_name=None,
 
 
 def make_config(inputs, macs):
+    enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
     if inputs.rules:
-        r4 = oracle.parse_routes(inputs.rules[0], 4, 'routes_ipv4.cfg')
-        r6 = oracle.parse_routes(inputs.rules[1], 6, 'routes_ipv6.cfg')
+        # A file's routes to ports outside -p are not loaded (l3fwd's
+        # rule); the default tables keep theirs (bad_port).
+        r4 = [r for r in oracle.parse_routes(inputs.rules[0], 4,
+                                             'routes_ipv4.cfg')
+              if inputs.portmask >> r[2] & 1]
+        r6 = [r for r in oracle.parse_routes(inputs.rules[1], 6,
+                                             'routes_ipv6.cfg')
+              if inputs.portmask >> r[2] & 1]
     else:
         r4, r6 = oracle.L3FWD_DEFAULT_V4, oracle.L3FWD_DEFAULT_V6
-    enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
     eth_dest = {p: oracle.mac_bytes(m) for p, m in inputs.eth_dest.items()}
-    return oracle.Config(r4, r6, enabled, inputs.mtu or edgecases.MTU,
-                         eth_dest, macs)
+    # l3fwd's --max-pkt-len N: IP packets up to N - 18 bytes leave
+    mtu = inputs.max_pkt_len - 18 if inputs.max_pkt_len else \
+        inputs.mtu or edgecases.MTU
+    return oracle.Config(r4, r6, enabled, mtu, eth_dest, macs)
 
 
 # --------------------------------------------------------------- checking
@@ -457,6 +498,12 @@ def check_run(res, inputs, pool, copybreak):
     verdicts = [oracle.decide(f, cfg) for f in inputs.frames]
     if inputs.hand_verdicts:
         probs += check_hand(inputs, verdicts)
+    for want in inputs.want_stderr:
+        if not re.search(want, res.stderr):
+            probs.append('no line /%s/ on stderr' % want)
+    for want in inputs.want_stdout:
+        if not re.search(want, res.stdout, re.M):
+            probs.append('no line /%s/ on stdout' % want)
     if isinstance(res.json, dict):
         probs += check_json(res.json, inputs, verdicts, pool, copybreak,
                             res.tx)
@@ -564,7 +611,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
     ap.add_argument('--set', choices=('main', 'deftables', 'jumbo',
-                                      'captures', 'fuzz'),
+                                      'l3fwd-files', 'captures', 'fuzz'),
                     required=True)
     ap.add_argument('--captures')
     ap.add_argument('--pool', default='npool')
@@ -572,6 +619,10 @@ def main():
     ap.add_argument('--seed', type=int, default=1812, help='fuzz set seed')
     ap.add_argument('--queues', type=int, default=1,
                     help='RX/TX queues per port, one lcore each')
+    ap.add_argument('--max-pkt-len', type=int,
+                    help="l3fwd's option in place of the set's --mtu")
+    ap.add_argument('--app-arg', action='append', default=[],
+                    help='one more npool-fwd argument (repeat)')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--diagnose', action='store_true',
                     help='on a count mismatch, rerun packets one by one')
@@ -586,6 +637,20 @@ def main():
         inputs = fuzz_inputs(a.captures, seed=a.seed)
     else:
         inputs = edge_inputs(a.set)
+    inputs.max_pkt_len = a.max_pkt_len
+    inputs.extra_args += a.app_arg
+    enabled = [p for p in range(NPORTS) if inputs.portmask >> p & 1]
+    # what the ports' start lines must then say
+    for arg in a.app_arg:
+        m = re.match(r'--(rx|tx)-queue-size=(\d+)$', arg)
+        if m:
+            inputs.want_stdout += [r'^port %d: .*\b%s queue\(s\)[^,]* x %s '
+                                   r'desc' % (p, m.group(1).upper(),
+                                              m.group(2)) for p in enabled]
+    if a.max_pkt_len:
+        inputs.want_stdout += [r'^port %d: MTU %d \(frames up to %d B\)'
+                               % (p, a.max_pkt_len - 18, a.max_pkt_len)
+                               for p in enabled]
     for n in inputs.notes:
         harness.log('note: ' + n)
     with harness.Workdir('fwd-%s-%s' % (a.set, a.pool), a.keep) as work:

@@ -13,181 +13,10 @@
 #include <rte_mbuf.h>
 
 #include "npool_rx_profile.h"
+#include "rx_devinfo.h"
 #include "unit_common.h"
 
 #define ROOM_1500 (2048 + RTE_PKTMBUF_HEADROOM)
-
-/* What rte_eth_dev_info_get() (lib/ethdev/rte_ethdev.c) sets before it
- * calls the PMD: zeroes, desc limits { UINT16_MAX, 0, 1 }, min_mtu 46,
- * max_mtu UINT16_MAX. */
-static void
-info_init(struct rte_eth_dev_info *d, const char *driver)
-{
-	const struct rte_eth_desc_lim lim = {
-		.nb_max = UINT16_MAX, .nb_min = 0, .nb_align = 1,
-	};
-
-	memset(d, 0, sizeof(*d));
-	d->driver_name = driver;
-	d->rx_desc_lim = lim;
-	d->tx_desc_lim = lim;
-	d->min_mtu = RTE_ETHER_MIN_LEN - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
-	d->max_mtu = UINT16_MAX;
-}
-
-static void
-desc_lim(struct rte_eth_desc_lim *l, uint16_t min, uint16_t max,
-		uint16_t align)
-{
-	l->nb_min = min;
-	l->nb_max = max;
-	l->nb_align = align;
-}
-
-/* A PCI PMD's figures over info_init(): queues, min_rx_bufsize,
- * max_rx_pktlen, max_mtu and min_mtu (0: left to ethdev's defaults),
- * descriptor limits (align 8 for all four Intel PMDs). */
-static void
-info_hw(struct rte_eth_dev_info *d, const char *driver, uint16_t queues,
-		uint32_t min_buf, uint32_t pktlen, uint16_t max_mtu,
-		uint16_t desc_min, uint16_t rx_max, uint16_t tx_max)
-{
-	info_init(d, driver);
-	d->max_rx_queues = queues;
-	d->max_tx_queues = queues;
-	d->min_rx_bufsize = min_buf;
-	d->max_rx_pktlen = pktlen;
-	if (max_mtu != 0) {
-		d->max_mtu = max_mtu;
-		d->min_mtu = RTE_ETHER_MIN_MTU;
-	}
-	desc_lim(&d->rx_desc_lim, desc_min, rx_max, 8);
-	desc_lim(&d->tx_desc_lim, desc_min, tx_max, 8);
-}
-
-/* 82599: drivers/net/ixgbe/ixgbe_ethdev.c ixgbe_dev_info_get() (queues:
- * IXGBE_82599_MAX_RX_QUEUES, IXGBE_NONE_MODE_TX_NB_QUEUES; limits:
- * rx/tx_desc_lim from ixgbe_rxtx.h IXGBE_MIN/MAX_RING_DESC, IXGBE_RXD_ALIGN);
- * offloads: ixgbe_rxtx.c ixgbe_get_rx/tx_port_offloads(). */
-static void
-info_ixgbe(struct rte_eth_dev_info *d)
-{
-	/* max_mtu: minus IXGBE_ETH_OVERHEAD 18 */
-	info_hw(d, "net_ixgbe", 128, 1024, 15872, 15872 - 18, 64, 4096, 4096);
-	d->max_tx_queues = 64;
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
-		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
-		RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_RSS_HASH |
-		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_TCP_LRO;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
-		RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_SCTP_CKSUM |
-		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-}
-
-/* i350: drivers/net/e1000/igb_ethdev.c eth_igb_infos_get() (max_rx_pktlen
- * 0x3FFF "See RLPML register", max_mtu minus E1000_ETH_OVERHEAD 22;
- * rx/tx_desc_lim E1000_MIN/MAX_RING_DESC 32/4096, IGB_RXD_ALIGN 8);
- * offloads: igb_rxtx.c igb_get_rx/tx_port_offloads_capa(). */
-static void
-info_igb(struct rte_eth_dev_info *d)
-{
-	info_hw(d, "net_e1000_igb", 8, 256, 0x3FFF, 0x3FFF - 22, 32, 4096,
-			4096);
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
-		RTE_ETH_RX_OFFLOAD_VLAN_FILTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
-		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_VLAN_EXTEND;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
-		RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_SCTP_CKSUM |
-		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-}
-
-/* PF: drivers/net/fm10k/fm10k_ethdev.c fm10k_dev_infos_get()
- * (FM10K_MIN_RX_BUF_SIZE 256, FM10K_MAX_PKT_SIZE 15 * 1024, no max_mtu;
- * fm10k.h FM10K_MIN/MAX_RX_DESC 32 / 512 KiB over 32-byte descriptors,
- * TX over 16-byte ones, FM10K_MULT_RX/TX_DESC 8); offloads:
- * fm10k_get_rx_queue/port_offloads_capa(), fm10k_get_tx_port_offloads_capa(). */
-static void
-info_fm10k(struct rte_eth_dev_info *d)
-{
-	info_hw(d, "net_fm10k", 128, 256, 15 * 1024, 0, 32, 16384, 32768);
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
-		RTE_ETH_RX_OFFLOAD_VLAN_STRIP | RTE_ETH_RX_OFFLOAD_VLAN_FILTER |
-		RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
-		RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_RSS_HASH;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
-		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
-		RTE_ETH_TX_OFFLOAD_TCP_TSO;
-}
-
-/* 82574L (QEMU -device e1000e) or 82540EM (QEMU e1000):
- * drivers/net/e1000/em_ethdev.c eth_em_infos_get() (min_rx_bufsize 256;
- * max_rx_pktlen em_get_max_pktlen(): 0x2412 for e1000_82574,
- * MAX_JUMBO_FRAME_SIZE 0x3F00 for the rest; no max_mtu, no min_mtu; two
- * queues; E1000_MIN/MAX_RING_DESC 32/4096, EM_RXD/TXD_ALIGN 8); offloads:
- * em_rxtx.c em_get_rx/tx_port_offloads_capa(). */
-static void
-info_em(struct rte_eth_dev_info *d, uint32_t max_rx_pktlen)
-{
-	info_hw(d, "net_e1000_em", 2, 256, max_rx_pktlen, 0, 32, 4096, 4096);
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
-		RTE_ETH_RX_OFFLOAD_VLAN_FILTER | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
-		RTE_ETH_RX_OFFLOAD_KEEP_CRC | RTE_ETH_RX_OFFLOAD_SCATTER;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
-		RTE_ETH_TX_OFFLOAD_VLAN_INSERT | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
-}
-
-#define EM_82574_PKTLEN 0x2412  /* 9234 */
-#define EM_82540_PKTLEN 0x3F00  /* 16128 */
-
-/* drivers/net/pcap/pcap_ethdev.c eth_dev_info(): no frame limit, no
- * offloads, as many queues as rx_pcap= / tx_pcap= devargs (two here);
- * eth_pcap_rx_jumbo() chains what does not fit an mbuf. */
-static void
-info_pcap(struct rte_eth_dev_info *d)
-{
-	info_init(d, "net_pcap");
-	d->max_rx_pktlen = (uint32_t)-1;
-	d->max_rx_queues = 2;
-	d->max_tx_queues = 2;
-}
-
-/* drivers/net/af_packet/rte_eth_af_packet.c eth_dev_info(): 1518-byte
- * frames, copied whole into one mbuf by eth_af_packet_rx(); qpairs=2. */
-static void
-info_af_packet(struct rte_eth_dev_info *d)
-{
-	info_init(d, "net_af_packet");
-	d->max_rx_pktlen = RTE_ETHER_MAX_LEN;
-	d->max_rx_queues = 2;
-	d->max_tx_queues = 2;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
-		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
-}
-
-/* drivers/net/i40e/i40e_ethdev.c i40e_dev_info_get(): a PMD that offers
- * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE (as tx_queue_offload_capa, in
- * tx_offload_capa too); I40E_BUF_SIZE_MIN 1024, I40E_FRAME_SIZE_MAX 9728,
- * I40E_ETH_OVERHEAD 26; I40E_MIN/MAX_RING_DESC 64/4096, align 32. */
-static void
-info_i40e(struct rte_eth_dev_info *d)
-{
-	info_hw(d, "net_i40e", 64, 1024, 9728, 9728 - 26, 64, 4096, 4096);
-	d->rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
-		RTE_ETH_RX_OFFLOAD_SCATTER;
-	d->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
-		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
-	desc_lim(&d->rx_desc_lim, 64, 4096, 32);
-	desc_lim(&d->tx_desc_lim, 64, 4096, 32);
-}
 
 /* What the apps ask for: IPv4 checksum on RX, chains and (as l3fwd when
  * offered) fast free on TX, one RX queue, two TX queues. */
@@ -519,6 +348,87 @@ test_plan_switches_fast_free_off(void **state __rte_unused)
 }
 
 static void
+test_plan_takes_queue_sizes(void **state __rte_unused)
+{
+	struct npool_rx_req r = req_of(0, 0);
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	/* --rx-queue-size 100 --tx-queue-size 10 on ixgbe: aligned up to
+	 * 104 (IXGBE_RXD_ALIGN 8), raised to the minimum 64. */
+	info_ixgbe(&d);
+	r.nb_rxd = 100;
+	r.nb_txd = 10;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 104);
+	assert_int_equal(pl.nb_txd, 64);
+	/* The pool is sized for the rings as adjusted. */
+	assert_int_equal(pl.nb_mbufs, 104 + 2 * 64);
+	r.nb_rxd = 8192;
+	r.nb_txd = UINT16_MAX;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 4096);
+	assert_int_equal(pl.nb_txd, 4096);
+	/* A vdev without limits takes them as given. */
+	info_pcap(&d);
+	r.nb_rxd = 100;
+	r.nb_txd = 3;
+	assert_int_equal(npool_rx_profile_plan(npool_rx_profile_find(
+			d.driver_name), &d, &r, &pl), 0);
+	assert_int_equal(pl.nb_rxd, 100);
+	assert_int_equal(pl.nb_txd, 3);
+	assert_int_equal(pl.nb_mbufs, 100 + 2 * 3);
+}
+
+/* Plan @d for l3fwd's --max-pkt-len @len with an MTU floor of @mtu. */
+static int
+plan_pkt_len(const struct rte_eth_dev_info *d, uint32_t len, uint16_t mtu,
+		struct npool_rx_plan *pl)
+{
+	struct npool_rx_req r = req_of(mtu, 0);
+
+	r.max_pkt_len = len;
+	rte_errno = 0;
+	return npool_rx_profile_plan(npool_rx_profile_find(d->driver_name),
+			d, &r, pl);
+}
+
+static void
+test_plan_max_pkt_len_as_l3fwd(void **state __rte_unused)
+{
+	struct rte_eth_dev_info d;
+	struct npool_rx_plan pl;
+
+	/* ixgbe: max_rx_pktlen - max_mtu = 18. */
+	info_ixgbe(&d);
+	assert_int_equal(plan_pkt_len(&d, 9018, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 9000);
+	assert_int_equal(pl.max_frame, 9018);
+	/* igb counts a VLAN tag in its overhead: 22. */
+	info_igb(&d);
+	assert_int_equal(plan_pkt_len(&d, 9018, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 8996);
+	/* em reports no max_mtu: ethdev's 18. */
+	info_em(&d, EM_82574_PKTLEN);
+	assert_int_equal(plan_pkt_len(&d, 1518, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 1500);
+	/* A floor: the apps keep ports at 1500 at least. */
+	assert_int_equal(plan_pkt_len(&d, 1000, 1500, &pl), 0);
+	assert_int_equal(pl.mtu, 1500);
+	assert_int_equal(plan_pkt_len(&d, 1000, 0, &pl), 0);
+	assert_int_equal(pl.mtu, 982);
+	/* Not above the overhead, or beyond the device. */
+	assert_int_equal(plan_pkt_len(&d, 18, 0, &pl), -EINVAL);
+	assert_int_equal(rte_errno, EINVAL);
+	assert_non_null(pl.reason);
+	info_ixgbe(&d);
+	assert_int_equal(plan_pkt_len(&d, 15873, 0, &pl), -EINVAL);
+	assert_int_equal(pl.max_mtu, 15854);
+}
+
+static void
 test_plan_rejects_null_arguments(void **state __rte_unused)
 {
 	const struct npool_rx_profile *p = npool_rx_profile_find(NULL);
@@ -579,6 +489,8 @@ main(void)
 		cmocka_unit_test(test_plan_em_82540),
 		cmocka_unit_test(test_plan_generic_vdevs),
 		cmocka_unit_test(test_plan_switches_fast_free_off),
+		cmocka_unit_test(test_plan_takes_queue_sizes),
+		cmocka_unit_test(test_plan_max_pkt_len_as_l3fwd),
 		cmocka_unit_test(test_plan_rejects_null_arguments),
 		cmocka_unit_test(test_fit_writes_the_plan_into_the_port_conf),
 	};
