@@ -58,50 +58,77 @@ static const struct option common_long_opts[] = {
 #define COMMON_SHORT_OPTS "p:Ph"
 #define MAX_LONG_OPTS 64
 
-static const char common_usage[] =
-	"  -p PORTMASK         hex mask of the ports to use (required)\n"
-	"  -P                  put the ports in promiscuous mode\n"
-	"  --config \"(port,queue,lcore)[,...]\"\n"
-	"                      RX queues polled by each lcore, at most "
-	RTE_STR(APP_MAX_RXQ_PER_LCORE) " per\n"
-	"                      lcore and " RTE_STR(APP_MAX_RXQ) " in all (default: queue 0 of every\n"
-	"                      port on the first worker lcore)\n"
-	"  --pool npool|mempool\n"
-	"                      RX pools on the \"npool\" ops (default) or DPDK's\n"
-	"                      rte_pktmbuf_pool_create()\n"
-	"  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
-	"                      free the RX mbuf at once (0 = off, the default)\n"
-	"  --nb-mbufs N        mbufs per RX pool, 1..16777216 (default: sized\n"
-	"                      from the rings, at least 8192; fewer than the rings\n"
-	"                      need is allowed with a warning: RX then runs out)\n"
-	"  --nb-chunks N       npool arena chunks of " RTE_STR(NPOOL_CHUNK_SIZE)
-	" bytes, 1..1048576\n"
-	"                      (default 1024)\n"
-	"  --nb-small-chunks N npool arena chunks of 4096 bytes (the fallback),\n"
-	"                      0..1048576 (default 256)\n"
-	"  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
-	"                      the three apply with --pool npool or --copybreak\n"
-	"  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
-	"                      the RX profile's plan: a whole frame of the port\n"
-	"                      MTU in one buffer); refused where the PMD can\n"
-	"                      neither scatter nor chain a longer frame\n"
-	"  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
-	"                      0..512 (default 256; 0 = every get/put on the\n"
-	"                      ring, testpmd's --mbcache=0); npool pools keep\n"
-	"                      their own per-lcore caches\n"
-	"  --stats SEC         print the counters every SEC seconds (0 = off)\n"
-	"  --duration SEC      stop after SEC seconds, a decimal fraction allowed\n"
-	"                      (0 = no limit)\n"
-	"  --idle-exit MS      stop when no packet arrived for MS milliseconds\n"
-	"  --json FILE         write the final counters to FILE as JSON\n"
-	"  --rx-queue-size N   RX descriptors per queue, 1..65535 (l3fwd's; default:\n"
-	"                      the RX profile's, 256..1024), adjusted to the\n"
-	"                      driver's limits (rte_eth_dev_adjust_nb_rx_tx_desc);\n"
-	"                      the RX pool is sized for it\n"
-	"  --tx-queue-size N   TX descriptors per queue, 1..65535, the same way\n"
-	"  --no-numa           RX pools and queues on socket 0 (l3fwd's; default:\n"
-	"                      one RX pool per socket of a polling lcore)\n"
-	"  -h, --help          print this help\n";
+/*
+ * The shared options in the order --help lists them; RX-side ones are left
+ * out of (and refused by) an app that receives nothing (app_cli.tx_only).
+ */
+static const struct {
+	const char *text;
+	bool rx;
+} common_usage[] = {
+	{ "  -p PORTMASK         hex mask of the ports to use (required)\n",
+		false },
+	{ "  -P                  put the ports in promiscuous mode\n",
+		true },
+	{ "  --config \"(port,queue,lcore)[,...]\"\n"
+		"                      RX queues polled by each lcore, at most "
+		RTE_STR(APP_MAX_RXQ_PER_LCORE) " per\n"
+		"                      lcore and " RTE_STR(APP_MAX_RXQ) " in all (default: queue 0 of every\n"
+		"                      port on the first worker lcore)\n",
+		false },
+	{ "  --pool npool|mempool\n"
+		"                      RX pools on the \"npool\" ops (default) or DPDK's\n"
+		"                      rte_pktmbuf_pool_create()\n",
+		false },
+	{ "  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
+		"                      free the RX mbuf at once (0 = off, the default)\n",
+		true },
+	{ "  --nb-mbufs N        mbufs per RX pool, 1..16777216 (default: sized\n"
+		"                      from the rings, at least 8192; fewer than the rings\n"
+		"                      need is allowed with a warning: RX then runs out)\n",
+		true },
+	{ "  --nb-chunks N       npool arena chunks of " RTE_STR(NPOOL_CHUNK_SIZE)
+		" bytes, 1..1048576\n"
+		"                      (default 1024)\n",
+		false },
+	{ "  --nb-small-chunks N npool arena chunks of 4096 bytes (the fallback),\n"
+		"                      0..1048576 (default 256)\n",
+		false },
+	{ "  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
+		"                      the three apply with --pool npool or --copybreak\n",
+		false },
+	{ "  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
+		"                      the RX profile's plan: a whole frame of the port\n"
+		"                      MTU in one buffer); refused where the PMD can\n"
+		"                      neither scatter nor chain a longer frame\n",
+		true },
+	{ "  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
+		"                      0..512 (default 256; 0 = every get/put on the\n"
+		"                      ring, testpmd's --mbcache=0); npool pools keep\n"
+		"                      their own per-lcore caches\n",
+		false },
+	{ "  --stats SEC         print the counters every SEC seconds (0 = off)\n",
+		false },
+	{ "  --duration SEC      stop after SEC seconds, a decimal fraction allowed\n"
+		"                      (0 = no limit)\n",
+		false },
+	{ "  --idle-exit MS      stop when no packet arrived for MS milliseconds\n",
+		true },
+	{ "  --json FILE         write the final counters to FILE as JSON\n",
+		false },
+	{ "  --rx-queue-size N   RX descriptors per queue, 1..65535 (l3fwd's; default:\n"
+		"                      the RX profile's, 256..1024), adjusted to the\n"
+		"                      driver's limits (rte_eth_dev_adjust_nb_rx_tx_desc);\n"
+		"                      the RX pool is sized for it\n",
+		true },
+	{ "  --tx-queue-size N   TX descriptors per queue, 1..65535, the same way\n",
+		false },
+	{ "  --no-numa           RX pools and queues on socket 0 (l3fwd's; default:\n"
+		"                      one RX pool per socket of a polling lcore)\n",
+		false },
+	{ "  -h, --help          print this help\n",
+		false },
+};
 
 static const char *err_prog = "npool";
 
@@ -359,10 +386,15 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 void
 app_cli_usage(FILE *f, const struct app_opts *o, const struct app_cli *cli)
 {
+	unsigned int i;
+
 	fprintf(f, "Usage: %s [EAL options] -- -p PORTMASK [options]\n"
-			"Options:\n%s%s"
+			"Options:\n", o->prog);
+	for (i = 0; i < RTE_DIM(common_usage); i++)
+		if (!common_usage[i].rx || !cli->tx_only)
+			fputs(common_usage[i].text, f);
+	fprintf(f, "%s"
 			"Numbers are decimal, or hexadecimal after 0x (-p is hexadecimal).\n",
-			o->prog, common_usage,
 			cli->usage != NULL ? cli->usage : "");
 }
 
@@ -407,6 +439,35 @@ report_getopt_error(int opt, char **argv)
 	return -1;
 }
 
+/* The receive side's options (common_usage[].rx). */
+static bool
+rx_only_opt(int opt)
+{
+	return opt == 'P' || opt == OPT_COPYBREAK || opt == OPT_NB_MBUFS ||
+		opt == OPT_MBUF_SIZE || opt == OPT_IDLE_EXIT ||
+		opt == OPT_RX_QUEUE_SIZE;
+}
+
+static int
+report_rx_only(int opt, char **argv, const struct app_opts *o)
+{
+	const char *arg = argv[optind - 1];
+
+	/* optarg may be the word after the flag: name the flag itself. */
+	if (optarg != NULL && arg == optarg && optind >= 2)
+		arg = argv[optind - 2];
+	if (opt == 'P')
+		app_err("-P: %s receives nothing (promiscuous mode is for RX)",
+				o->prog);
+	else
+		app_err("%.*s: %s receives nothing, so it takes no RX option%s",
+				(int)strcspn(arg, "="), arg, o->prog,
+				opt == OPT_IDLE_EXIT ?
+				" (it would always fire: use --duration or --count)" :
+				"");
+	return -1;
+}
+
 int
 app_cli_parse(int argc, char **argv, struct app_opts *o,
 		const struct app_cli *cli)
@@ -433,6 +494,10 @@ app_cli_parse(int argc, char **argv, struct app_opts *o,
 		}
 		if (opt == '?' || opt == ':') {
 			rc = report_getopt_error(opt, argv);
+			break;
+		}
+		if (cli->tx_only && rx_only_opt(opt)) {
+			rc = report_rx_only(opt, argv, o);
 			break;
 		}
 		rc = parse_common(o, opt, optarg);

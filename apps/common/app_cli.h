@@ -105,6 +105,10 @@ struct app_cli {
 	int (*parse)(int opt, const char *arg, void *ctx);
 	/** Passed to @c parse. */
 	void *ctx;
+	/** The app receives nothing (npool-gen): the RX-side options (-P,
+	 * --copybreak, --nb-mbufs, --mbuf-size, --idle-exit,
+	 * --rx-queue-size) are left out of its usage and refused. */
+	bool tx_only;
 };
 
 /** Fill @p o with the defaults; @p prog names the app in messages. */

@@ -56,7 +56,7 @@ main(int argc, char **argv)
 		"npool-drop", drop_reasons, RTE_DIM(drop_reasons),
 		.rx_bad = RX_TRUNCATED,
 	};
-	static const struct app_cli cli = { NULL, NULL, NULL, NULL, NULL };
+	static const struct app_cli cli = { NULL, NULL, NULL, NULL, NULL, false };
 	static const struct app_port_params pp = { .tx = false, .mtu = 0 };
 	static struct app_opts o;
 	int status;

@@ -79,7 +79,8 @@ static const char gen_usage[] =
 	"  --dst-mac MAC       destination MAC (default 02:00:00:00:00:01)\n"
 	"  --src-ip A.B.C.D    source address of flow 0 (default 198.18.0.1)\n"
 	"  --dst-ip A.B.C.D    destination address (default 198.19.0.1)\n"
-	"  --idle-exit is refused: npool-gen receives nothing.\n"
+	"  npool-gen receives nothing: -P, --copybreak, --nb-mbufs, --mbuf-size,\n"
+	"  --idle-exit and --rx-queue-size are refused.\n"
 	"  Packets come from npool_napi_alloc_pkt() (--pool npool) or an\n"
 	"  rte_pktmbuf pool (--pool mempool). Unsent slots of a partial TX\n"
 	"  burst are dropped (tx_unsent), never retried.\n";
@@ -170,12 +171,8 @@ gen_conf_defaults(struct gen_conf *c)
 
 /* Options that exclude each other. 0, or -1 after app_err(). */
 static int
-gen_conf_check(const struct gen_conf *c, const struct app_opts *o)
+gen_conf_check(const struct gen_conf *c)
 {
-	if (o->idle_ms != 0) {
-		app_err("--idle-exit: npool-gen receives nothing, so it would always fire: use --duration or --count");
-		return -1;
-	}
 	if (c->imix && c->size_set) {
 		app_err("--imix: cannot be combined with --size");
 		return -1;
@@ -496,6 +493,7 @@ main(int argc, char **argv)
 	static struct app_opts o;
 	const struct app_cli cli = {
 		gen_usage, NULL, gen_long_opts, gen_parse_opt, &gen.c,
+		.tx_only = true,
 	};
 	struct app_port_params pp = { .tx_per_rxq = true };
 	uint16_t max_frame;
@@ -506,7 +504,7 @@ main(int argc, char **argv)
 	status = app_run_init(argc, argv, &o, "npool-gen", &cli);
 	if (status >= 0)
 		goto out;
-	if (gen_conf_check(&gen.c, &o) < 0 || (gen.c.pcap != NULL &&
+	if (gen_conf_check(&gen.c) < 0 || (gen.c.pcap != NULL &&
 			gen_frames_load_pcap(&pcap_frames, gen.c.pcap) < 0)) {
 		app_cli_usage(stderr, &o, &cli);
 		status = APP_EXIT_USAGE;

@@ -438,7 +438,16 @@ BAD = [
     ('--imix with a value', ['--imix=1'],
      r"option '--imix' doesn't allow an argument"),
     ('--idle-exit (nothing is received)', ['--idle-exit', '100'],
-     r'--idle-exit'),
+     r'--idle-exit: npool-gen receives nothing'),
+    ('--copybreak (RX only)', ['--copybreak', '256'],
+     r'--copybreak: npool-gen receives nothing'),
+    ('-P (RX only)', ['-P'], r'-P: npool-gen receives nothing'),
+    ('--mbuf-size (RX only)', ['--mbuf-size=4096'],
+     r'--mbuf-size: npool-gen receives nothing'),
+    ('--nb-mbufs (RX only)', ['--nb-mbufs', '64'],
+     r'--nb-mbufs: npool-gen receives nothing'),
+    ('--rx-queue-size (RX only)', ['--rx-queue-size', '512'],
+     r'--rx-queue-size: npool-gen receives nothing'),
     ('--flows wrapping past 255.255.255.255',
      ['--src-ip', '255.255.255.255', '--flows', '2'], r'--flows.*wrap'),
 ]
@@ -459,6 +468,15 @@ def case_bad_input(app, work, _pool):
         elif not re.search(regex, out):
             probs.append('%s: exit %d but no message matching /%s/\n%s'
                          % (name, res.rc, regex, res.tail()))
+    # --help lists what npool-gen takes, not the RX side's options
+    res = harness.run([app, '--', '--help'], timeout=60)
+    for flag in ('-P ', '--copybreak', '--nb-mbufs N', '--mbuf-size',
+                 '--idle-exit MS', '--rx-queue-size'):
+        if re.search(r'^  ' + re.escape(flag), res.stdout, re.M):
+            probs.append('--help lists the RX option %s' % flag.strip())
+    for flag in ('--rate', '--tx-queue-size', '--config', '--duration'):
+        if not re.search(r'^  ' + re.escape(flag), res.stdout, re.M):
+            probs.append('--help does not list %s' % flag)
     # control: the same vdevs and a good command line
     res = run_gen(app, work, vdevs, ['-p', '0x1', '--count', '10'])
     probs += run_problems(res, 'control run')
