@@ -83,6 +83,7 @@ struct fwd_route {
 	                  *   IPv4 in the first 4 bytes, the rest 0 */
 	uint8_t depth;   /**< 0 (default route) .. 32 (IPv4) or 128 (IPv6) */
 	uint16_t port;   /**< egress port, enabled in the port mask */
+	unsigned int line; /**< line of its route file, 0 = l3fwd's table */
 };
 
 /**

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_hash.h>
 
 #include "app_cli.h"
 #include "fwd.h"
@@ -150,6 +151,7 @@ fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 			rc = -1;
 		} else {
 			rc = parse_line(line, v6, portmask, &r, why);
+			r.line = *lineno;
 			if (rc == 0 && set_add(s, &r) < 0) {
 				*why = "out of memory";
 				rc = -1;
@@ -192,9 +194,80 @@ warn_skip(void *arg, unsigned int lineno, const struct fwd_route *r)
 	c->n++;
 }
 
+/* Hash key of a route: its prefix masked to its depth, and the depth. */
+struct route_key {
+	uint8_t ip[16];
+	uint8_t depth;
+};
+
+static void
+route_key(const struct fwd_route *r, struct route_key *k)
+{
+	unsigned int i, bits;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; i < 16; i++) {
+		bits = r->depth > 8 * i ? RTE_MIN(r->depth - 8 * i, 8u) : 0;
+		k->ip[i] = bits == 0 ? 0 :
+			(uint8_t)(r->ip[i] & (0xff00u >> bits));
+	}
+	k->depth = r->depth;
+}
+
+/*
+ * A prefix given twice in a route file: rte_lpm_add() keeps the later
+ * port, as l3fwd does, silently. Say so per line, naming the earlier one.
+ * Returns how many lines repeat a prefix, or -1 (no memory for the
+ * table: nothing checked).
+ */
+static int
+warn_duplicates(const struct fwd_route_set *s, const char *path, bool v6)
+{
+	static unsigned int seq;
+	char name[RTE_HASH_NAMESIZE], addr[INET6_ADDRSTRLEN];
+	struct rte_hash_parameters hp = {
+		.name = name,
+		.entries = RTE_MAX(s->n, 8u),
+		.key_len = sizeof(struct route_key),
+		.socket_id = SOCKET_ID_ANY,
+	};
+	struct rte_hash *h;
+	struct route_key k;
+	unsigned int i, n = 0;
+	void *prev;
+
+	if (s->n < 2)
+		return 0;
+	snprintf(name, sizeof(name), "fwd_dup%u", seq++);
+	h = rte_hash_create(&hp);
+	if (h == NULL)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct fwd_route *r = &s->r[i], *first;
+
+		route_key(r, &k);
+		if (rte_hash_lookup_data(h, &k, &prev) >= 0) {
+			first = &s->r[(uintptr_t)prev];
+			if (inet_ntop(v6 ? AF_INET6 : AF_INET, k.ip, addr,
+					sizeof(addr)) == NULL)
+				snprintf(addr, sizeof(addr), "?");
+			app_err("warning: %s:%u: route %s/%u given again (first at line %u): port %u replaces port %u",
+					path, r->line, addr, r->depth,
+					first->line, r->port, first->port);
+			n++;
+		}
+		if (rte_hash_add_key_data(h, &k, (void *)(uintptr_t)i) < 0) {
+			rte_hash_free(h);
+			return -1;
+		}
+	}
+	rte_hash_free(h);
+	return (int)n;
+}
+
 static int
 load_file(struct fwd_route_set *s, const char *path, bool v6,
-		uint64_t portmask, unsigned int *skipped)
+		uint64_t portmask, unsigned int *skipped, int *repeated)
 {
 	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
 	struct skip_ctx sc = { path, v6, 0 };
@@ -211,6 +284,9 @@ load_file(struct fwd_route_set *s, const char *path, bool v6,
 	rc = fwd_routes_parse(f, v6, portmask, s, &lineno, &why, warn_skip,
 			&sc);
 	*skipped = sc.n;
+	if (rc == 0 && (*repeated = warn_duplicates(s, path, v6)) < 0)
+		app_err("warning: %s: no memory to look for repeated prefixes",
+				path);
 	if (rc == -1)
 		app_err("%s:%u: %s", path, lineno, why);
 	else if (rc == -2)
@@ -291,13 +367,15 @@ load_family(struct fwd_conf *fc, bool v6)
 {
 	const char *path = v6 ? fc->rule6 : fc->rule4;
 	struct fwd_route_set s = { NULL, 0, 0 };
-	char dflt[32] = "none", skip[64] = "";
+	char dflt[32] = "none", skip[64] = "", rep[48] = "";
 	unsigned int skipped = 0;
+	int repeated = 0;
 	int32_t def;
 	int rc;
 
 	if (path != NULL)
-		rc = load_file(&s, path, v6, fc->portmask, &skipped);
+		rc = load_file(&s, path, v6, fc->portmask, &skipped,
+				&repeated);
 	else if (default_table(&s, v6) < 0) {
 		app_err("out of memory");
 		rc = -2;
@@ -313,9 +391,13 @@ load_family(struct fwd_conf *fc, bool v6)
 			snprintf(skip, sizeof(skip),
 					" (%u skipped: ports not in -p)",
 					skipped);
-		printf("routes IPv%c: %u from %s%s, default route %s\n",
+		if (repeated > 0)
+			snprintf(rep, sizeof(rep),
+					" (%d repeat an earlier prefix)",
+					repeated);
+		printf("routes IPv%c: %u from %s%s%s, default route %s\n",
 				v6 ? '6' : '4', s.n, path != NULL ? path :
-				"l3fwd's default table", skip, dflt);
+				"l3fwd's default table", skip, rep, dflt);
 	}
 	free(s.r);
 	return rc;

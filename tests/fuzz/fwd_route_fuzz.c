@@ -68,13 +68,20 @@ fz_parse(const void *text, size_t len, bool v6, struct fwd_route_set *s,
 	return rc;
 }
 
+/* The same routes in the same order (their line numbers aside: a
+ * re-printed file has no comments or blank lines). */
 static void
 fz_same_routes(const struct fwd_route_set *a, const struct fwd_route_set *b,
 		const char *what)
 {
-	FZ_CHECK(a->n == b->n && (a->n == 0 ||
-			memcmp(a->r, b->r, a->n * sizeof(*a->r)) == 0),
-			"%s: %u routes, then %u or different", what, a->n, b->n);
+	unsigned int i;
+
+	FZ_CHECK(a->n == b->n, "%s: %u routes, then %u", what, a->n, b->n);
+	for (i = 0; i < a->n; i++)
+		FZ_CHECK(memcmp(a->r[i].ip, b->r[i].ip, sizeof(a->r[i].ip)) ==
+				0 && a->r[i].depth == b->r[i].depth &&
+				a->r[i].port == b->r[i].port,
+				"%s: route %u differs", what, i);
 }
 
 /* Start of line @p lineno (1-based) in @p p. */

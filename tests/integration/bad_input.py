@@ -242,6 +242,49 @@ def setup_problems(app, work):
     return probs
 
 
+def duplicates_problems(app, work):
+    """A prefix given twice (the later port wins, as rte_lpm_add and l3fwd)
+    loads with a warning naming both lines, per family, and the summary
+    counts the repeats; a different depth or another prefix is no repeat."""
+    fails = []
+    for flag, text, warn in (
+            ('--rule_ipv4', 'R198.18.0.0/15 1\nR198.18.0.0/16 1\n'
+             'R198.19.1.2/15 0\nR0.0.0.0/0 1\nR0.0.0.0/0 0\n',
+             [(3, '198.18.0.0/15', 1, 0, 1), (5, '0.0.0.0/0', 4, 0, 1)]),
+            ('--rule_ipv6', 'R2001:2::/48 0\nR2001:2:0:1::/64 1\n'
+             '# again\nR2001:2:0:ffff::1/48 1\n',
+             [(4, '2001:2::/48', 1, 1, 0)])):
+        path = work.file('dup%s.cfg' % flag[-1])
+        with open(path, 'w') as f:
+            f.write(text)
+        res = run_case(app, work, ['-p', '0x3', flag, path, '--duration',
+                                   '0.2'])
+        why = []
+        if res.rc != 0:
+            why.append('%s, want exit status 0' % res.describe())
+        got = re.findall(r'warning: .*given again.*', res.stderr)
+        if len(got) != len(warn):
+            why.append('%d repeat warnings, want %d: %s' % (len(got),
+                                                            len(warn), got))
+        for line, route, first, port, old in warn:
+            want = (r'npool-fwd: warning: %s:%d: route %s given again '
+                    r'\(first at line %d\): port %d replaces port %d'
+                    % (re.escape(path), line, re.escape(route), first, port,
+                       old))
+            if not re.search(want, res.stderr):
+                why.append('no warning /%s/' % want)
+        if not re.search(r'\(%d repeat an earlier prefix\)' % len(warn),
+                         res.stdout):
+            why.append('no repeat count in the routes line')
+        harness.log('%s %-45s %s' % ('ok  ' if not why else 'FAIL',
+                                     'repeated prefixes ' + flag,
+                                     res.describe()))
+        if why:
+            fails.append('repeated prefixes %s: %s\n%s' % (
+                flag, ', '.join(why), res.tail(6)))
+    return fails
+
+
 def skipped_problems(app, work, files):
     """The SKIPPED cases: they run, warn per line, count the rest."""
     fails = []
@@ -297,6 +340,7 @@ def main():
             fails.append('numbers: ' + '; '.join(probs))
         fails.extend('set-up: ' + p for p in setup_problems(a.app, work))
         fails += skipped_problems(a.app, work, files)
+        fails += duplicates_problems(a.app, work)
         for name, args, want in CASES:
             args = [x.format(**files) for x in args]
             want = want.format(**{k: re.escape(v) for k, v in files.items()})
