@@ -134,16 +134,17 @@ int
 npool_fini(void)
 {
 	struct npool *np = npool_g;
+	unsigned int left;
 
 	if (np == NULL)
 		return -ENODEV;
 	if (npool_frags_outstanding() != 0 ||
 			rte_mempool_in_use_count(np->head_pool) != 0)
 		return -EBUSY;
-	npool_frag_cache_drain_all();
+	left = npool_frag_cache_drain_all();
 	if (npool_arena_in_use(&np->arena) != 0) {
-		NPOOL_LOG(ERR, "fini: %u chunks still in use",
-				npool_arena_in_use(&np->arena));
+		NPOOL_LOG(ERR, "fini: %u chunks still in use (%u napi caches left to lcores that run or threads still registered)",
+				npool_arena_in_use(&np->arena), left);
 		return -EBUSY;
 	}
 #if NPOOL_DEBUG

@@ -69,8 +69,11 @@ int npool_init(const struct npool_conf *conf);
  * Context: main lcore, when no other thread uses npool.
  *
  * @return
- *   0, or -EBUSY if fragments or heads are still out (nothing is freed
- *   then; npool keeps working), -ENODEV if npool is not initialised.
+ *   0, or -EBUSY if fragments or heads are still out, or if a napi cache
+ *   that npool_frag_cache_drain_all() must leave to its owner (an lcore
+ *   still running a launched function, a thread still registered) holds
+ *   a chunk (nothing is freed then; npool keeps working), -ENODEV if
+ *   npool is not initialised.
  */
 int npool_fini(void);
 

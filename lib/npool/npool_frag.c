@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 
+#include <rte_atomic.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_spinlock.h>
 
 #include "npool_frag.h"
@@ -101,6 +104,7 @@ npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
 	return p;
 }
 
+/* Give back what cache @p nc holds (page_frag_cache_drain()). */
 static void
 frag_cache_drain(struct npool_frag_cache *nc)
 {
@@ -115,20 +119,79 @@ frag_cache_drain(struct npool_frag_cache *nc)
 	nc->pagecnt_bias = 0;
 }
 
-void
+/* The guarded caches of slot @p lc: any thread, under their lock. */
+static void
+frag_cache_drain_guarded(struct npool_lcore *lc)
+{
+	rte_spinlock_lock(&lc->lock);
+	frag_cache_drain(&lc->guarded);
+	rte_spinlock_unlock(&lc->lock);
+}
+
+/*
+ * Whether nobody can be using the napi cache of lcore @p i while the
+ * main lcore (the caller) drains it. Its owner credits frees to its
+ * bias without an atomic (npool_free_frag()), so only the owner may
+ * touch it while it runs, as the kernel never touches another CPU's
+ * page_frag_cache (a dead CPU's caches are drained by the CPU hotplug
+ * callback, when nothing runs there). Idle means: an EAL lcore waiting
+ * for work (only the main lcore launches, so it stays waiting during
+ * the drain; rte_eal_wait_lcore() orders its last writes before ours),
+ * or an lcore id no thread holds (a registered thread unregistered).
+ * A thread registered with rte_thread_register() runs as it likes:
+ * never idle.
+ */
+static int
+napi_owner_idle(unsigned int i)
+{
+	if (rte_lcore_has_role(i, ROLE_OFF)) {
+		/* Pairs with the unregistering thread's release of the id. */
+		rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+		return 1;
+	}
+	if (rte_lcore_has_role(i, ROLE_NON_EAL) ||
+			rte_eal_get_lcore_state(i) != WAIT)
+		return 0;
+	rte_eal_wait_lcore(i);
+	return 1;
+}
+
+unsigned int
 npool_frag_cache_drain_all(void)
 {
-	unsigned int i;
+	const unsigned int self = npool_slot();
+	const int on_main = rte_lcore_id() == rte_get_main_lcore();
+	unsigned int i, left = 0;
 
 	if (npool_g == NULL)
-		return;
+		return 0;
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
 		struct npool_lcore *lc = &npool_g->lc[i];
 
-		frag_cache_drain(&lc->napi);
-		rte_spinlock_lock(&lc->lock);
-		frag_cache_drain(&lc->guarded);
-		rte_spinlock_unlock(&lc->lock);
+		frag_cache_drain_guarded(lc);
+		/* The non-EAL slot's napi cache is never used. */
+		if (i == self || i == NPOOL_NON_EAL_SLOT ||
+				(on_main && napi_owner_idle(i)))
+			frag_cache_drain(&lc->napi);
+		else
+			left++;
+	}
+	return left;
+}
+
+void
+npool_frag_cache_drain_local(void)
+{
+	const unsigned int self = npool_slot();
+
+	if (npool_g == NULL)
+		return;
+	frag_cache_drain_guarded(&npool_g->lc[self]);
+	if (self != NPOOL_NON_EAL_SLOT) {
+#if NPOOL_DEBUG
+		npool_debug_napi_owner_pvt(self);
+#endif
+		frag_cache_drain(&npool_g->lc[self].napi);
 	}
 }
 

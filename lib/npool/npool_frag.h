@@ -182,9 +182,11 @@ npool_alloc_frag(uint32_t size)
  * A fragment freed on the lcore whose napi cache is still carving its
  * chunk costs no atomic operation: the reference goes back into that
  * cache's pagecnt_bias (refcount - bias stays the number of fragments
- * out). Any other free is one atomic decrement of the chunk's reference
- * count; the last reference gives the chunk back to the arena, unless a
- * cache still holds it (its bias keeps the count above zero).
+ * out). This is why a napi cache is only ever drained by its owner or
+ * while its owner is idle (npool_frag_cache_drain_all()). Any other free
+ * is one atomic decrement of the chunk's reference count; the last
+ * reference gives the chunk back to the arena, unless a cache still
+ * holds it (its bias keeps the count above zero).
  *
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
@@ -272,16 +274,52 @@ npool_frag_iova(const void *p)
 }
 
 /**
- * Give back the chunks held by every fragment cache, napi and guarded, as
- * the kernel's page_frag_cache_drain(). A chunk whose fragments have all
- * come back returns to the arena; the others return when their last
- * fragment is freed.
+ * Give back the chunks held by the fragment caches, as the kernel's
+ * page_frag_cache_drain() on each. A chunk whose fragments have all come
+ * back returns to the arena; the others return when their last fragment
+ * is freed. Allocating afterwards is allowed: caches refill.
  *
- * Context: main lcore, while no other thread allocates (e.g. after
- * rte_eal_mp_wait_lcore()). Allocating afterwards is allowed: caches
- * refill.
+ * Which caches: every guarded cache (under its lock); the caller's own
+ * napi cache; and, when called from the main lcore, the napi cache of
+ * every lcore whose owner is idle: an EAL lcore (worker or service)
+ * waiting for work, not running a function launched on it, or an lcore
+ * id that no thread holds (its registered thread has called
+ * rte_thread_unregister()). The napi cache of an lcore running a
+ * launched function, and of a thread registered with
+ * rte_thread_register(), is left to its owner
+ * (npool_frag_cache_drain_local()): a free on the owner lcore credits
+ * that cache's pagecnt_bias without an atomic operation
+ * (npool_free_frag()), which another thread's drain would race and lose
+ * references to. The kernel likewise never touches another CPU's
+ * page_frag_cache while that CPU runs.
+ *
+ * Context: any thread (from another than the main lcore only the
+ * guarded caches and the caller's own napi cache are drained). Other
+ * threads may allocate and free meanwhile; no thread may launch a
+ * function on an lcore (only the main lcore can) or register an lcore id
+ * during the call. After rte_eal_mp_wait_lcore() and with every
+ * registered thread unregistered, it drains everything.
+ *
+ * @return
+ *   The number of napi caches left to their owner (whether or not they
+ *   hold a chunk): 0 when every cache was drained (also before
+ *   npool_init()).
  */
-void npool_frag_cache_drain_all(void);
+unsigned int npool_frag_cache_drain_all(void);
+
+/**
+ * Give back the chunks held by the calling thread's own fragment caches:
+ * its lcore's napi cache and guarded cache (for a thread without an
+ * lcore id, the guarded cache shared by such threads). The kernel's
+ * page_frag_cache_drain() by the cache's owner. Call it, for example,
+ * before a worker returns from its launched function, or before a
+ * registered thread unregisters, so that its current chunk does not stay
+ * held until the next npool_frag_cache_drain_all() from the main lcore.
+ *
+ * Context: any thread, on its own caches only; other threads may
+ * allocate and free meanwhile. Nothing happens before npool_init().
+ */
+void npool_frag_cache_drain_local(void);
 
 /**
  * Fragments handed out and not yet freed, over all flavors and lcores
