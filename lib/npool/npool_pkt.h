@@ -23,6 +23,7 @@
 
 #include "npool_frag.h"
 #include "npool_head_cache.h"
+#include "npool_tsan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -216,6 +217,42 @@ void npool_napi_consume_pkt(struct rte_mbuf *m);
  */
 void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
 
+/** @internal npool_pkt_rc_segs_pvt() of an mbuf with refcnt 1 and
+ * nb_segs 1 (the same in either byte order). */
+#define NPOOL_PKT_RC_SEGS_ONE (1u | 1u << 16)
+
+/**
+ * @internal refcnt and nb_segs of @p m in one value (refcnt in the low
+ * half in little-endian order), read with acquire order.
+ *
+ * They sit side by side in the aligned 64-bit rearm word: one load
+ * checks both. It is an atomic load with acquire, as another lcore may
+ * be dropping its reference to a shared mbuf right now
+ * (rte_mbuf_refcnt_update()): a plain read of refcnt races with it, and
+ * seeing 1 must order that lcore's last accesses before this free. On
+ * x86 it is the same single mov as a plain read of refcnt.
+ */
+static __rte_always_inline uint32_t
+npool_pkt_rc_segs_pvt(const struct rte_mbuf *m)
+{
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			offsetof(struct rte_mbuf, data_off) + 2);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			offsetof(struct rte_mbuf, refcnt) + 2);
+	uint64_t w = __atomic_load_n((const uint64_t *)
+			((const char *)m + offsetof(struct rte_mbuf, data_off)),
+			__ATOMIC_ACQUIRE);
+
+	/*
+	 * ThreadSanitizer orders atomics per address: it would not see this
+	 * 64-bit acquire take what another holder's 16-bit release decrement
+	 * of refcnt published, as the CPU does (npool_tsan.h).
+	 */
+	npool_tsan_acquire(&m->refcnt);
+	return (uint32_t)(w >> 16);
+}
+
 /**
  * @internal Whether every one of @p n packets is a plain RX mbuf of pool
  * @p mp: direct, refcnt 1, one segment.
@@ -224,34 +261,16 @@ static __rte_always_inline int
 npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 		const struct rte_mempool *mp)
 {
-	uint32_t rc_segs;
 	unsigned int i;
 
-	/*
-	 * refcnt and nb_segs side by side in the aligned 64-bit rearm word:
-	 * one load checks both are 1. It is an atomic load with acquire, as
-	 * another lcore may be dropping its reference to a shared mbuf right
-	 * now (rte_mbuf_refcnt_update()): a plain read of refcnt races with
-	 * it, and seeing 1 must order that lcore's last accesses before this
-	 * free. On x86 it is the same single mov.
-	 */
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
-			offsetof(struct rte_mbuf, data_off) + 2);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, refcnt) + 2);
 	for (i = 0; i < n; i++) {
 		const struct rte_mbuf *m = pkts[i];
 
 		if (unlikely(m == NULL))
 			return 0;
-		/* Both 1: the value reads the same in either byte order. */
-		rc_segs = (uint32_t)(__atomic_load_n((const uint64_t *)
-				((const char *)m +
-				 offsetof(struct rte_mbuf, data_off)),
-				__ATOMIC_ACQUIRE) >> 16);
 		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
-				rc_segs != (1u | 1u << 16)))
+				npool_pkt_rc_segs_pvt(m) !=
+				NPOOL_PKT_RC_SEGS_ONE))
 			return 0;
 	}
 	return 1;
