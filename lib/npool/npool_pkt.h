@@ -13,6 +13,29 @@
  * fragment's tail, as skb_shared_info does. rte_pktmbuf_free(),
  * rte_pktmbuf_clone() and chains work unchanged: the last reference to the
  * fragment frees it with npool_free_frag(), the head returns to its pool.
+ *
+ * DPDK treats the data of an external buffer as possibly shared, so
+ * helpers that write in place refuse npool packets: rte_vlan_insert()
+ * returns -EINVAL (it wants RTE_MBUF_DIRECT()), and so does anything
+ * else that checks RTE_MBUF_DIRECT() before writing. Instead, either let
+ * the NIC insert the tag (port offload RTE_ETH_TX_OFFLOAD_VLAN_INSERT,
+ * then m->ol_flags |= RTE_MBUF_F_TX_VLAN and m->vlan_tci = tci), or,
+ * when the packet is not shared (rte_mbuf_refcnt_read(m) == 1 and
+ * rte_mbuf_ext_refcnt_read(m->shinfo) == 1: no clone, no extra
+ * reference), write it yourself as rte_vlan_insert() would, in the
+ * headroom (npool's headroom, RTE_PKTMBUF_HEADROOM by default):
+ * @code
+ * struct rte_ether_hdr *nh = (struct rte_ether_hdr *)
+ *	rte_pktmbuf_prepend(m, sizeof(struct rte_vlan_hdr));
+ * struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(nh + 1);
+ *
+ * memmove(nh, (char *)nh + sizeof(*vh), 2 * RTE_ETHER_ADDR_LEN);
+ * nh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+ * vh->vlan_tci = rte_cpu_to_be_16(tci);
+ * @endcode
+ * (the inner EtherType stays where it was, now after the tag; check
+ * that rte_pktmbuf_prepend() did not return NULL). A shared packet must
+ * be copied first (rte_pktmbuf_copy() into a pool of direct mbufs).
  */
 
 #include <stddef.h>
@@ -73,9 +96,9 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 	} rearm;
 	uint16_t buf_len;
 
+	/* As high as it fits, 8-byte aligned (npool_build_pkt()). */
 	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
-			frag + fragsz - sizeof(*shinfo),
-			sizeof(uintptr_t));
+			frag + fragsz - NPOOL_SHINFO_SIZE, 8);
 	shinfo->free_cb = npool_pkt_free_cb_pvt;
 	shinfo->fcb_opaque = NULL;
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
@@ -191,8 +214,16 @@ struct rte_mbuf *npool_alloc_pkt(uint32_t len);
  *   The size it was allocated with, in bytes: NPOOL_SHINFO_SIZE + 1 ..
  *   the chunk's size, and at most UINT16_MAX + NPOOL_SHINFO_SIZE.
  * @return
- *   The packet: buf_len = @p fragsz minus the shared info, data_off =
- *   min(headroom, buf_len), data_len 0. NULL with rte_errno: EINVAL
+ *   The packet: data_off = min(headroom, buf_len), data_len 0, and
+ *   buf_len = the bytes before the shared info, which is placed at the
+ *   highest 8-byte aligned address where it still fits the fragment:
+ *   RTE_ALIGN_FLOOR(@p fragsz - NPOOL_SHINFO_SIZE, 8), so @p fragsz minus
+ *   NPOOL_SHINFO_SIZE when @p fragsz is a multiple of 8 (as every
+ *   npool_pkt_fragsz() is) and up to 7 bytes less otherwise (fragsz 1655
+ *   gives 1624). The shared info holds pointers and an atomic refcount,
+ *   which must be naturally aligned; DPDK's own
+ *   rte_pktmbuf_ext_shinfo_init_helper() places it the same way. NULL
+ *   with rte_errno: EINVAL
  *   (@p frag not in npool, misaligned, or @p fragsz out of range or past
  *   the chunk's end), ENOBUFS (no head left), ENODEV (no npool).
  */
