@@ -78,12 +78,28 @@ npool_init(const struct npool_conf *conf)
 		return fail(-ret);
 	}
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		np->lc[i].napi.lcore = (uint16_t)i;
-		np->lc[i].guarded.lcore = (uint16_t)i;
-		np->lc[i].guarded.guarded = 1;
-		rte_spinlock_init(&np->lc[i].lock);
+		struct npool_lcore *lc = &np->lc[i];
+
+		lc->napi.lcore = (uint16_t)i;
+		lc->napi_small.lcore = (uint16_t)i;
+		lc->napi_small.small = 1;
+		lc->guarded.lcore = (uint16_t)i;
+		lc->guarded.guarded = 1;
+		lc->guarded_small.lcore = (uint16_t)i;
+		lc->guarded_small.guarded = 1;
+		lc->guarded_small.small = 1;
+		rte_spinlock_init(&lc->lock);
 	}
 	np->headroom = conf->headroom;
+	/* Every copy-break packet is small, whatever the headroom. Without
+	 * small chunks no packet is: a second cache would only hold a second
+	 * big chunk per lcore. */
+	if (conf->nb_small_chunks != 0)
+		np->small_fragsz = RTE_MAX((uint32_t)NPOOL_PKT_SMALL_FRAGSZ,
+				(uint32_t)RTE_ALIGN_CEIL(conf->headroom +
+					NPOOL_PKT_SMALL_LEN +
+					NPOOL_SHINFO_SIZE,
+					RTE_CACHE_LINE_SIZE));
 	np->hc_ops_index = idx;
 	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
 			conf->nb_heads, 0, 0, 0, conf->socket_id,

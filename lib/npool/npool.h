@@ -33,7 +33,10 @@ extern "C" {
 struct npool_conf {
 	/** Big chunks in the arena, 1 .. 2^20 (default 1024 = 32 MiB). */
 	uint32_t nb_chunks;
-	/** 4 KiB fallback chunks, 0 .. 2^20 (default 256 = 1 MiB). */
+	/** 4 KiB chunks, 0 .. 2^20 (default 256 = 1 MiB): the small
+	 * packets' chunks (npool_pkt.h; 16 packets of 64 B each), and the
+	 * order-0 fallback when no big chunk is free. With 0, small packets
+	 * come from big chunks as others do. */
 	uint32_t nb_small_chunks;
 	/** Packet heads in the head pool, 64 .. 2^24 (default 16383). */
 	uint32_t nb_heads;

@@ -19,6 +19,40 @@ npool_frag_fail_pvt(unsigned int slot, int err)
 }
 
 /*
+ * Take a fresh chunk for cache @p nc: one of its own kind (big for a
+ * frag/packet cache, small for a small-packet cache), else one of the
+ * other kind if the request fits it, counted. NULL if none.
+ */
+static struct npool_chunk *
+frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
+		uint32_t align_mask)
+{
+	struct npool_arena *a = &npool_g->arena;
+	unsigned int slot = nc->lcore;
+	struct npool_chunk *c = npool_arena_get(a, nc->small);
+
+	if (likely(c != NULL))
+		return c;
+	if (nc->small) {
+		/* Every small chunk is out: a big one keeps the packets
+		 * coming, at the cost of the bound on what they pin. */
+		c = npool_arena_get(a, 0);
+		if (c != NULL)
+			NPOOL_STAT_ADD(slot, big_fallbacks, 1);
+		return c;
+	}
+	/* The order-0 fallback: one 4 KiB chunk, if it fits and its 4 KiB
+	 * alignment is enough. */
+	if (size > NPOOL_SMALL_CHUNK_SIZE ||
+			(align_mask & NPOOL_SMALL_CHUNK_SIZE) == 0)
+		return NULL;
+	c = npool_arena_get(a, 1);
+	if (c != NULL)
+		NPOOL_STAT_ADD(slot, small_fallbacks, 1);
+	return c;
+}
+
+/*
  * The current chunk cannot hold the request: the slow half of
  * __page_frag_alloc_align().
  */
@@ -35,12 +69,13 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		/*
 		 * Give up the references not handed out. If that drops the
 		 * count to zero every fragment is already back: reuse the
-		 * chunk in place, no trip through the arena. A small chunk
-		 * goes back instead, so that a big one is tried first.
+		 * chunk in place, no trip through the arena. A chunk of the
+		 * other kind than the cache's (a fallback) goes back
+		 * instead, so that one of the cache's kind is tried first.
 		 */
 		if (__atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
 				__ATOMIC_ACQ_REL) == 0) {
-			if (!(c->flags & NPOOL_CHUNK_F_SMALL)) {
+			if (!(c->flags & NPOOL_CHUNK_F_SMALL) == !nc->small) {
 				NPOOL_STAT_ADD(slot, reuses, 1);
 				goto reset;
 			}
@@ -53,18 +88,9 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		nc->pagecnt_bias = 0;
 	}
 
-	c = npool_arena_get(a, 0);
-	if (unlikely(c == NULL)) {
-		/* The order-0 fallback: one 4 KiB chunk, if it fits and
-		 * its 4 KiB alignment is enough. */
-		if (size > NPOOL_SMALL_CHUNK_SIZE ||
-				(align_mask & NPOOL_SMALL_CHUNK_SIZE) == 0)
-			return npool_frag_fail_pvt(slot, ENOMEM);
-		c = npool_arena_get(a, 1);
-		if (c == NULL)
-			return npool_frag_fail_pvt(slot, ENOMEM);
-		NPOOL_STAT_ADD(slot, small_fallbacks, 1);
-	}
+	c = frag_chunk_get(nc, size, align_mask);
+	if (unlikely(c == NULL))
+		return npool_frag_fail_pvt(slot, ENOMEM);
 	NPOOL_STAT_ADD(slot, refills, 1);
 	c->owner = (uint16_t)slot;
 	nc->chunk = c;
@@ -84,8 +110,10 @@ reset:
 	return nc->va + offset;
 }
 
-void *
-npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
+/* A guarded allocation from cache @p small (0: guarded, 1: its small-
+ * packet sibling) of the calling thread's slot, under the slot's lock. */
+static __rte_always_inline void *
+guarded_alloc(uint32_t size, uint32_t align, int small)
 {
 	unsigned int slot = npool_slot();
 	struct npool_lcore *lc;
@@ -97,11 +125,24 @@ npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
 		return npool_frag_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
 	rte_spinlock_lock(&lc->lock);
-	p = npool_frag_cache_alloc_pvt(&lc->guarded, size, -align);
+	p = npool_frag_cache_alloc_pvt(small ? &lc->guarded_small :
+			&lc->guarded, size, -align);
 	rte_spinlock_unlock(&lc->lock);
 	if (likely(p != NULL))
 		NPOOL_STAT_ADD(slot, guarded_allocs, 1);
 	return p;
+}
+
+void *
+npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
+{
+	return guarded_alloc(size, align, 0);
+}
+
+void *
+npool_alloc_frag_guarded_small_pvt(uint32_t size, uint32_t align)
+{
+	return guarded_alloc(size, align, 1);
 }
 
 /* Give back what cache @p nc holds (page_frag_cache_drain()). */
@@ -125,7 +166,16 @@ frag_cache_drain_guarded(struct npool_lcore *lc)
 {
 	rte_spinlock_lock(&lc->lock);
 	frag_cache_drain(&lc->guarded);
+	frag_cache_drain(&lc->guarded_small);
 	rte_spinlock_unlock(&lc->lock);
+}
+
+/* The napi caches of slot @p lc: its owner, or while the owner is idle. */
+static void
+frag_cache_drain_napi(struct npool_lcore *lc)
+{
+	frag_cache_drain(&lc->napi);
+	frag_cache_drain(&lc->napi_small);
 }
 
 /*
@@ -172,7 +222,7 @@ npool_frag_cache_drain_all(void)
 		/* The non-EAL slot's napi cache is never used. */
 		if (i == self || i == NPOOL_NON_EAL_SLOT ||
 				(on_main && napi_owner_idle(i)))
-			frag_cache_drain(&lc->napi);
+			frag_cache_drain_napi(lc);
 		else
 			left++;
 	}
@@ -191,7 +241,7 @@ npool_frag_cache_drain_local(void)
 #if NPOOL_DEBUG
 		npool_debug_napi_owner_pvt(self);
 #endif
-		frag_cache_drain(&npool_g->lc[self].napi);
+		frag_cache_drain_napi(&npool_g->lc[self]);
 	}
 }
 

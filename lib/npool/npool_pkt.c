@@ -49,7 +49,11 @@ npool_alloc_pkt(uint32_t len)
 	m = pkt_head_get(slot);
 	if (m == NULL)
 		return NULL;
-	frag = npool_alloc_frag_align(fragsz, RTE_CACHE_LINE_SIZE);
+	/* Small packets pin at most a small chunk (npool_pkt.h). */
+	frag = fragsz <= npool_g->small_fragsz ?
+		npool_alloc_frag_guarded_small_pvt(fragsz,
+				RTE_CACHE_LINE_SIZE) :
+		npool_alloc_frag_guarded_pvt(fragsz, RTE_CACHE_LINE_SIZE);
 	if (frag == NULL) {
 		int err = rte_errno;
 

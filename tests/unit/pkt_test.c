@@ -308,14 +308,14 @@ test_napi_pkts_carved_downward_in_one_chunk(void **state __rte_unused)
 {
 	struct rte_mbuf *a = npool_napi_alloc_pkt(1500);
 	struct rte_mbuf *b = npool_napi_alloc_pkt(1500);
-	struct rte_mbuf *c = npool_napi_alloc_pkt(60);
+	struct rte_mbuf *c = npool_napi_alloc_pkt(1200);
 
 	assert_ptr_equal(a->buf_addr, ut_chunk_of(a->buf_addr)->va +
 			NPOOL_CHUNK_SIZE - npool_pkt_fragsz(1500));
 	assert_ptr_equal(b->buf_addr,
 			(char *)a->buf_addr - npool_pkt_fragsz(1500));
 	assert_ptr_equal(c->buf_addr,
-			(char *)b->buf_addr - npool_pkt_fragsz(60));
+			(char *)b->buf_addr - npool_pkt_fragsz(1200));
 	rte_pktmbuf_free(a);
 	rte_pktmbuf_free(b);
 	rte_pktmbuf_free(c);
