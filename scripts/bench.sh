@@ -12,7 +12,7 @@
 #   QUICK=1     quick mode: fewer operations per round, still >= 5 rounds
 #               (apps: 2 rounds of 0.5 s, no size sweep)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
-#               drop fwd)
+#               retain drop fwd)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
 #
 # -march: DPDK's pkg-config (Debian) adds -march=corei7 after the
@@ -28,7 +28,7 @@ build=${1:-build-bench}
 case $build in /*) ;; *) build=$root/$build ;; esac
 quick=${QUICK:-0}
 [ "$quick" = 0 ] && quick=
-benches=${BENCHES:-frag pkt hc reuse refcnt mem drop fwd}
+benches=${BENCHES:-frag pkt hc reuse refcnt mem retain drop fwd}
 # The app benchmarks (drop, fwd) run apart from the allocator programs.
 alloc_benches=
 app_benches=

@@ -69,12 +69,28 @@ npool_init(const struct npool_conf *conf)
 		return fail(-ret);
 	}
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		np->lc[i].napi.lcore = (uint16_t)i;
-		np->lc[i].guarded.lcore = (uint16_t)i;
-		np->lc[i].guarded.guarded = 1;
-		rte_spinlock_init(&np->lc[i].lock);
+		struct npool_lcore *lc = &np->lc[i];
+
+		lc->napi.lcore = (uint16_t)i;
+		lc->napi_small.lcore = (uint16_t)i;
+		lc->napi_small.small = 1;
+		lc->guarded.lcore = (uint16_t)i;
+		lc->guarded.guarded = 1;
+		lc->guarded_small.lcore = (uint16_t)i;
+		lc->guarded_small.guarded = 1;
+		lc->guarded_small.small = 1;
+		rte_spinlock_init(&lc->lock);
 	}
 	np->headroom = conf->headroom;
+	/* Every copy-break packet is small, whatever the headroom. Without
+	 * small chunks no packet is: a second cache would only hold a second
+	 * big chunk per lcore. */
+	if (conf->nb_small_chunks != 0)
+		np->small_fragsz = RTE_MAX((uint32_t)NPOOL_PKT_SMALL_FRAGSZ,
+				(uint32_t)RTE_ALIGN_CEIL(conf->headroom +
+					NPOOL_PKT_SMALL_LEN +
+					NPOOL_SHINFO_SIZE,
+					RTE_CACHE_LINE_SIZE));
 	np->hc_ops_index = idx;
 	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
 			conf->nb_heads, 0, 0, 0, conf->socket_id,
@@ -125,16 +141,17 @@ int
 npool_fini(void)
 {
 	struct npool *np = npool_g;
+	unsigned int left;
 
 	if (np == NULL)
 		return -ENODEV;
 	if (npool_frags_outstanding() != 0 ||
 			rte_mempool_in_use_count(np->head_pool) != 0)
 		return -EBUSY;
-	npool_frag_cache_drain_all();
+	left = npool_frag_cache_drain_all();
 	if (npool_arena_in_use(&np->arena) != 0) {
-		NPOOL_LOG(ERR, "fini: %u chunks still in use",
-				npool_arena_in_use(&np->arena));
+		NPOOL_LOG(ERR, "fini: %u chunks still in use (%u napi caches left to lcores that run or threads still registered)",
+				npool_arena_in_use(&np->arena), left);
 		return -EBUSY;
 	}
 #if NPOOL_DEBUG

@@ -33,7 +33,10 @@ extern "C" {
 struct npool_conf {
 	/** Big chunks in the arena, 1 .. 2^20 (default 1024 = 32 MiB). */
 	uint32_t nb_chunks;
-	/** 4 KiB fallback chunks, 0 .. 2^20 (default 256 = 1 MiB). */
+	/** 4 KiB chunks, 0 .. 2^20 (default 256 = 1 MiB): the small
+	 * packets' chunks (npool_pkt.h; 16 packets of 64 B each), and the
+	 * order-0 fallback when no big chunk is free. With 0, small packets
+	 * come from big chunks as others do. */
 	uint32_t nb_small_chunks;
 	/** Packet heads in the head pool, 64 .. 2^24 (default 16383). */
 	uint32_t nb_heads;
@@ -70,8 +73,11 @@ int npool_init(const struct npool_conf *conf);
  * Context: main lcore, when no other thread uses npool.
  *
  * @return
- *   0, or -EBUSY if fragments or heads are still out (nothing is freed
- *   then; npool keeps working), -ENODEV if npool is not initialised.
+ *   0, or -EBUSY if fragments or heads are still out, or if a napi cache
+ *   that npool_frag_cache_drain_all() must leave to its owner (an lcore
+ *   still running a launched function, a thread still registered) holds
+ *   a chunk (nothing is freed then; npool keeps working), -ENODEV if
+ *   npool is not initialised.
  */
 int npool_fini(void);
 

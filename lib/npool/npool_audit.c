@@ -42,12 +42,17 @@ audit_caches(struct audit_ctx *ctx)
 	const struct npool_arena *a = &npool_g->arena;
 	unsigned int i, k;
 
+	static const char *const names[4] = {
+		"napi", "napi small", "guarded", "guarded small",
+	};
+
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		const struct npool_frag_cache *caches[2] = {
-			&npool_g->lc[i].napi, &npool_g->lc[i].guarded,
+		const struct npool_frag_cache *caches[4] = {
+			&npool_g->lc[i].napi, &npool_g->lc[i].napi_small,
+			&npool_g->lc[i].guarded, &npool_g->lc[i].guarded_small,
 		};
 
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < RTE_DIM(caches); k++) {
 			const struct npool_frag_cache *nc = caches[k];
 			const struct npool_chunk *c = nc->chunk;
 
@@ -57,7 +62,7 @@ audit_caches(struct audit_ctx *ctx)
 					c >= a->chunks + a->nb_chunks +
 					a->nb_small) {
 				AUDIT_ERR(ctx, "%s cache of slot %u holds %p, not a chunk",
-						k ? "guarded" : "napi", i,
+						names[k], i,
 						(const void *)c);
 				continue;
 			}
@@ -68,7 +73,7 @@ audit_caches(struct audit_ctx *ctx)
 			if (nc->va != c->va || nc->offset < 0 ||
 					(uint32_t)nc->offset > c->size)
 				AUDIT_ERR(ctx, "%s cache of slot %u: va %p offset %d for chunk %u at %p",
-						k ? "guarded" : "napi", i, nc->va,
+						names[k], i, nc->va,
 						nc->offset, c->index, c->va);
 		}
 	}

@@ -23,7 +23,8 @@ struct npool_audit {
 	uint32_t chunks;
 	/** Chunks in the arena's free stacks. */
 	uint32_t chunks_free;
-	/** Chunks a fragment cache (napi or guarded) carves from. */
+	/** Chunks a fragment cache (napi or guarded, small-packet caches
+	 * included) carves from. */
 	uint32_t chunks_cached;
 	/** Chunks held only by outstanding fragments (no cache). */
 	uint32_t chunks_pinned;

@@ -37,16 +37,25 @@ struct npool_frag_cache {
 	struct npool_chunk *chunk; /**< header of the current chunk */
 	uint16_t lcore;        /**< owner lcore, or NPOOL_NON_EAL_SLOT */
 	uint16_t guarded;      /**< 1 for the guarded (netdev) flavor */
-	uint32_t pad;
+	/** 1 for a small-packet cache: carves 4 KiB small chunks first
+	 * (big ones only when no small chunk is free); 0: big chunks first
+	 * (small ones as the order-0 fallback). */
+	uint16_t small;
+	uint16_t pad;
 };
 
 /** Per-lcore state, one cache line group per lcore. */
 struct npool_lcore {
 	/** The napi cache: used only by its owner lcore, no lock. */
 	struct npool_frag_cache napi;
+	/** The napi cache of small packets (npool_pkt.h), as @c napi. */
+	struct npool_frag_cache napi_small;
 	/** The guarded (netdev) cache: any thread, under @c lock. */
 	struct npool_frag_cache guarded;
-	/** Guards @c guarded (the kernel's local_irq_save()). */
+	/** The guarded cache of small packets, under @c lock. */
+	struct npool_frag_cache guarded_small;
+	/** Guards @c guarded and @c guarded_small (the kernel's
+	 * local_irq_save()). */
 	rte_spinlock_t lock;
 	/** Debug builds: thread id owning @c napi (0: none yet). */
 	int dbg_owner;
@@ -61,6 +70,9 @@ struct npool {
 	struct npool_hc *head_hc;        /**< head_pool's per-lcore caches */
 	int hc_ops_index;                /**< ops index of "npool" */
 	uint32_t headroom;               /**< headroom of npool packets */
+	/** Packets whose fragment is at most this many bytes are small:
+	 * they come from the small-packet caches (npool_pkt.h). */
+	uint32_t small_fragsz;
 	int64_t frags_out_base;          /**< outstanding at the last reset */
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];

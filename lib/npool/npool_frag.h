@@ -13,7 +13,9 @@
  * - npool_alloc_frag*(): any thread, non-EAL threads included, under a
  *   spinlock (netdev_alloc_frag(), any context, irq-guarded).
  * Both carve fragments from the end of a chunk toward its start and keep a
- * pagecnt_bias so that one allocation costs no atomic operation.
+ * pagecnt_bias so that one allocation costs no atomic operation. Each
+ * flavor has a second cache per lcore for small packets (npool_pkt.h),
+ * which carves 4 KiB small chunks first.
  * npool_free_frag() frees a fragment of either flavor from any thread.
  */
 
@@ -43,6 +45,8 @@ void *npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 void *npool_frag_fail_pvt(unsigned int slot, int err);
 /** @internal Guarded allocation (out of line: takes the lock). */
 void *npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align);
+/** @internal Guarded allocation from the small-packet cache. */
+void *npool_alloc_frag_guarded_small_pvt(uint32_t size, uint32_t align);
 
 /** @internal Whether (size, align) is out of the documented range. */
 static __rte_always_inline int
@@ -179,12 +183,15 @@ npool_alloc_frag(uint32_t size)
  * Free a fragment of either flavor, given any address inside it.
  * Kernel: page_frag_free() (formerly skb_free_frag()).
  *
- * A fragment freed on the lcore whose napi cache is still carving its
- * chunk costs no atomic operation: the reference goes back into that
- * cache's pagecnt_bias (refcount - bias stays the number of fragments
- * out). Any other free is one atomic decrement of the chunk's reference
- * count; the last reference gives the chunk back to the arena, unless a
- * cache still holds it (its bias keeps the count above zero).
+ * A fragment freed on the lcore whose napi cache (or napi small-packet
+ * cache, npool_pkt.h) is still carving its chunk costs no atomic
+ * operation: the reference goes back into that cache's pagecnt_bias
+ * (refcount - bias stays the number of fragments out). This is why a
+ * napi cache is only ever drained by its owner or while its owner is
+ * idle (npool_frag_cache_drain_all()). Any other free is one atomic
+ * decrement of the chunk's reference count; the last reference gives
+ * the chunk back to the arena, unless a cache still holds it (its bias
+ * keeps the count above zero).
  *
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
@@ -220,10 +227,18 @@ npool_free_frag(const void *p)
 	npool_debug_frag_free_pvt(&npool_g->arena, c, p);
 #endif
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
-		nc = &npool_g->lc[slot].napi;
-		npool_g->lc[slot].stats.frees++;
-		/* Our own napi cache's chunk: no one else touches the bias. */
-		if (likely(nc->chunk == c)) {
+		struct npool_lcore *lc = &npool_g->lc[slot];
+
+		lc->stats.frees++;
+		/* The chunk of one of our own napi caches (frags and big
+		 * packets, or small packets): no one else touches its bias. */
+		if (likely(lc->napi.chunk == c))
+			nc = &lc->napi;
+		else if (lc->napi_small.chunk == c)
+			nc = &lc->napi_small;
+		else
+			nc = NULL;
+		if (nc != NULL) {
 #if NPOOL_DEBUG
 			npool_debug_napi_owner_pvt(slot);
 			if (nc->pagecnt_bias >=
@@ -234,7 +249,7 @@ npool_free_frag(const void *p)
 			return;
 		}
 		if (c->owner != slot)
-			npool_g->lc[slot].stats.remote_frees++;
+			lc->stats.remote_frees++;
 	} else {
 		NPOOL_STAT_ADD(slot, frees, 1);
 		if (c->owner != slot)
@@ -272,16 +287,53 @@ npool_frag_iova(const void *p)
 }
 
 /**
- * Give back the chunks held by every fragment cache, napi and guarded, as
- * the kernel's page_frag_cache_drain(). A chunk whose fragments have all
- * come back returns to the arena; the others return when their last
- * fragment is freed.
+ * Give back the chunks held by the fragment caches, as the kernel's
+ * page_frag_cache_drain() on each. A chunk whose fragments have all come
+ * back returns to the arena; the others return when their last fragment
+ * is freed. Allocating afterwards is allowed: caches refill.
  *
- * Context: main lcore, while no other thread allocates (e.g. after
- * rte_eal_mp_wait_lcore()). Allocating afterwards is allowed: caches
- * refill.
+ * Which caches: every guarded cache (under its lock); the caller's own
+ * napi caches (fragments and big packets, small packets); and, when
+ * called from the main lcore, the napi caches of every lcore whose owner
+ * is idle: an EAL lcore (worker or service) waiting for work, not
+ * running a function launched on it, or an lcore id that no thread holds
+ * (its registered thread has called rte_thread_unregister()). The napi
+ * caches of an lcore running a launched function, and of a thread
+ * registered with rte_thread_register(), are left to their owner
+ * (npool_frag_cache_drain_local()): a free on the owner lcore credits
+ * such a cache's pagecnt_bias without an atomic operation
+ * (npool_free_frag()), which another thread's drain would race and lose
+ * references to. The kernel likewise never touches another CPU's
+ * page_frag_cache while that CPU runs.
+ *
+ * Context: any thread (from another than the main lcore only the
+ * guarded caches and the caller's own napi cache are drained). Other
+ * threads may allocate and free meanwhile; no thread may launch a
+ * function on an lcore (only the main lcore can) or register an lcore id
+ * during the call. After rte_eal_mp_wait_lcore() and with every
+ * registered thread unregistered, it drains everything.
+ *
+ * @return
+ *   The number of lcores whose napi caches were left to their owner
+ *   (whether or not they hold a chunk): 0 when every cache was drained
+ *   (also before npool_init()).
  */
-void npool_frag_cache_drain_all(void);
+unsigned int npool_frag_cache_drain_all(void);
+
+/**
+ * Give back the chunks held by the calling thread's own fragment caches:
+ * its lcore's napi and guarded caches, small-packet ones included (for a
+ * thread without an lcore id, the guarded caches shared by such
+ * threads). The kernel's page_frag_cache_drain() by the cache's owner.
+ * Call it, for example, before a worker returns from its launched
+ * function, or before a registered thread unregisters, so that its
+ * current chunks do not stay held until the next
+ * npool_frag_cache_drain_all() from the main lcore.
+ *
+ * Context: any thread, on its own caches only; other threads may
+ * allocate and free meanwhile. Nothing happens before npool_init().
+ */
+void npool_frag_cache_drain_local(void);
 
 /**
  * Fragments handed out and not yet freed, over all flavors and lcores

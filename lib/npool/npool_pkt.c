@@ -49,7 +49,11 @@ npool_alloc_pkt(uint32_t len)
 	m = pkt_head_get(slot);
 	if (m == NULL)
 		return NULL;
-	frag = npool_alloc_frag_align(fragsz, RTE_CACHE_LINE_SIZE);
+	/* Small packets pin at most a small chunk (npool_pkt.h). */
+	frag = fragsz <= npool_g->small_fragsz ?
+		npool_alloc_frag_guarded_small_pvt(fragsz,
+				RTE_CACHE_LINE_SIZE) :
+		npool_alloc_frag_guarded_pvt(fragsz, RTE_CACHE_LINE_SIZE);
 	if (frag == NULL) {
 		int err = rte_errno;
 
@@ -99,10 +103,18 @@ consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
 
 /*
  * The consume path's common case: a lone npool packet that nobody else
- * references (head refcnt 1, no next segment, fragment refcnt 1) on a head
- * of the head pool. Free the fragment directly and give the head back the
- * state rte_pktmbuf_detach() would (its own empty buffer), skipping the
- * generic prefree branches and the callback indirection.
+ * references (head refcnt 1, no next segment, nb_segs 1, fragment refcnt
+ * 1) on a head of the head pool. Free the fragment directly and give the
+ * head back the state rte_pktmbuf_detach() would (its own empty buffer),
+ * skipping the generic prefree branches and the callback indirection.
+ *
+ * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
+ * mbuf. next is NULL here by the check. nb_segs is 1 for every segment
+ * but one whose stale count says otherwise: a segment that headed a chain
+ * before it was chained behind another (rte_pktmbuf_chain() leaves the
+ * tail's count) and then split off with next = NULL. The same load that
+ * checks refcnt checks nb_segs, so such a segment takes the general path,
+ * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
  */
 static __rte_always_inline int
 consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
@@ -120,7 +132,7 @@ consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
 	 * same mov.
 	 */
 	if (m->pool != hp || m->next != NULL ||
-			__atomic_load_n(&m->refcnt, __ATOMIC_ACQUIRE) != 1 ||
+			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
 			!npool_pkt_is_npool(m) ||
 			__atomic_load_n(&m->shinfo->refcnt,
 				__ATOMIC_ACQUIRE) != 1)

@@ -13,6 +13,61 @@
  * fragment's tail, as skb_shared_info does. rte_pktmbuf_free(),
  * rte_pktmbuf_clone() and chains work unchanged: the last reference to the
  * fragment frees it with npool_free_frag(), the head returns to its pool.
+ *
+ * Small packets. A packet is small when its fragment (npool_pkt_fragsz()
+ * of its len) is at most NPOOL_PKT_SMALL_FRAGSZ (1 KiB) or at most the
+ * fragment of a NPOOL_PKT_SMALL_LEN (256 B) packet, whichever is larger:
+ * len up to 872 B with the default 128 B headroom, and up to 256 B at any
+ * headroom, so every copy-break packet (none with nb_small_chunks 0: the
+ * arena has no small chunk then). Small packets come from a per-lcore
+ * cache of 4 KiB small chunks (the arena's order-0 chunks): the
+ * napi small-packet cache for npool_napi_alloc_pkt(), the guarded one for
+ * npool_alloc_pkt(). A retained small packet therefore pins at most one
+ * small chunk, 4 KiB, where it could pin a whole 32 KiB chunk (a 64 B
+ * copy-break packet held alone pinned 73 times its 448 B truesize).
+ * Small chunks are carved as big ones are (cache-line rounded fragments
+ * from the end, the same bias, reuse in place when every fragment came
+ * back). When no small chunk is free a small-packet cache takes a big
+ * chunk rather than fail, counted in npool_stats.big_fallbacks: packets
+ * carved from it lose the 4 KiB bound. Size npool_conf.nb_small_chunks
+ * for the small packets in flight (4096 / fragsz per chunk: 16 at 64 B).
+ *
+ * The kernel met the same: commit 3226b158e67c ("net: avoid 32 x truesize
+ * under-estimation for tiny skbs") took heads up to SKB_WITH_OVERHEAD(1024)
+ * from kmalloc instead of page fragments; commit dbae2b062824 then gave
+ * them 1 KiB slices of a per-CPU 4 KiB page (truesize 1 KiB, so a held
+ * head pins at most 4 times its truesize), reverted in 2025 (011b03359038)
+ * for a kmem_cache of small heads (bf9f1baa279f) because the 1 KiB slices
+ * made the page allocator a bottleneck for tiny heads. npool keeps the
+ * per-CPU 4 KiB page-fragment shape with the kernel's 1 KiB test, but
+ * carves each packet its own cache-line rounded size instead of 1 KiB:
+ * the same 4 KiB pin bound per packet, four times more packets per small
+ * chunk at 64 B (so fewer refills and less memory per buffered packet),
+ * and a truesize that under-estimates what one packet held alone pins by
+ * up to 4096 / truesize (9 times at 64 B) instead of 4 times.
+ *
+ * DPDK treats the data of an external buffer as possibly shared, so
+ * helpers that write in place refuse npool packets: rte_vlan_insert()
+ * returns -EINVAL (it wants RTE_MBUF_DIRECT()), and so does anything
+ * else that checks RTE_MBUF_DIRECT() before writing. Instead, either let
+ * the NIC insert the tag (port offload RTE_ETH_TX_OFFLOAD_VLAN_INSERT,
+ * then m->ol_flags |= RTE_MBUF_F_TX_VLAN and m->vlan_tci = tci), or,
+ * when the packet is not shared (rte_mbuf_refcnt_read(m) == 1 and
+ * rte_mbuf_ext_refcnt_read(m->shinfo) == 1: no clone, no extra
+ * reference), write it yourself as rte_vlan_insert() would, in the
+ * headroom (npool's headroom, RTE_PKTMBUF_HEADROOM by default):
+ * @code
+ * struct rte_ether_hdr *nh = (struct rte_ether_hdr *)
+ *	rte_pktmbuf_prepend(m, sizeof(struct rte_vlan_hdr));
+ * struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(nh + 1);
+ *
+ * memmove(nh, (char *)nh + sizeof(*vh), 2 * RTE_ETHER_ADDR_LEN);
+ * nh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+ * vh->vlan_tci = rte_cpu_to_be_16(tci);
+ * @endcode
+ * (the inner EtherType stays where it was, now after the tag; check
+ * that rte_pktmbuf_prepend() did not return NULL). A shared packet must
+ * be copied first (rte_pktmbuf_copy() into a pool of direct mbufs).
  */
 
 #include <stddef.h>
@@ -23,6 +78,7 @@
 
 #include "npool_frag.h"
 #include "npool_head_cache.h"
+#include "npool_tsan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +94,20 @@ extern "C" {
  */
 #define NPOOL_PKT_MAX_LEN (RTE_MIN(NPOOL_CHUNK_SIZE, UINT16_MAX + 1) - \
 	NPOOL_SHINFO_SIZE - RTE_PKTMBUF_HEADROOM - RTE_CACHE_LINE_SIZE)
+
+/**
+ * Fragment size in bytes up to which a packet is small (see the file
+ * doc): the kernel's napi_alloc_skb() test, headroom + len within
+ * SKB_WITH_OVERHEAD(1024), that is with the shared info at most 1 KiB.
+ */
+#define NPOOL_PKT_SMALL_FRAGSZ 1024
+
+/**
+ * Room in bytes up to which a packet is small whatever the headroom: the
+ * drivers' copy-break header length (NPOOL_RX_HDR_LEN, ixgbe's and igb's
+ * RX_HDR_LEN).
+ */
+#define NPOOL_PKT_SMALL_LEN 256
 
 /** @internal Extbuf free callback: npool_free_frag(addr). */
 void npool_pkt_free_cb_pvt(void *addr, void *opaque);
@@ -72,9 +142,9 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 	} rearm;
 	uint16_t buf_len;
 
+	/* As high as it fits, 8-byte aligned (npool_build_pkt()). */
 	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
-			frag + fragsz - sizeof(*shinfo),
-			sizeof(uintptr_t));
+			frag + fragsz - NPOOL_SHINFO_SIZE, 8);
 	shinfo->free_cb = npool_pkt_free_cb_pvt;
 	shinfo->fcb_opaque = NULL;
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
@@ -102,8 +172,9 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 
 /**
  * Allocate an empty packet with at least @p len bytes of tailroom after
- * the headroom, from the calling lcore's napi fragment cache and head
- * cache. Kernel: napi_alloc_skb() / __napi_alloc_skb().
+ * the headroom, from the calling lcore's napi fragment cache (its small-
+ * packet cache for a small packet: the file doc) and head cache.
+ * Kernel: napi_alloc_skb() / __napi_alloc_skb().
  *
  * Context: owner lcore only (an EAL lcore); from a thread without an
  * lcore id it fails with EPERM (debug builds panic, and also when another
@@ -122,6 +193,7 @@ static __rte_always_inline struct rte_mbuf *
 npool_napi_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
+	struct npool_frag_cache *nc;
 	struct npool_lcore *lc;
 	struct rte_mbuf *m;
 	uint32_t fragsz;
@@ -144,9 +216,11 @@ npool_napi_alloc_pkt(uint32_t len)
 	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))
 		return npool_pkt_fail_pvt(slot, EINVAL);
 	lc = &npool_g->lc[slot];
+	/* Small packets pin at most a small chunk (the file doc). */
+	nc = fragsz <= npool_g->small_fragsz ? &lc->napi_small : &lc->napi;
 	if (unlikely(npool_hc_get_bulk(npool_g->head_hc, (void **)&m, 1) < 0))
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
-	frag = npool_frag_cache_alloc_pvt(&lc->napi, fragsz,
+	frag = npool_frag_cache_alloc_pvt(nc, fragsz,
 			-(uint32_t)RTE_CACHE_LINE_SIZE);
 	if (unlikely(frag == NULL)) {
 		npool_hc_put_bulk(npool_g->head_hc, (void **)&m, 1);
@@ -155,13 +229,14 @@ npool_napi_alloc_pkt(uint32_t len)
 	lc->stats.allocs++;
 	lc->stats.pkt_allocs++;
 	npool_pkt_attach_pvt(m, frag, fragsz,
-			lc->napi.chunk->iova + (uintptr_t)(frag - lc->napi.va));
+			nc->chunk->iova + (uintptr_t)(frag - nc->va));
 	return m;
 }
 
 /**
- * Allocate an empty packet from any thread: guarded fragment cache and the
- * head pool's generic path. Kernel: netdev_alloc_skb() / __alloc_skb().
+ * Allocate an empty packet from any thread: guarded fragment cache (its
+ * small-packet cache for a small packet: the file doc) and the head
+ * pool's generic path. Kernel: netdev_alloc_skb() / __alloc_skb().
  *
  * Context: any thread, non-EAL threads included. Multi-thread safe.
  *
@@ -190,8 +265,16 @@ struct rte_mbuf *npool_alloc_pkt(uint32_t len);
  *   The size it was allocated with, in bytes: NPOOL_SHINFO_SIZE + 1 ..
  *   the chunk's size, and at most UINT16_MAX + NPOOL_SHINFO_SIZE.
  * @return
- *   The packet: buf_len = @p fragsz minus the shared info, data_off =
- *   min(headroom, buf_len), data_len 0. NULL with rte_errno: EINVAL
+ *   The packet: data_off = min(headroom, buf_len), data_len 0, and
+ *   buf_len = the bytes before the shared info, which is placed at the
+ *   highest 8-byte aligned address where it still fits the fragment:
+ *   RTE_ALIGN_FLOOR(@p fragsz - NPOOL_SHINFO_SIZE, 8), so @p fragsz minus
+ *   NPOOL_SHINFO_SIZE when @p fragsz is a multiple of 8 (as every
+ *   npool_pkt_fragsz() is) and up to 7 bytes less otherwise (fragsz 1655
+ *   gives 1624). The shared info holds pointers and an atomic refcount,
+ *   which must be naturally aligned; DPDK's own
+ *   rte_pktmbuf_ext_shinfo_init_helper() places it the same way. NULL
+ *   with rte_errno: EINVAL
  *   (@p frag not in npool, misaligned, or @p fragsz out of range or past
  *   the chunk's end), ENOBUFS (no head left), ENODEV (no npool).
  */
@@ -216,6 +299,42 @@ void npool_napi_consume_pkt(struct rte_mbuf *m);
  */
 void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
 
+/** @internal npool_pkt_rc_segs_pvt() of an mbuf with refcnt 1 and
+ * nb_segs 1 (the same in either byte order). */
+#define NPOOL_PKT_RC_SEGS_ONE (1u | 1u << 16)
+
+/**
+ * @internal refcnt and nb_segs of @p m in one value (refcnt in the low
+ * half in little-endian order), read with acquire order.
+ *
+ * They sit side by side in the aligned 64-bit rearm word: one load
+ * checks both. It is an atomic load with acquire, as another lcore may
+ * be dropping its reference to a shared mbuf right now
+ * (rte_mbuf_refcnt_update()): a plain read of refcnt races with it, and
+ * seeing 1 must order that lcore's last accesses before this free. On
+ * x86 it is the same single mov as a plain read of refcnt.
+ */
+static __rte_always_inline uint32_t
+npool_pkt_rc_segs_pvt(const struct rte_mbuf *m)
+{
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			offsetof(struct rte_mbuf, data_off) + 2);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			offsetof(struct rte_mbuf, refcnt) + 2);
+	uint64_t w = __atomic_load_n((const uint64_t *)
+			((const char *)m + offsetof(struct rte_mbuf, data_off)),
+			__ATOMIC_ACQUIRE);
+
+	/*
+	 * ThreadSanitizer orders atomics per address: it would not see this
+	 * 64-bit acquire take what another holder's 16-bit release decrement
+	 * of refcnt published, as the CPU does (npool_tsan.h).
+	 */
+	npool_tsan_acquire(&m->refcnt);
+	return (uint32_t)(w >> 16);
+}
+
 /**
  * @internal Whether every one of @p n packets is a plain RX mbuf of pool
  * @p mp: direct, refcnt 1, one segment.
@@ -224,34 +343,16 @@ static __rte_always_inline int
 npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 		const struct rte_mempool *mp)
 {
-	uint32_t rc_segs;
 	unsigned int i;
 
-	/*
-	 * refcnt and nb_segs side by side in the aligned 64-bit rearm word:
-	 * one load checks both are 1. It is an atomic load with acquire, as
-	 * another lcore may be dropping its reference to a shared mbuf right
-	 * now (rte_mbuf_refcnt_update()): a plain read of refcnt races with
-	 * it, and seeing 1 must order that lcore's last accesses before this
-	 * free. On x86 it is the same single mov.
-	 */
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
-			offsetof(struct rte_mbuf, data_off) + 2);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, refcnt) + 2);
 	for (i = 0; i < n; i++) {
 		const struct rte_mbuf *m = pkts[i];
 
 		if (unlikely(m == NULL))
 			return 0;
-		/* Both 1: the value reads the same in either byte order. */
-		rc_segs = (uint32_t)(__atomic_load_n((const uint64_t *)
-				((const char *)m +
-				 offsetof(struct rte_mbuf, data_off)),
-				__ATOMIC_ACQUIRE) >> 16);
 		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
-				rc_segs != (1u | 1u << 16)))
+				npool_pkt_rc_segs_pvt(m) !=
+				NPOOL_PKT_RC_SEGS_ONE))
 			return 0;
 	}
 	return 1;
@@ -340,9 +441,23 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
 }
 
 /**
- * Truesize of a packet segment in bytes: what it pins in memory. For an
- * npool packet the head's mempool element plus its fragment; for another
- * mbuf its mempool element. Kernel: skb->truesize.
+ * Truesize of a packet segment in bytes, as the kernel's skb->truesize:
+ * the memory given to the segment by design, not what it may keep
+ * pinned. For an npool packet: the head's whole mempool object (header,
+ * element and trailer) plus its fragment, RTE_ALIGN_CEIL(buf_len +
+ * NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE) bytes, which is
+ * npool_pkt_fragsz(len) for a packet of npool_napi_alloc_pkt() or
+ * npool_alloc_pkt() (a small packet is charged its fragment, not its
+ * small chunk). For any other mbuf: its mempool object.
+ *
+ * What a packet held alone keeps pinned beyond its truesize is the rest
+ * of its chunk, until the chunk's other fragments come back: at most one
+ * small chunk (NPOOL_SMALL_CHUNK_SIZE, 4 KiB) for a small packet (unless
+ * it came from a big fallback, npool_stats.big_fallbacks), at most one
+ * big chunk (NPOOL_CHUNK_SIZE) for any other; a stock mbuf pins its
+ * truesize only. tests/bench/bench_retain.c measures both.
+ *
+ * Any thread; @p m is not modified.
  */
 uint32_t npool_pkt_truesize(const struct rte_mbuf *m);
 

@@ -39,6 +39,9 @@ struct npool_stats {
 	uint64_t reuses;
 	/** Refills that got a 4 KiB small chunk: no big chunk was free. */
 	uint64_t small_fallbacks;
+	/** Refills of a small-packet cache that got a big chunk: no small
+	 * chunk was free (its small packets may then pin a big chunk). */
+	uint64_t big_fallbacks;
 	/** Allocations that failed: bad argument or no chunk at all. */
 	uint64_t failures;
 	/** Packets made by npool_napi_alloc_pkt() / npool_alloc_pkt(). */

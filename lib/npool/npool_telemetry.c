@@ -24,6 +24,7 @@ stats_to_dict(struct rte_tel_data *d, const struct npool_stats *s)
 	STAT(d, s, refills);
 	STAT(d, s, reuses);
 	STAT(d, s, small_fallbacks);
+	STAT(d, s, big_fallbacks);
 	STAT(d, s, failures);
 	STAT(d, s, pkt_allocs);
 	STAT(d, s, pkt_builds);

@@ -20,7 +20,9 @@
  * over by the head cache's RTS ring, whose producers release the tail
  * with a 64-bit compare-and-swap and whose consumers acquire its 32-bit
  * position half at another address (npool_head_cache.h: a put releases,
- * a get acquires, on the ring).
+ * a get acquires, on the ring); and an mbuf's refcnt and nb_segs read in
+ * one 64-bit acquire load while other holders decrement refcnt alone
+ * (npool_pkt.h: an acquire on refcnt's address).
  */
 
 #include <stdint.h>

@@ -2,7 +2,8 @@
 /*
  * Memory per buffered 64 B packet (seed 4, copy-break; skb->truesize):
  * npool packets made by copy-break (npool_napi_alloc_pkt(64) and a 64 B
- * copy, as npool_rx_copybreak() does) vs stock mbufs of 2176 B data room.
+ * copy, as npool_rx_copybreak() does: small packets, carved from 4 KiB
+ * small chunks) vs stock mbufs of 2176 B data room.
  * P packets (1 M; 64 Ki with --quick) are held in an array.
  *
  * Two figures per kind:
@@ -161,8 +162,11 @@ main(int argc, char **argv)
 	rss0 = rss_bytes();
 	npool_conf_defaults(&conf);
 	conf.nb_heads = nb_pkts + 1024;
-	conf.nb_chunks = (uint32_t)((uint64_t)nb_pkts * FRAGSZ /
-			NPOOL_CHUNK_SIZE) + 16;
+	/* Copy-break packets are small packets (npool_pkt.h): they fill
+	 * 4 KiB small chunks, 16 each. */
+	conf.nb_chunks = 16;
+	conf.nb_small_chunks = (uint32_t)((uint64_t)nb_pkts * FRAGSZ /
+			NPOOL_SMALL_CHUNK_SIZE) + 16;
 	if (npool_init(&conf) != 0)
 		rte_exit(1, "npool_init: %s\n", rte_strerror(rte_errno));
 	fill(1);

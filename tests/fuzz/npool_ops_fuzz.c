@@ -13,7 +13,9 @@
  * to them, npool_ops_model.c) gives the expected outcome of each step. Checked after each:
  * success or the documented rte_errno (EINVAL for bad arguments, EPERM for
  * the napi flavor off an lcore, ENOMEM only when no big chunk is free, a
- * free big chunk always enough); a fragment aligned, within one chunk,
+ * free big chunk always enough, and for a small packet only when no small
+ * chunk is free either); a small packet on a small chunk unless none was
+ * free; a fragment aligned, within one chunk,
  * overlapping no live one, its bytes untouched until freed; each counter
  * moved by exactly what the step did (allocs, frees, remote frees,
  * failures, packet allocs/builds/failures/consumes); fragments and heads
@@ -86,7 +88,18 @@ fz_op_pkt(struct fz_in *in, bool napi, struct fz_delta *want)
 	const bool eal = npool_slot() != NPOOL_NON_EAL_SLOT;
 	const bool bad = len > NPOOL_PKT_MAX_LEN ||
 		npool_pkt_fragsz(len) > NPOOL_CHUNK_SIZE;
+	/* A small packet comes from the slot's small-packet cache
+	 * (npool_pkt.h): a small chunk, a big one only when no small one
+	 * was free (or the cache still carves that big fallback). */
+	const bool small = !bad &&
+		npool_pkt_fragsz(len) <= npool_g->small_fragsz;
+	const struct npool_lcore *lc = &npool_g->lc[npool_slot()];
+	const struct npool_chunk *prev = napi ? lc->napi_small.chunk :
+		lc->guarded_small.chunk;
 	const unsigned int big = ut_free_big();
+	const unsigned int nsmall =
+		npool_arena_free_count(&npool_g->arena, 1);
+	const struct npool_chunk *c;
 	int h = fz_empty_handle(), k;
 	struct rte_mbuf *m;
 
@@ -94,18 +107,25 @@ fz_op_pkt(struct fz_in *in, bool napi, struct fz_delta *want)
 		return;
 	want->refills = 1;
 	want->no_big = big == 0;
+	want->no_small = nsmall == 0;
 	rte_errno = 0;
 	m = napi ? npool_napi_alloc_pkt(len) : npool_alloc_pkt(len);
 	if (m == NULL) {
 		FZ_CHECK(napi && !eal ? rte_errno == EPERM : bad ?
 				rte_errno == EINVAL : rte_errno == ENOBUFS ||
-				(rte_errno == ENOMEM && big == 0),
-				"packet %u: rte_errno %d, %u big chunks free",
-				len, rte_errno, big);
+				(rte_errno == ENOMEM && big == 0 &&
+				 (!small || nsmall == 0)),
+				"packet %u: rte_errno %d, %u big and %u small chunks free",
+				len, rte_errno, big, nsmall);
 		want->pkt_failures++;
 		want->failures += rte_errno == ENOMEM;
 		return;
 	}
+	c = ut_chunk_of(m->buf_addr);
+	FZ_CHECK(!small || (c->flags & NPOOL_CHUNK_F_SMALL) || nsmall == 0 ||
+			c == prev,
+			"small packet of %u on big chunk %u with %u small chunks free",
+			len, c->index, nsmall);
 	FZ_CHECK(!bad && (eal || !napi), "packet of %u succeeded", len);
 	FZ_CHECK(npool_pkt_is_npool(m) && rte_mbuf_refcnt_read(m) == 1 &&
 			m->nb_segs == 1 && m->data_len == 0 &&

@@ -238,17 +238,22 @@ fz_check(const struct npool_stats *b, const struct fz_delta *w,
 			(long)(a.pkt_builds - b->pkt_builds),
 			(long)(a.pkt_failures - b->pkt_failures),
 			(long)(a.pkt_consumes - b->pkt_consumes));
-	/* The kernel's order-0 fallback: only when no compound page. */
+	/* The kernel's order-0 fallback: only when no compound page; and a
+	 * small-packet cache takes a big chunk only when no small one. */
 	FZ_CHECK((int64_t)(a.refills + a.reuses - b->refills - b->reuses) <=
 			w->refills &&
-			a.small_fallbacks - b->small_fallbacks <=
+			a.small_fallbacks - b->small_fallbacks +
+				a.big_fallbacks - b->big_fallbacks <=
 				a.refills - b->refills &&
-			(a.small_fallbacks == b->small_fallbacks || w->no_big),
-			"op %u: refills %+ld reuses %+ld small fallbacks %+ld (at most %ld, small %s)",
+			(a.small_fallbacks == b->small_fallbacks || w->no_big) &&
+			(a.big_fallbacks == b->big_fallbacks || w->no_small),
+			"op %u: refills %+ld reuses %+ld small fallbacks %+ld big fallbacks %+ld (at most %ld, small %s, big %s)",
 			op, (long)(a.refills - b->refills),
 			(long)(a.reuses - b->reuses),
 			(long)(a.small_fallbacks - b->small_fallbacks),
-			(long)w->refills, w->no_big ? "allowed" : "not allowed");
+			(long)(a.big_fallbacks - b->big_fallbacks),
+			(long)w->refills, w->no_big ? "allowed" : "not allowed",
+			w->no_small ? "allowed" : "not allowed");
 	for (i = 0; i < FZ_REGIONS; i++)
 		live += fz_regions[i].refs != 0;
 	for (i = 0; i < FZ_HANDLES; i++)

@@ -47,13 +47,15 @@ struct fz_handle {
 };
 
 /* Counter moves a step must cause (over the slots the steps run on); a
- * step may refill (or reuse in place) at most @c refills times, and take
- * a small chunk only when no big one was free (@c no_big). */
+ * step may refill (or reuse in place) at most @c refills times, take a
+ * small chunk for a big cache only when no big one was free (@c no_big),
+ * and a big chunk for a small-packet cache only when no small one was
+ * (@c no_small). */
 struct fz_delta {
 	int64_t allocs, frees, remote, failures;
 	int64_t pkt_allocs, pkt_builds, pkt_failures, pkt_consumes;
 	int64_t refills;
-	bool no_big;
+	bool no_big, no_small;
 };
 
 extern struct fz_region fz_regions[FZ_REGIONS];

@@ -17,10 +17,12 @@
 #define NB_BIG 2
 #define NB_SMALL 1
 #define NB_HEADS 100    /* not a multiple of the head cache's bulk (16) */
-#define LEN 200         /* bytes asked of each packet */
+#define LEN_SMALL 200   /* bytes asked of each packet: a small packet */
+#define LEN_BIG 1500    /* and one that is not */
 #define MAX_PKTS 4096
 
 static struct rte_mbuf *pkts[MAX_PKTS];
+static uint32_t len;    /* LEN_SMALL or LEN_BIG, this test's */
 
 static int
 setup_tiny_arena(void **state __rte_unused)
@@ -34,11 +36,11 @@ setup_tiny_heads(void **state __rte_unused)
 	return ut_npool_init(0, 0, NB_HEADS, 0) == 0 ? 0 : -1;
 }
 
-/* Packets of LEN bytes a tiny arena holds: whole fragments per chunk. */
+/* Packets of len bytes a tiny arena holds: whole fragments per chunk. */
 static unsigned int
 pkts_in_arena(void)
 {
-	const uint32_t fragsz = npool_pkt_fragsz(LEN);
+	const uint32_t fragsz = npool_pkt_fragsz(len);
 
 	/* Carved at cache-line offsets: whole fragments only if aligned. */
 	assert_int_equal(fragsz % RTE_CACHE_LINE_SIZE, 0);
@@ -56,12 +58,12 @@ alloc_until_failure(int *err)
 	for (;;) {
 		assert_true(n < MAX_PKTS);
 		rte_errno = 0;
-		pkts[n] = npool_napi_alloc_pkt(LEN);
+		pkts[n] = npool_napi_alloc_pkt(len);
 		if (pkts[n] == NULL)
 			break;
 		/* Usable: room as asked, data written to the last byte. */
-		assert_true(rte_pktmbuf_tailroom(pkts[n]) >= LEN);
-		memset(rte_pktmbuf_append(pkts[n], LEN), n & 0xff, LEN);
+		assert_true(rte_pktmbuf_tailroom(pkts[n]) >= len);
+		memset(rte_pktmbuf_append(pkts[n], len), n & 0xff, len);
 		n++;
 	}
 	*err = rte_errno;
@@ -81,7 +83,7 @@ exhaust(unsigned int want, int err)
 	assert_int_equal(alloc_until_failure(&got), want);
 	assert_int_equal(got, err);
 	rte_errno = 0;
-	assert_null(npool_alloc_pkt(LEN));
+	assert_null(npool_alloc_pkt(len));
 	assert_int_equal(rte_errno, err);
 	s1 = ut_stats_self();
 	assert_int_equal(s1.pkt_failures - s0.pkt_failures, 2);
@@ -99,13 +101,20 @@ assert_usage(uint32_t chunks_in_use, int64_t frags_out, uint32_t heads_out)
 	assert_int_equal(u.heads_out, heads_out);
 }
 
+/*
+ * A packet that is not small carves big chunks first and takes the small
+ * one as the order-0 fallback; a small packet (npool_pkt.h) carves the
+ * small chunk first and takes big ones when it is gone.
+ */
 static void
-test_arena_exhausted_enomem_counted_then_recovers(void **state __rte_unused)
+arena_exhausted_then_recovers(uint32_t pkt_len)
 {
-	const unsigned int want = pkts_in_arena();
+	const int small = npool_pkt_fragsz(pkt_len) <= npool_g->small_fragsz;
+	unsigned int want, round;
 	struct npool_stats s0, s1;
-	unsigned int round;
 
+	len = pkt_len;
+	want = pkts_in_arena();
 	for (round = 0; round < 2; round++) {
 		s0 = ut_stats_self();
 		/* The guarded flavor finds no chunk either. */
@@ -113,12 +122,14 @@ test_arena_exhausted_enomem_counted_then_recovers(void **state __rte_unused)
 		s1 = ut_stats_self();
 		assert_int_equal(s1.failures - s0.failures, 2);
 		assert_int_equal(s1.small_fallbacks - s0.small_fallbacks,
-				NB_SMALL);
+				small ? 0 : NB_SMALL);
+		assert_int_equal(s1.big_fallbacks - s0.big_fallbacks,
+				small ? NB_BIG : 0);
 		/* The failed refills gave their heads back. */
 		assert_usage(NB_BIG + NB_SMALL, want, want);
 		/* Every byte of every packet is still its own. */
 		assert_int_equal(*rte_pktmbuf_mtod_offset(pkts[want - 1],
-				uint8_t *, LEN - 1), (want - 1) & 0xff);
+				uint8_t *, len - 1), (want - 1) & 0xff);
 		rte_pktmbuf_free_bulk(pkts, want);
 		s1 = ut_stats_self();
 		assert_int_equal(s1.frees - s0.frees, want);
@@ -128,12 +139,27 @@ test_arena_exhausted_enomem_counted_then_recovers(void **state __rte_unused)
 }
 
 static void
+test_arena_exhausted_enomem_counted_then_recovers(void **state __rte_unused)
+{
+	assert_true(npool_pkt_fragsz(LEN_BIG) > npool_g->small_fragsz);
+	arena_exhausted_then_recovers(LEN_BIG);
+}
+
+static void
+test_arena_exhausted_by_small_pkts_then_recovers(void **state __rte_unused)
+{
+	assert_true(npool_pkt_fragsz(LEN_SMALL) <= npool_g->small_fragsz);
+	arena_exhausted_then_recovers(LEN_SMALL);
+}
+
+static void
 test_heads_exhausted_enobufs_no_fragment_taken(void **state __rte_unused)
 {
 	struct npool_stats s0, s1;
 	struct npool_usage u;
 	unsigned int round;
 
+	len = LEN_SMALL;
 	assert_int_equal(npool_usage_get(&u), 0);
 	assert_int_equal(u.heads, NB_HEADS);
 	for (round = 0; round < 2; round++) {
@@ -163,6 +189,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_arena_exhausted_enomem_counted_then_recovers,
+			setup_tiny_arena),
+		T(test_arena_exhausted_by_small_pkts_then_recovers,
 			setup_tiny_arena),
 		T(test_heads_exhausted_enobufs_no_fragment_taken,
 			setup_tiny_heads),

@@ -2,13 +2,16 @@
 /*
  * Fragments across threads: remote frees from another lcore (counted,
  * chunk reuse and return still exact), the guarded flavor from a non-EAL
- * pthread, the napi flavor refused there (EPERM), and a concurrent
- * alloc/free run over lcore 0, lcore 1 and a non-EAL thread.
+ * pthread, the napi flavor refused there (EPERM), cache drains while
+ * other threads run (a running lcore's napi cache is left to its owner),
+ * and a concurrent alloc/free run over lcore 0, lcore 1 and a non-EAL
+ * thread.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_pause.h>
 #include <rte_ring.h>
 
 #include "unit_common.h"
@@ -277,6 +280,212 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
 #endif
 
 /*
+ * npool_frag_cache_drain_all() on the main lcore while lcore 1 frees the
+ * fragments of its own napi cache. Those frees credit the cache's bias
+ * without an atomic operation: a drain of that cache from here would
+ * race them (lost references: chunks never coming back, the audit's
+ * counts disagreeing, a false double free in debug builds). The drain
+ * must leave a running lcore's napi cache to its owner.
+ */
+#define RACE_ROUNDS 100
+#define RACE_FRAGS 64
+
+struct drain_race {
+	int allocated; /* lcore 1: round n's fragments are out */
+	int go;        /* main: round n's drain starts now */
+	int freed;     /* lcore 1: round n's fragments are back */
+	void *p[RACE_FRAGS];
+};
+
+static int
+drain_race_worker(void *arg)
+{
+	struct drain_race *d = arg;
+	int r, i;
+
+	for (r = 1; r <= RACE_ROUNDS; r++) {
+		for (i = 0; i < RACE_FRAGS; i++) {
+			d->p[i] = npool_napi_alloc_frag(256);
+			if (d->p[i] == NULL)
+				return -rte_errno;
+		}
+		__atomic_store_n(&d->allocated, r, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&d->go, __ATOMIC_ACQUIRE) != r)
+			rte_pause();
+		for (i = 0; i < RACE_FRAGS; i++)
+			npool_free_frag(d->p[i]);
+		__atomic_store_n(&d->freed, r, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+static void
+test_drain_all_races_no_free_of_running_lcore(void **state __rte_unused)
+{
+	static struct drain_race d;
+	unsigned int left_ok = 0;
+	struct npool_audit au;
+	struct npool_usage u;
+	int r;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(ut_remote_launch(drain_race_worker, &d,
+			UT_OTHER_LCORE), 0);
+	for (r = 1; r <= RACE_ROUNDS; r++) {
+		while (__atomic_load_n(&d.allocated, __ATOMIC_ACQUIRE) != r)
+			rte_pause();
+		__atomic_store_n(&d.go, r, __ATOMIC_RELEASE);
+		/* Lcore 1 frees right now: its napi cache is left alone
+		 * (one cache left, its own). */
+		left_ok += npool_frag_cache_drain_all() == 1;
+		while (__atomic_load_n(&d.freed, __ATOMIC_ACQUIRE) != r)
+			rte_pause();
+	}
+	assert_int_equal(ut_wait_lcore(UT_OTHER_LCORE), 0);
+	assert_int_equal(left_ok, RACE_ROUNDS);
+	assert_int_equal(npool_audit(&au), 0);
+	assert_int_equal(au.frags_out, 0);
+	assert_int_equal(au.frags_counted, 0);
+	/* Lcore 1 kept carving one chunk: 64 x 256 B twice per chunk. */
+	assert_int_equal(au.chunks_cached, 1);
+	assert_int_equal(au.chunks_pinned, 0);
+	assert_ptr_not_equal(npool_g->lc[UT_OTHER_LCORE].napi.chunk, NULL);
+	/* Lcore 1 waits now: everything is drained. */
+	assert_int_equal(npool_frag_cache_drain_all(), 0);
+	assert_null(npool_g->lc[UT_OTHER_LCORE].napi.chunk);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(u.frags_out, 0);
+	assert_int_equal(u.chunks_in_use, 0);
+}
+
+/* On lcore 1: a drain there leaves the main lcore's napi cache alone. */
+static int
+drain_all_on_worker(void *arg)
+{
+	unsigned int *left = arg;
+	void *p = npool_napi_alloc_frag(100);
+	void *g = npool_alloc_frag(100);
+
+	npool_free_frag(p);
+	npool_free_frag(g);
+	*left = npool_frag_cache_drain_all();
+	return 0;
+}
+
+static void
+test_drain_all_off_main_lcore_drains_only_own(void **state __rte_unused)
+{
+	char *mine = npool_napi_alloc_frag(100);
+	struct npool_chunk *c = ut_chunk_of(mine);
+	unsigned int left = 0;
+
+	assert_int_equal(ut_on_other_lcore(drain_all_on_worker, &left), 0);
+	/* Every napi cache but lcore 1's own and the non-EAL slot's. */
+	assert_int_equal(left, RTE_MAX_LCORE - 1);
+	assert_ptr_equal(ut_napi_cache()->chunk, c);
+	assert_null(npool_g->lc[UT_OTHER_LCORE].napi.chunk);
+	assert_null(npool_g->lc[UT_OTHER_LCORE].guarded.chunk);
+	/* The main lcore's cache still works with its bias intact. */
+	assert_ptr_equal(npool_napi_alloc_frag(100), mine - 100);
+	npool_free_frag(mine - 100);
+	npool_free_frag(mine);
+	assert_int_equal(c->refcnt - ut_napi_cache()->pagecnt_bias, 0);
+}
+
+/* On lcore 1: keep one fragment, drain its own caches, report. */
+struct drain_local {
+	void *kept, *freed;
+	struct npool_chunk *c;
+	uint32_t refcnt;
+	int napi_empty;
+};
+
+static int
+drain_local_on_worker(void *arg)
+{
+	struct drain_local *d = arg;
+
+	d->kept = npool_napi_alloc_frag(300);
+	d->freed = npool_napi_alloc_frag(300);
+	npool_free_frag(d->freed);
+	d->c = ut_chunk_of(d->kept);
+	npool_frag_cache_drain_local();
+	d->napi_empty = ut_napi_cache()->chunk == NULL;
+	d->refcnt = d->c->refcnt;
+	return 0;
+}
+
+static void
+test_drain_local_gives_back_own_chunk(void **state __rte_unused)
+{
+	const unsigned int nb = npool_g->arena.nb_chunks;
+	struct drain_local d;
+
+	assert_int_equal(ut_on_other_lcore(drain_local_on_worker, &d), 0);
+	assert_true(d.napi_empty);
+	/* Only the kept fragment holds the chunk now. */
+	assert_int_equal(d.refcnt, 1);
+	assert_int_equal(ut_free_big(), nb - 1);
+	npool_free_frag(d.kept);
+	assert_int_equal(d.c->refcnt, 0);
+	assert_int_equal(ut_free_big(), nb);
+}
+
+/*
+ * A registered thread's napi cache is its own while it is registered;
+ * once it unregisters, its lcore id is free and the main lcore drains
+ * what it left.
+ */
+struct registered {
+	int step;              /* 1: allocated; 2: main drained; 3: gone */
+	unsigned int lcore;
+	struct npool_chunk *c;
+};
+
+static void *
+registered_user(void *arg)
+{
+	struct registered *t = arg;
+	void *p;
+
+	if (rte_thread_register() != 0)
+		return NULL;
+	t->lcore = rte_lcore_id();
+	p = npool_napi_alloc_frag(500);
+	npool_free_frag(p);
+	t->c = p != NULL ? ut_chunk_of(p) : NULL;
+	__atomic_store_n(&t->step, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&t->step, __ATOMIC_ACQUIRE) != 2)
+		rte_pause();
+	rte_thread_unregister();
+	return NULL;
+}
+
+static void
+test_drain_all_leaves_registered_thread_cache(void **state __rte_unused)
+{
+	static struct registered t;
+	unsigned int left;
+	pthread_t tid;
+
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(pthread_create(&tid, NULL, registered_user, &t), 0);
+	while (__atomic_load_n(&t.step, __ATOMIC_ACQUIRE) != 1)
+		rte_pause();
+	left = npool_frag_cache_drain_all();
+	__atomic_store_n(&t.step, 2, __ATOMIC_RELEASE);
+	pthread_join(tid, NULL);
+	assert_non_null(t.c);
+	assert_true(t.lcore > UT_OTHER_LCORE && t.lcore < RTE_MAX_LCORE);
+	assert_int_equal(left, 1);
+	/* Left alone: the thread's cache still held its chunk. */
+	assert_ptr_equal(npool_g->lc[t.lcore].napi.chunk, t.c);
+	assert_int_equal(npool_frag_cache_drain_all(), 0);
+	assert_null(npool_g->lc[t.lcore].napi.chunk);
+	assert_int_equal(t.c->refcnt, 0);
+}
+
+/*
  * Concurrent run: each thread allocates (its own flavor), writes, hands
  * every third fragment to the next thread in a cycle (lcore 0 -> lcore 1
  * -> non-EAL -> non-EAL -> lcore 0) to free, frees the rest, and frees
@@ -397,6 +606,10 @@ main(void)
 		T(test_guarded_frag_from_pthread_freed_on_lcore),
 		T(test_guarded_alignment_in_non_eal_pthread),
 		T(test_guarded_alloc_on_another_lcore_uses_its_slot),
+		T(test_drain_all_races_no_free_of_running_lcore),
+		T(test_drain_all_off_main_lcore_drains_only_own),
+		T(test_drain_local_gives_back_own_chunk),
+		T(test_drain_all_leaves_registered_thread_cache),
 #if !NPOOL_DEBUG
 		T(test_napi_flavor_from_non_eal_pthread_eperm),
 #endif

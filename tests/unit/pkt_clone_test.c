@@ -253,6 +253,90 @@ test_chain_with_a_cloned_segment(void **state __rte_unused)
 	assert_out(0, 0);
 }
 
+/*
+ * m0 -> m1 -> m2 where m1 headed the chain m1 -> m2 before it was
+ * chained behind m0 (its nb_segs still says 2), split after m1.
+ */
+static struct rte_mbuf *
+split_chain(struct rte_mbuf **m1, struct rte_mbuf **m2)
+{
+	struct rte_mbuf *m0 = npool_pkt_with(100, 1);
+
+	*m1 = npool_pkt_with(100, 2);
+	*m2 = npool_pkt_with(100, 3);
+	assert_int_equal(rte_pktmbuf_chain(*m1, *m2), 0);
+	assert_int_equal(rte_pktmbuf_chain(m0, *m1), 0);
+	assert_int_equal(m0->nb_segs, 3);
+	assert_int_equal((*m1)->nb_segs, 2);
+	(*m1)->next = NULL;
+	m0->nb_segs = 2;
+	m0->pkt_len -= (*m2)->data_len;
+	assert_int_equal(rte_mbuf_check(m0, 1, NULL), 0);
+	return m0;
+}
+
+/* The next two heads out of the head pool are m0 and m1, both as DPDK
+ * wants a pooled mbuf (rte_mbuf_raw_free()'s assertions): direct, refcnt
+ * 1, next NULL, nb_segs 1, sane as a segment. */
+static void
+assert_next_heads_clean(const struct rte_mbuf *m0, const struct rte_mbuf *m1)
+{
+	struct rte_mbuf *got[2];
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(rte_mempool_get(npool_head_pool(),
+				(void **)&got[i]), 0);
+		assert_true(got[i] == m0 || got[i] == m1);
+		why = NULL;
+		if (rte_mbuf_check(got[i], 0, &why) != 0)
+			fail_msg("head %u from the pool: %s", i, why);
+		assert_true(RTE_MBUF_DIRECT(got[i]));
+		assert_int_equal(got[i]->nb_segs, 1);
+		assert_null(got[i]->next);
+		assert_int_equal(rte_mbuf_refcnt_read(got[i]), 1);
+	}
+	assert_ptr_not_equal(got[0], got[1]);
+	rte_mempool_put_bulk(npool_head_pool(), (void **)got, 2);
+}
+
+static void
+test_consume_split_chain_resets_stale_nb_segs(void **state __rte_unused)
+{
+	struct rte_mbuf *m1, *m2, *m0 = split_chain(&m1, &m2);
+
+	npool_napi_consume_pkt(m0);
+	assert_out(1, 1);
+	assert_next_heads_clean(m0, m1);
+	npool_napi_consume_pkt(m2);
+	assert_out(0, 0);
+}
+
+static void
+test_consume_bulk_split_chain_resets_stale_nb_segs(void **state __rte_unused)
+{
+	struct rte_mbuf *m1, *m2, *m0 = split_chain(&m1, &m2);
+	struct rte_mbuf *b[2] = { m0, NULL };
+
+	npool_napi_consume_bulk(b, 2);
+	assert_next_heads_clean(m0, m1);
+	rte_pktmbuf_free(m2);
+	assert_out(0, 0);
+}
+
+/* The reference: rte_pktmbuf_free() leaves the same. */
+static void
+test_free_split_chain_resets_stale_nb_segs(void **state __rte_unused)
+{
+	struct rte_mbuf *m1, *m2, *m0 = split_chain(&m1, &m2);
+
+	rte_pktmbuf_free(m0);
+	assert_next_heads_clean(m0, m1);
+	rte_pktmbuf_free(m2);
+	assert_out(0, 0);
+}
+
 static void
 test_consume_bulk_mixes_pools_and_nulls(void **state __rte_unused)
 {
@@ -447,6 +531,9 @@ main(void)
 		T(test_chain_consumed_whole_counts_segments),
 		T(test_chain_mixing_npool_and_stock_segments),
 		T(test_chain_with_a_cloned_segment),
+		T(test_consume_split_chain_resets_stale_nb_segs),
+		T(test_consume_bulk_split_chain_resets_stale_nb_segs),
+		T(test_free_split_chain_resets_stale_nb_segs),
 		T(test_consume_bulk_mixes_pools_and_nulls),
 		T(test_consume_bulk_larger_than_batch),
 		T(test_consume_bulk_plain_burst_one_put),

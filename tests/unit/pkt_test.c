@@ -2,8 +2,9 @@
 /*
  * npool packets (lib/npool/npool_pkt.h): npool_build_pkt (build_skb),
  * npool_napi_alloc_pkt / npool_alloc_pkt (napi_/netdev_alloc_skb) and
- * their errors, truesize, npool_pkt_is_npool, and the release paths
- * rte_pktmbuf_free / npool_napi_consume_pkt for single packets.
+ * their errors, buf_len, truesize, npool_pkt_is_npool, and the release
+ * paths rte_pktmbuf_free / npool_napi_consume_pkt for single packets.
+ * (rte_vlan_insert and the way around it: pkt_vlan_test.c.)
  * Clones, chains and mixed bulks: pkt_clone_test.c.
  */
 #include <string.h>
@@ -117,6 +118,38 @@ test_build_pkt_small_frag_clamps_data_off(void **state __rte_unused)
 	assert_int_equal(mb->buf_len, 72);
 	rte_pktmbuf_free(ma);
 	rte_pktmbuf_free(mb);
+}
+
+/*
+ * buf_len is the room before the shared info, which sits 8-byte aligned
+ * as high as it fits: RTE_ALIGN_FLOOR(fragsz - NPOOL_SHINFO_SIZE, 8).
+ */
+static void
+test_build_pkt_buf_len_exact_values(void **state __rte_unused)
+{
+	static const struct { uint32_t fragsz, buf_len; } v[] = {
+		{ 1655, 1624 }, { 1656, 1632 }, { 1649, 1624 }, { 1648, 1624 },
+		{ 1647, 1616 }, { 2048, 2024 }, { 2047, 2016 }, { 153, 128 },
+		{ 152, 128 }, { 151, 120 }, { 32, 8 }, { 31, 0 }, { 25, 0 },
+	};
+	unsigned int i;
+
+	assert_int_equal(NPOOL_SHINFO_SIZE, 24);
+	for (i = 0; i < RTE_DIM(v); i++) {
+		char *frag = npool_napi_alloc_frag_align(v[i].fragsz, 64);
+		struct rte_mbuf *m = npool_build_pkt(frag, v[i].fragsz);
+
+		assert_non_null(m);
+		assert_int_equal(m->buf_len, v[i].buf_len);
+		assert_ptr_equal(m->shinfo, frag + v[i].buf_len);
+		assert_int_equal(m->data_off,
+				RTE_MIN((uint32_t)RTE_PKTMBUF_HEADROOM, v[i].buf_len));
+		assert_int_equal(rte_pktmbuf_tailroom(m), v[i].buf_len -
+				RTE_MIN((uint32_t)RTE_PKTMBUF_HEADROOM, v[i].buf_len));
+		/* The shared info ends inside the fragment. */
+		assert_true(v[i].buf_len + sizeof(*m->shinfo) <= v[i].fragsz);
+		rte_pktmbuf_free(m);
+	}
 }
 
 static void
@@ -275,14 +308,14 @@ test_napi_pkts_carved_downward_in_one_chunk(void **state __rte_unused)
 {
 	struct rte_mbuf *a = npool_napi_alloc_pkt(1500);
 	struct rte_mbuf *b = npool_napi_alloc_pkt(1500);
-	struct rte_mbuf *c = npool_napi_alloc_pkt(60);
+	struct rte_mbuf *c = npool_napi_alloc_pkt(1200);
 
 	assert_ptr_equal(a->buf_addr, ut_chunk_of(a->buf_addr)->va +
 			NPOOL_CHUNK_SIZE - npool_pkt_fragsz(1500));
 	assert_ptr_equal(b->buf_addr,
 			(char *)a->buf_addr - npool_pkt_fragsz(1500));
 	assert_ptr_equal(c->buf_addr,
-			(char *)b->buf_addr - npool_pkt_fragsz(60));
+			(char *)b->buf_addr - npool_pkt_fragsz(1200));
 	rte_pktmbuf_free(a);
 	rte_pktmbuf_free(b);
 	rte_pktmbuf_free(c);
@@ -538,6 +571,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		TD(test_build_pkt_puts_shinfo_at_fragment_tail),
 		TD(test_build_pkt_small_frag_clamps_data_off),
+		TD(test_build_pkt_buf_len_exact_values),
 		TD(test_build_pkt_rejects_bad_arguments),
 		TD(test_build_pkt_shinfo_only_fragment),
 		TD(test_build_pkt_in_non_eal_pthread),
