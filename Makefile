@@ -8,6 +8,8 @@
 #   make stress     multi-lcore allocator stress, >= 1e9 operations
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
 #   make vm-test    npool-fwd on DPDK's e1000 PMD inside a QEMU guest
+#   make lts-test [LTS=24.11]   make test on DPDK 22.11, 24.11 and 25.11,
+#                   each in a Debian root (scripts/lts-test.sh)
 BUILD ?= build
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?=
@@ -23,7 +25,8 @@ MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 	--buildtype=debugoptimized
 endif
 
-.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test
+.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test \
+	lts-test
 
 all: build
 
@@ -72,6 +75,9 @@ vm-test:
 	$(MAKE) --no-print-directory $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 	bash scripts/vm-test.sh $(BUILD)
+
+lts-test:
+	LTS="$(LTS)" bash scripts/lts-test.sh test
 
 install: build
 	meson install -C $(BUILD)
