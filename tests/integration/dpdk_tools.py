@@ -67,12 +67,17 @@ class Hugepages:
         return 0
 
     def __enter__(self):
-        free = self.meminfo('HugePages_Free')
-        if free < self.n:
+        # Another process may take pages meanwhile: ask again, twice.
+        for _ in range(3):
+            free = self.meminfo('HugePages_Free')
+            if free >= self.n:
+                break
             with open('/proc/sys/vm/nr_hugepages') as f:
-                self.old = int(f.read())
+                total = int(f.read())
+            if self.old is None:
+                self.old = total
             with open('/proc/sys/vm/nr_hugepages', 'w') as f:
-                f.write(str(self.old + self.n - free))
+                f.write(str(total + self.n - free))
         with open('/proc/mounts') as f:
             if not any(l.split()[2] == 'hugetlbfs' for l in f):
                 os.makedirs('/dev/hugepages', exist_ok=True)
@@ -211,81 +216,75 @@ def with_topology(work, fn):
             harness.log('namespace removal: %s' % errs)
 
 
+def capture_run(topo, work, name, app, vdevs, args, iface, send):
+    """Start app (name) in the router namespace on hugepages, wait for its
+    last port line, capture CAPTURE UDP frames of iface with dpdk-dumpcap
+    while send(dumpcap) makes the traffic (None: the app makes it), then
+    stop the app. Returns (problems, capture file)."""
+    prefix = work.new_prefix()
+    proc = netns.AppProcess(topo, 'r', [app] + eal(prefix, vdevs) + ['--']
+                            + args, work.file(name + '.log'))
+    proc.start()
+    if not proc.wait_for('port %d:' % (len(vdevs) - 1), 60):
+        return ['%s did not start:\n%s' % (name, proc.tail())], None
+    cap = work.file(name + '.pcap')
+    dc = dumpcap(topo, prefix, iface, cap, work.file('dumpcap.log'))
+    if send is not None:
+        harness.log('%s: %d datagrams sent' % (name, send(dc)))
+    rc = dc.wait(40)
+    proc.signal(signal.SIGINT)
+    probs = app_problems(proc, name)
+    if rc != 0:
+        probs.append('dpdk-dumpcap exited %r\n%s' % (rc, dc.tail(8)))
+    harness.log('dumpcap on %s: %s' % (name, dc.log().strip()
+                                        .splitlines()[-1:]))
+    return probs, cap
+
+
+def af_packet(topo, *devs):
+    return ['net_af_packet%d,iface=%s' % (i, topo.ifs[d])
+            for i, d in enumerate(devs)]
+
+
 def case_dumpcap_fwd(a, work):
     routes = work.file('routes4.cfg')
     with open(routes, 'w') as f:
         f.write('R%s 0\nR%s 1\n' % (ADDR['NET_A4'], ADDR['NET_B4']))
 
     def run(topo):
-        prefix = work.new_prefix()
         m = topo.macs
-        fwd = netns.AppProcess(topo, 'r', [a.fwd] + eal(prefix, [
-            'net_af_packet0,iface=' + topo.ifs['r0'],
-            'net_af_packet1,iface=' + topo.ifs['r1']]) + [
-            '--', '-p', '0x3', '--rule_ipv4', routes, '--copybreak', '256',
-            '--eth-dest', '0,' + m['a'], '--eth-dest', '1,' + m['b']],
-            work.file('fwd.log'))
-        fwd.start()
-        if not fwd.wait_for('port 1:', 60):
-            return ['npool-fwd did not start:\n' + fwd.tail()]
-        cap = work.file('fwd.pcap')
-        dc = dumpcap(topo, prefix, 'net_af_packet1', cap,
-                     work.file('dumpcap.log'))
-        sent = send_until(topo, 'a', ADDR['B4'], dc)
-        rc = dc.wait(30)
-        fwd.signal(signal.SIGINT)
-        probs = app_problems(fwd, 'npool-fwd')
-        if rc != 0:
-            probs.append('dpdk-dumpcap exited %r\n%s' % (rc, dc.tail(8)))
-        probs += flow_problems(cap, 63, m['b'], m['r1'])
-        harness.log('npool-fwd: %d datagrams sent, dumpcap: %s' % (
-            sent, dc.log().strip().splitlines()[-1:]))
-        return probs
+        probs, cap = capture_run(
+            topo, work, 'npool-fwd', a.fwd, af_packet(topo, 'r0', 'r1'),
+            ['-p', '0x3', '--rule_ipv4', routes, '--copybreak', '256',
+             '--eth-dest', '0,' + m['a'], '--eth-dest', '1,' + m['b']],
+            'net_af_packet1', lambda dc: send_until(topo, 'a', ADDR['B4'],
+                                                    dc))
+        return probs + (flow_problems(cap, 63, m['b'], m['r1']) if cap
+                        else [])
     return with_topology(work, run)
 
 
 def case_dumpcap_drop(a, work):
     def run(topo):
-        prefix = work.new_prefix()
         m = topo.macs
-        drop = netns.AppProcess(topo, 'r', [a.drop] + eal(prefix, [
-            'net_af_packet0,iface=' + topo.ifs['r0']]) + [
-            '--', '-p', '0x1'], work.file('drop.log'))
-        drop.start()
-        if not drop.wait_for('port 0:', 60):
-            return ['npool-drop did not start:\n' + drop.tail()]
-        cap = work.file('drop.pcap')
-        dc = dumpcap(topo, prefix, 'net_af_packet0', cap,
-                     work.file('dumpcap.log'))
-        send_until(topo, 'a', ADDR['B4'], dc)
-        rc = dc.wait(30)
-        drop.signal(signal.SIGINT)
-        probs = app_problems(drop, 'npool-drop')
-        if rc != 0:
-            probs.append('dpdk-dumpcap exited %r\n%s' % (rc, dc.tail(8)))
-        return probs + flow_problems(cap, 64, m['r0'], m['a'])
+        probs, cap = capture_run(
+            topo, work, 'npool-drop', a.drop, af_packet(topo, 'r0'),
+            ['-p', '0x1'], 'net_af_packet0',
+            lambda dc: send_until(topo, 'a', ADDR['B4'], dc))
+        return probs + (flow_problems(cap, 64, m['r0'], m['a']) if cap
+                        else [])
     return with_topology(work, run)
 
 
 def case_dumpcap_gen(a, work):
     def run(topo):
-        prefix = work.new_prefix()
         m = topo.macs
-        gen = netns.AppProcess(topo, 'r', [a.gen] + eal(prefix, [
-            'net_af_packet0,iface=' + topo.ifs['r0']]) + [
-            '--', '-p', '0x1', '--rate', '500', '--duration', '30',
-            '--dst-mac', m['a']], work.file('gen.log'))
-        gen.start()
-        if not gen.wait_for('port 0:', 60):
-            return ['npool-gen did not start:\n' + gen.tail()]
-        cap = work.file('gen.pcap')
-        dc = dumpcap(topo, prefix, 'net_af_packet0', cap,
-                     work.file('dumpcap.log'))
-        rc = dc.wait(40)
-        gen.signal(signal.SIGINT)
-        probs = app_problems(gen, 'npool-gen')
-        if rc != 0:
-            return probs + ['dpdk-dumpcap exited %r\n%s' % (rc, dc.tail(8))]
+        probs, cap = capture_run(
+            topo, work, 'npool-gen', a.gen, af_packet(topo, 'r0'),
+            ['-p', '0x1', '--rate', '500', '--duration', '30',
+             '--dst-mac', m['a']], 'net_af_packet0', None)
+        if cap is None:
+            return probs
         recs, why = captured(cap)
         if recs is None:
             return probs + [why]

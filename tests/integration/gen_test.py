@@ -385,16 +385,23 @@ def case_rate_stall(app, work, pool):
     probs = run_problems(res, 'npool-gen --rate %d, stopped %.2f s'
                          % (rate, stopped))
     g = gen_port(res.json, 0)
-    lost_want = (stopped - 0.1) * rate
+    # The stop lasts at least `stopped`; on a loaded machine the process
+    # may wait longer for a CPU after SIGCONT, so rate_lost has a floor
+    # only. What holds whatever the load: every send owed by the clock
+    # was sent, or counted lost, or is still in the bucket at the end
+    # (at most GEN_RATE_DEPTH_MS of sends).
+    lost_min = 0.85 * (stopped - 0.1) * rate
     lost, tx = g.get('rate_lost'), g.get('tx')
-    if not isinstance(lost, int) or not (0.85 * lost_want <= lost <=
-                                         1.15 * lost_want + 2000):
-        probs.append('rate_lost %r after a %.2f s stop, want about %.0f'
-                     % (lost, stopped, lost_want))
-    elif not isinstance(tx, int) or not (0.97 * (rate * secs - lost) <= tx
-                                         <= rate * secs + BURST):
-        probs.append('tx %r with rate_lost %r, want %d - rate_lost'
-                     % (tx, lost, rate * secs))
+    owed = rate * g.get('seconds', 0)
+    if not isinstance(lost, int) or lost < lost_min:
+        probs.append('rate_lost %r after a %.2f s stop, want at least %.0f'
+                     % (lost, stopped, lost_min))
+    elif not isinstance(tx, int) or not (owed - 0.1 * rate - 2 * BURST <=
+                                         tx + lost <= owed + 2 * BURST):
+        probs.append('tx %r + rate_lost %r = %r, want %.0f (rate x %.3f s) '
+                     'less at most 100 ms of credit' % (
+                         tx, lost, (tx or 0) + lost, owed,
+                         g.get('seconds', 0)))
     if not re.search(r'port 0: warning: \d+ pps sent, [\d.]+% of --rate '
                      r'100000; \d+ sends lost to stalls longer than 100 ms',
                      res.stdout):

@@ -58,7 +58,9 @@ assert_spread(uint16_t n, uint16_t size)
 		count[pl.reta[i]]++;
 	}
 	for (i = 0; i < n; i++)
-		assert_in_range(count[i], pl.reta_min, pl.reta_max);
+		/* assert_in_range() is deprecated in sid's cmocka 2. */
+		assert_true(count[i] >= pl.reta_min &&
+				count[i] <= pl.reta_max);
 	for (; i < NPOOL_RX_RSS_RETA_MAX; i++)
 		assert_int_equal(count[i], 0);
 }
