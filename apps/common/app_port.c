@@ -204,10 +204,13 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 		pp->tx ? (uint16_t)nb_fwd_lcores : 1;
 	if (ports[p].nb_rxq > info->max_rx_queues ||
 			ports[p].nb_txq > info->max_tx_queues) {
-		app_err("port %u (%s): needs %u RX and %u TX queues (one TX queue per forwarding lcore), the driver has %u and %u",
+		app_err("port %u (%s): needs %u RX and %u TX queues (%s), the driver has %u and %u",
 				p, info->driver_name, ports[p].nb_rxq,
-				ports[p].nb_txq, info->max_rx_queues,
-				info->max_tx_queues);
+				ports[p].nb_txq, pp->tx_per_rxq ?
+				"one RX and one TX queue per --config entry" :
+				pp->tx ? "one TX queue per forwarding lcore" :
+				"the --config RX queues and one TX queue",
+				info->max_rx_queues, info->max_tx_queues);
 		return -1;
 	}
 	/* A PMD may loop TX queue q into RX queue q (net_ring): RX queues
@@ -215,6 +218,15 @@ configure_port(uint16_t p, const struct app_port_params *pp)
 	 * so that what lands there is released at the stop. */
 	ports[p].nb_rxq_dev = RTE_MAX(ports[p].nb_rxq,
 			RTE_MIN(ports[p].nb_txq, info->max_rx_queues));
+	/* These vdevs make their RX queues at probe (af_packet's fanout
+	 * sockets, one capture or interface per net_pcap rx_pcap/rx_iface,
+	 * af_xdp's queue_count): what they put on a queue not set up is
+	 * never read, and no counter says so. */
+	if (npool_rx_queues_made_at_probe(info->driver_name) &&
+			info->max_rx_queues > ports[p].nb_rxq_dev)
+		printf("port %u: warning: %s made %u RX queues at probe and --config sets up %u: what it puts on the others is never read (poll them all, or give the vdev fewer queues)\n",
+				p, info->driver_name, info->max_rx_queues,
+				ports[p].nb_rxq_dev);
 	/* The port MTU takes at least standard frames: a smaller egress MTU
 	 * (npool-fwd --mtu 576) is the app's own limit, applied in software
 	 * to what it sends. Chains (frames above the data room, fragments)

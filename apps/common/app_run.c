@@ -6,6 +6,7 @@
 #include <rte_errno.h>
 
 #include <rte_cycles.h>
+#include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_pdump.h>
@@ -15,6 +16,7 @@
 #include "app_telemetry.h"
 
 volatile int app_run_quit_pvt;
+unsigned int app_run_started_pvt;
 static volatile sig_atomic_t signal_seen;
 static bool eal_up;
 static bool pdump_up;
@@ -28,6 +30,7 @@ static struct {
 	uint64_t next_stats;
 	uint64_t last_rx;
 	uint64_t last_rx_tsc;
+	unsigned int nb_loops;  /* lcores that run the app's loop */
 } run;
 
 /*
@@ -107,7 +110,11 @@ app_run_control_pvt(void)
 		stop_at(now, "--duration reached");
 	if (o->idle_ms > 0) {
 		rx = app_stats_rx_total();
-		if (rx != run.last_rx) {
+		/* Not idle before every lcore has polled once: a worker
+		 * launched late on a loaded machine would find its queue
+		 * drained at the stop, nothing received. */
+		if (__atomic_load_n(&app_run_started_pvt, __ATOMIC_ACQUIRE) <
+				run.nb_loops || rx != run.last_rx) {
 			run.last_rx = rx;
 			run.last_rx_tsc = now;
 		} else if (now - run.last_rx_tsc >=
@@ -135,10 +142,14 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 	run.t0 = rte_rdtsc();
 	run.last_rx_tsc = run.t0;
 	run.next_stats = run.t0 + o->stats_s * run.hz;
+	app_run_started_pvt = 0;
+	run.nb_loops = app_lcores[main_lcore].nb_rxq != 0;
 	RTE_LCORE_FOREACH_WORKER(l) {
 		if (app_lcores[l].nb_rxq == 0)
 			continue;
 		ret = rte_eal_remote_launch(fn, arg, l);
+		if (ret == 0)
+			run.nb_loops++;
 		if (ret != 0) {
 			app_err("lcore %u: launch: %s", l, strerror(-ret));
 			app_run_quit_pvt = 1;
@@ -161,57 +172,28 @@ app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
 	return (double)(run.t_stop - run.t0) / run.hz;
 }
 
-/* The --vdev devices of the EAL command line (names before the first
- * comma), checked once EAL has probed them. */
-#define MAX_VDEVS 64
-static char vdev_names[MAX_VDEVS][RTE_DEV_NAME_MAX_LEN];
-static unsigned int nb_vdevs;
-
-static void
-vdevs_note(int argc, char **argv)
-{
-	const char *v;
-	int i;
-
-	nb_vdevs = 0;
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strncmp(argv[i], "--vdev=", 7) == 0)
-			v = argv[i] + 7;
-		else if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
-			v = argv[++i];
-		else
-			continue;
-		if (nb_vdevs == MAX_VDEVS)
-			return;
-		snprintf(vdev_names[nb_vdevs], sizeof(vdev_names[0]), "%.*s",
-				(int)strcspn(v, ","), v);
-		nb_vdevs++;
-	}
-}
-
 /*
  * EAL goes on when a vdev fails to probe (a missing pcap file, an
  * interface that does not exist): the ports are then numbered without it
- * and -p would name the wrong port or none. Every ethdev vdev asked must
- * have become a port.
+ * and -p would name the wrong port or none. Every device of the vdev bus
+ * (however --vdev was spelled, and whatever its ethdev is called: a
+ * net_ring's is its node name) must have probed.
  */
 static int
 vdevs_check(const char *prog)
 {
-	unsigned int i;
-	uint16_t port;
+	struct rte_dev_iterator it;
+	struct rte_device *dev;
+	int bad = 0;
 
-	for (i = 0; i < nb_vdevs; i++) {
-		if (strncmp(vdev_names[i], "net_", 4) != 0 &&
-				strncmp(vdev_names[i], "eth_", 4) != 0)
-			continue;
-		if (rte_eth_dev_get_port_by_name(vdev_names[i], &port) == 0)
+	RTE_DEV_FOREACH(dev, "bus=vdev", &it) {
+		if (rte_dev_is_probed(dev))
 			continue;
 		fprintf(stderr, "%s: --vdev %s: the device failed to probe (see the EAL and PMD messages above); no port was made for it\n",
-				prog, vdev_names[i]);
-		return -1;
+				prog, rte_dev_name(dev));
+		bad = -1;
 	}
-	return 0;
+	return bad;
 }
 
 /*
@@ -219,18 +201,23 @@ vdevs_check(const char *prog)
  * the likely cause is the runtime folder's lock (another primary process
  * with the same --file-prefix, DPDK 22.11's "Cannot init config").
  */
-static void
+static int
 eal_failed(const char *prog, int err)
 {
 	const char *hint;
 
 	switch (err) {
+	case EINVAL:
+		/* EAL's getopt: an option it does not know, often an app
+		 * option given before the "--". A command-line error. */
+		hint = "a bad EAL option (see above)? EAL options come first, then \"--\", then the app's own such as -p";
+		break;
 	case 0:
 		hint = "is another DPDK process running with the same --file-prefix? give each process its own --file-prefix NAME";
 		break;
 	case EACCES:
 	case ENOMEM:
-		hint = "no usable hugepages? reserve them (/proc/sys/vm/nr_hugepages) or add --no-huge -m 1024";
+		hint = "no usable hugepages? reserve them (/proc/sys/vm/nr_hugepages) and mount hugetlbfs (mount -t hugetlbfs nodev /dev/hugepages), or add --no-huge -m 1024";
 		break;
 	case EALREADY:
 		hint = "EAL was already initialised in this process";
@@ -245,6 +232,7 @@ eal_failed(const char *prog, int err)
 	else
 		fprintf(stderr, "%s: EAL initialisation failed (%s)\n", prog,
 				hint);
+	return err == EINVAL ? APP_EXIT_USAGE : APP_EXIT_SETUP;
 }
 
 /*
@@ -290,13 +278,9 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 			return APP_EXIT_OK;
 		}
 	}
-	/* rte_eal_init() may permute argv: note the vdevs asked first. */
-	vdevs_note(argc, argv);
 	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		eal_failed(prog, rte_errno);
-		return APP_EXIT_SETUP;
-	}
+	if (ret < 0)
+		return eal_failed(prog, rte_errno);
 	eal_up = true;
 	if (vdevs_check(prog) != 0)
 		return APP_EXIT_SETUP;

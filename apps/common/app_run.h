@@ -36,6 +36,8 @@ extern "C" {
 
 /** @internal Set to stop every loop. */
 extern volatile int app_run_quit_pvt;
+/** @internal Lcores that entered their loop (app_loop_init()). */
+extern unsigned int app_run_started_pvt;
 /** @internal Control duties: timers, signals, idle check, stats. */
 void app_run_control_pvt(void);
 
@@ -51,6 +53,8 @@ app_loop_init(struct app_loop *l)
 {
 	l->iter = 0;
 	l->ctl = rte_lcore_id() == rte_get_main_lcore();
+	/* --idle-exit counts from the moment every lcore polls. */
+	__atomic_fetch_add(&app_run_started_pvt, 1, __ATOMIC_RELEASE);
 }
 
 /** Whether the loop goes on; once per poll round. */

@@ -217,7 +217,8 @@ route_key(const struct fwd_route *r, struct route_key *k)
 
 /*
  * A prefix given twice in a route file: rte_lpm_add() keeps the later
- * port, as l3fwd does, silently. Say so per line, naming the earlier one.
+ * port, as l3fwd does, silently. Say so per line, naming the line it
+ * replaces (the previous one with that prefix).
  * Returns how many lines repeat a prefix, or -1 (no memory for the
  * table: nothing checked).
  */
@@ -244,17 +245,17 @@ warn_duplicates(const struct fwd_route_set *s, const char *path, bool v6)
 	if (h == NULL)
 		return -1;
 	for (i = 0; i < s->n; i++) {
-		const struct fwd_route *r = &s->r[i], *first;
+		const struct fwd_route *r = &s->r[i], *before;
 
 		route_key(r, &k);
 		if (rte_hash_lookup_data(h, &k, &prev) >= 0) {
-			first = &s->r[(uintptr_t)prev];
+			before = &s->r[(uintptr_t)prev];
 			if (inet_ntop(v6 ? AF_INET6 : AF_INET, k.ip, addr,
 					sizeof(addr)) == NULL)
 				snprintf(addr, sizeof(addr), "?");
-			app_err("warning: %s:%u: route %s/%u given again (first at line %u): port %u replaces port %u",
+			app_err("warning: %s:%u: route %s/%u given again (before at line %u): port %u replaces port %u",
 					path, r->line, addr, r->depth,
-					first->line, r->port, first->port);
+					before->line, r->port, before->port);
 			n++;
 		}
 		if (rte_hash_add_key_data(h, &k, (void *)(uintptr_t)i) < 0) {
@@ -324,18 +325,33 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 	return 0;
 }
 
+/* Most tbl8 groups the routes of @p s can need. */
+static uint32_t
+tbl8s_needed(const struct fwd_route_set *s, bool v6)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->r[i].depth > 24)
+			n += v6 ? (s->r[i].depth - 24 + 7) / 8 : 1;
+	return (uint32_t)RTE_MIN(n, (uint64_t)UINT32_MAX - 256);
+}
+
 /* The LPM table of one family; its depth-0 route kept apart. */
 static int
 fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
-	/* A /128 takes up to 13 tbl8 groups (one per byte past 24 bits). */
+	/* tbl8 groups by depth: an IPv4 route needs one only past /24, an
+	 * IPv6 one one per byte past 24 bits (a /128 13, a /48 3). Sized
+	 * per route, a million /24s asked for a gigabyte they never use. */
 	struct rte_lpm6_config cfg6 = {
 		.max_rules = s->n + 1,
-		.number_tbl8s = 16 * s->n + 256,
+		.number_tbl8s = tbl8s_needed(s, true) + 256,
 	};
 	struct rte_lpm_config cfg4 = {
 		.max_rules = s->n + 1,
-		.number_tbl8s = s->n + 256,
+		.number_tbl8s = tbl8s_needed(s, false) + 256,
 	};
 	/* Names are unique per process: a load does not need the tables of
 	 * an earlier one gone (the fuzz targets hold several). */
@@ -350,7 +366,9 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	else
 		fc->lpm4 = rte_lpm_create(name, SOCKET_ID_ANY, &cfg4);
 	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
-		app_err("LPM table: %s", rte_strerror(rte_errno));
+		app_err("%s: LPM table for %u routes: %s (EAL memory: -m)",
+				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
+				rte_strerror(rte_errno));
 		return -2;
 	}
 	ret = fwd_routes_add(fc, s, v6, &i);

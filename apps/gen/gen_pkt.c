@@ -176,7 +176,11 @@ gen_frames_load_pcap(struct gen_frames *fr, const char *path)
 	memset(fr, 0, sizeof(*fr));
 	pc = pcap_open_offline(path, errbuf);
 	if (pc == NULL) {
-		app_err("--pcap: %s", errbuf);
+		/* libpcap names the file in some messages only. */
+		if (strstr(errbuf, path) != NULL)
+			app_err("--pcap: %s", errbuf);
+		else
+			app_err("--pcap: %s: %s", path, errbuf);
 		return -1;
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {

@@ -382,11 +382,9 @@ rate_warn(FILE *f, uint16_t p, const struct port_tx *pt, double mpps)
 		return;
 	if (pt->rate_lost == 0 && got >= 0.98 * want)
 		return;
-	fprintf(f, "port %u: warning: %.0f pps sent, %.1f%% of --rate %" PRIu64 "; %" PRIu64 " sends lost to stalls longer than %u ms (a preempted lcore: give the generator an isolated core)%s\n",
+	fprintf(f, "port %u: warning: %.0f pps sent, %.1f%% of --rate %" PRIu64 "; %" PRIu64 " sends owed beyond the %u ms bucket were lost: the TX path cannot go that fast, or the lcore was preempted (give the generator an isolated core)\n",
 			p, got, 100.0 * got / want, gen.c.rate, pt->rate_lost,
-			GEN_RATE_DEPTH_MS, pt->rate_lost == 0 ?
-			", the rest refused or not reached by the TX path" :
-			"");
+			GEN_RATE_DEPTH_MS);
 }
 
 static const char *

@@ -331,3 +331,17 @@ npool_rx_profile_fit(uint16_t port_id, const struct npool_rx_profile *p,
 	conf->txmode.offloads = plan->tx_offloads;
 	return 0;
 }
+
+bool
+npool_rx_queues_made_at_probe(const char *driver_name)
+{
+	static const char *const made[] = {
+		"net_af_packet", "net_pcap", "net_af_xdp",
+	};
+	unsigned int i;
+
+	for (i = 0; driver_name != NULL && i < RTE_DIM(made); i++)
+		if (strcmp(driver_name, made[i]) == 0)
+			return true;
+	return false;
+}

@@ -151,6 +151,21 @@ struct npool_rx_plan {
 const struct npool_rx_profile *npool_rx_profile_find(const char *driver_name);
 
 /**
+ * Whether a PMD makes its RX queues when it probes, each a source of its
+ * own (net_af_packet: a fanout socket per qpairs, net_pcap: one capture or
+ * interface per rx_pcap/rx_iface, net_af_xdp: one per queue_count), so
+ * that dev_info.max_rx_queues is what the device already receives on,
+ * not a capacity. An app that sets up fewer never reads the others.
+ *
+ * @param driver_name
+ *   rte_eth_dev_info.driver_name.
+ * @return
+ *   true for those PMDs, false for any other (hardware PMDs report a
+ *   capacity; net_null and net_ring make queues on demand).
+ */
+bool npool_rx_queues_made_at_probe(const char *driver_name);
+
+/**
  * Profile of an ethdev port (looked up by its driver name).
  *
  * @return

@@ -236,9 +236,17 @@ def setup_problems(app, work):
         rc = first.wait(timeout=60)
     if rc != 0:
         probs.append('the first process exited %d, want 0' % rc)
+    # An app option before the "--": EAL refuses it; a command-line
+    # error (2) with the hint, not a set-up failure.
+    res = harness.run([app] + harness.eal_args(work.new_prefix(), VDEVS) +
+                      ['-p', '0x3'], TIMEOUT)
+    if res.rc != 2 or not re.search(r'EAL options come first, then "--"',
+                                    res.stderr):
+        probs.append('app option before "--": %s, want exit 2 and the '
+                     'hint\n%s' % (res.describe(), res.tail(4)))
     if not probs:
-        harness.log('ok   set-up: failed vdev probe and busy --file-prefix '
-                    'named, exit 1')
+        harness.log('ok   set-up: failed vdev probe, busy --file-prefix '
+                    'and a missing "--" named')
     return probs
 
 
@@ -268,7 +276,7 @@ def duplicates_problems(app, work):
                                                             len(warn), got))
         for line, route, first, port, old in warn:
             want = (r'npool-fwd: warning: %s:%d: route %s given again '
-                    r'\(first at line %d\): port %d replaces port %d'
+                    r'\(before at line %d\): port %d replaces port %d'
                     % (re.escape(path), line, re.escape(route), first, port,
                        old))
             if not re.search(want, res.stderr):

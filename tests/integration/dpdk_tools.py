@@ -56,7 +56,7 @@ class Hugepages:
     was changed is put back on exit."""
 
     def __init__(self, n):
-        self.n, self.old, self.mounted = n, None, None
+        self.n, self.added, self.mounted = n, 0, None
 
     @staticmethod
     def meminfo(key):
@@ -74,10 +74,11 @@ class Hugepages:
                 break
             with open('/proc/sys/vm/nr_hugepages') as f:
                 total = int(f.read())
-            if self.old is None:
-                self.old = total
             with open('/proc/sys/vm/nr_hugepages', 'w') as f:
                 f.write(str(total + self.n - free))
+            # What the kernel really added (it may give fewer).
+            with open('/proc/sys/vm/nr_hugepages') as f:
+                self.added += max(int(f.read()) - total, 0)
         with open('/proc/mounts') as f:
             if not any(l.split()[2] == 'hugetlbfs' for l in f):
                 os.makedirs('/dev/hugepages', exist_ok=True)
@@ -95,10 +96,14 @@ class Hugepages:
         if self.mounted:
             subprocess.run(['umount', self.mounted])
             self.mounted = None
-        if self.old is not None:
+        if self.added:
+            # Relative: another run may have reserved pages meanwhile,
+            # and keeps them.
+            with open('/proc/sys/vm/nr_hugepages') as f:
+                total = int(f.read())
             with open('/proc/sys/vm/nr_hugepages', 'w') as f:
-                f.write(str(self.old))
-            self.old = None
+                f.write(str(max(total - self.added, 0)))
+            self.added = 0
 
 
 def eal(prefix, vdevs, lcores='0-1'):

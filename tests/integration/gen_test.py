@@ -403,7 +403,8 @@ def case_rate_stall(app, work, pool):
                          tx, lost, (tx or 0) + lost, owed,
                          g.get('seconds', 0)))
     if not re.search(r'port 0: warning: \d+ pps sent, [\d.]+% of --rate '
-                     r'100000; \d+ sends lost to stalls longer than 100 ms',
+                     r'100000; \d+ sends owed beyond the 100 ms bucket '
+                     r'were lost',
                      res.stdout):
         probs.append('no --rate warning in the output:\n' + res.tail(4))
     return probs

@@ -480,6 +480,20 @@ test_fit_writes_the_plan_into_the_port_conf(void **state __rte_unused)
 	assert_non_null(pl.reason);
 }
 
+/* Only PMDs whose RX queues exist from probe on are named. */
+static void
+test_queues_made_at_probe_only_by_those_vdevs(void **state __rte_unused)
+{
+	assert_true(npool_rx_queues_made_at_probe("net_af_packet"));
+	assert_true(npool_rx_queues_made_at_probe("net_pcap"));
+	assert_true(npool_rx_queues_made_at_probe("net_af_xdp"));
+	assert_false(npool_rx_queues_made_at_probe("net_null"));
+	assert_false(npool_rx_queues_made_at_probe("net_ring"));
+	assert_false(npool_rx_queues_made_at_probe("net_ixgbe"));
+	assert_false(npool_rx_queues_made_at_probe("net_pcap0"));
+	assert_false(npool_rx_queues_made_at_probe(NULL));
+}
+
 int
 main(void)
 {
@@ -499,6 +513,7 @@ main(void)
 		cmocka_unit_test(test_plan_max_pkt_len_as_l3fwd),
 		cmocka_unit_test(test_plan_rejects_null_arguments),
 		cmocka_unit_test(test_fit_writes_the_plan_into_the_port_conf),
+		cmocka_unit_test(test_queues_made_at_probe_only_by_those_vdevs),
 	};
 
 	return ut_main("npool_ut_rx_profile", 1, vdev, "tests", tests,
