@@ -9,6 +9,8 @@
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
 #   make vm-test    npool-fwd on DPDK's e1000 PMD inside a QEMU guest
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
+#   make lts-test [LTS=24.11]   make test on DPDK 22.11, 24.11 and 25.11,
+#                   each in a Debian root (scripts/lts-test.sh)
 BUILD ?= build
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?=
@@ -25,7 +27,7 @@ MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 endif
 
 .PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test \
-	check-git-log
+	check-git-log lts-test
 
 all: build
 
@@ -77,6 +79,9 @@ vm-test:
 
 check-git-log:
 	bash scripts/check-git-log.sh
+
+lts-test:
+	LTS="$(LTS)" bash scripts/lts-test.sh test
 
 install: build
 	meson install -C $(BUILD)

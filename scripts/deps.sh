@@ -1,18 +1,26 @@
 #!/bin/bash
 # Install the Debian packages npool needs, only those missing.
-# Usage: scripts/deps.sh [build|test|demo|bench|fuzz|vm]...   (default: test)
+# Usage: scripts/deps.sh [--list] [build|test|demo|bench|fuzz|vm]...
+#   (default: test; --list prints the packages and installs nothing:
+#   scripts/lts-test.sh installs that list in its Debian roots)
 set -euo pipefail
 
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libpcap-dev python3"
 test_pkgs="libcmocka-dev"
-demo_pkgs="iproute2 ethtool iputils-ping"
+# procps: sysctl (not in a minimal Debian)
+demo_pkgs="iproute2 ethtool iputils-ping procps"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"
 fuzz_pkgs="clang libclang-rt-14-dev"
 # vm: the guest kernel and busybox-static are fetched with apt-get download
 # by tests/vm/vm_image.py into BUILD/vm, not installed on the host.
 vm_pkgs="qemu-system-x86 pciutils iproute2 iputils-ping ethtool"
 
+list=0
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 want=$build_pkgs
 for what in "${@:-test}"; do
 	case $what in
@@ -28,6 +36,11 @@ for what in "${@:-test}"; do
 	esac
 done
 
+if [ $list -eq 1 ]; then
+	# shellcheck disable=SC2086  # one line, one space apart
+	echo $want
+	exit 0
+fi
 missing=()
 for p in $want; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

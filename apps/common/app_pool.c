@@ -10,6 +10,7 @@
 
 #include "npool.h"
 #include "rte_mempool_npool.h"
+#include "app_compat.h"
 #include "app_pool.h"
 
 #define MAX_POOLS 64
@@ -169,14 +170,14 @@ app_pool_usage_to_dict(struct rte_tel_data *d)
 	rte_spinlock_lock(&pools_lock);
 	for (i = 0; i < nb_pools; i++) {
 		avail = free_count(pools[i]);
-		rte_tel_data_add_dict_u64(d, pools[i]->name,
+		rte_tel_data_add_dict_uint(d, pools[i]->name,
 				avail < pools[i]->size ?
 				pools[i]->size - avail : 0);
 	}
 	if (npool_up && npool_usage_get(&u) == 0) {
-		rte_tel_data_add_dict_u64(d, "npool_heads", u.heads_out);
+		rte_tel_data_add_dict_uint(d, "npool_heads", u.heads_out);
 		rte_tel_data_add_dict_int(d, "npool_frags", (int)u.frags_out);
-		rte_tel_data_add_dict_u64(d, "npool_chunks", u.chunks_in_use);
+		rte_tel_data_add_dict_uint(d, "npool_chunks", u.chunks_in_use);
 	}
 	rte_spinlock_unlock(&pools_lock);
 	return 0;

@@ -19,6 +19,7 @@
 #include <rte_telemetry.h>
 
 #include "npool_rx.h"
+#include "app_compat.h"
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_stats.h"
@@ -38,16 +39,16 @@ ctr_to_dict(struct rte_tel_data *d, const struct app_port_ctr *c)
 	rte_tel_data_start_dict(drops);
 	for (r = 0; r < desc->nb_reasons; r++) {
 		dropped += c->drops[r];
-		rte_tel_data_add_dict_u64(drops, desc->reasons[r],
+		rte_tel_data_add_dict_uint(drops, desc->reasons[r],
 				c->drops[r]);
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "app", desc->app);
-	rte_tel_data_add_dict_u64(d, "rx", c->rx);
-	rte_tel_data_add_dict_u64(d, "tx", c->tx);
-	rte_tel_data_add_dict_u64(d, "forwarded", c->fwd);
-	rte_tel_data_add_dict_u64(d, "dropped", dropped);
-	rte_tel_data_add_dict_u64(d, "in_flight",
+	rte_tel_data_add_dict_uint(d, "rx", c->rx);
+	rte_tel_data_add_dict_uint(d, "tx", c->tx);
+	rte_tel_data_add_dict_uint(d, "forwarded", c->fwd);
+	rte_tel_data_add_dict_uint(d, "dropped", dropped);
+	rte_tel_data_add_dict_uint(d, "in_flight",
 			c->rx > c->fwd + dropped ? c->rx - c->fwd - dropped : 0);
 	rte_tel_data_add_dict_container(d, "drops", drops, 0);
 	return 0;
@@ -129,8 +130,8 @@ tel_pools(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_start_dict(d);
 	app_pool_usage_to_dict(d);
 	npool_rx_stats_sum(&rs);
-	rte_tel_data_add_dict_u64(d, "copybreak_copied", rs.copybreak_copied);
-	rte_tel_data_add_dict_u64(d, "copybreak_nomem", rs.copybreak_nomem);
+	rte_tel_data_add_dict_uint(d, "copybreak_copied", rs.copybreak_copied);
+	rte_tel_data_add_dict_uint(d, "copybreak_nomem", rs.copybreak_nomem);
 	return 0;
 }
 

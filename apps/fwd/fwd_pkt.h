@@ -22,6 +22,7 @@
 #include <rte_lpm6.h>
 #include <rte_mbuf.h>
 
+#include "app_compat.h"
 #include "fwd.h"
 
 /** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
@@ -197,6 +198,7 @@ static __rte_always_inline int
 fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 		uint32_t l3_len, struct fwd_meta *md)
 {
+	const uint8_t *dst = APP_IPV6_BYTES(ip->dst_addr);
 	uint32_t plen, nh;
 	int32_t hop;
 	int v;
@@ -208,11 +210,11 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (unlikely(plen == 0 || plen + sizeof(*ip) > l3_len))
 		return FWD_IPV6_LEN;
-	if (unlikely(fwd_v6_martian(ip->dst_addr)))
+	if (unlikely(fwd_v6_martian(dst)))
 		return FWD_MARTIAN_DST;
-	if (unlikely(fwd_v6_martian(ip->src_addr)))
+	if (unlikely(fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr))))
 		return FWD_MARTIAN_SRC;
-	hop = rte_lpm6_lookup(fc->lpm6, ip->dst_addr, &nh) == 0 ?
+	hop = app_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
 		(int32_t)nh : fc->def6;
 	v = fwd_check_hop(fc, hop, md);
 	if (unlikely(v != FWD_PASS))

@@ -16,6 +16,7 @@
 #include <rte_errno.h>
 
 #include "app_cli.h"
+#include "app_compat.h"
 #include "fwd.h"
 
 /* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
@@ -236,7 +237,7 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 			continue;
 		}
 		memcpy(&ip, r->ip, sizeof(ip));
-		ret = v6 ? rte_lpm6_add(fc->lpm6, r->ip, r->depth, r->port) :
+		ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth, r->port) :
 			rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip), r->depth,
 					r->port);
 		if (ret < 0) {

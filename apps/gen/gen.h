@@ -21,6 +21,7 @@
 #include <rte_mempool.h>
 
 #include "app_cli.h"
+#include "app_compat.h"
 #include "app_port.h"
 
 /** Frame sizes without FCS that --size takes. */
@@ -48,19 +49,19 @@ enum gen_refcnt {
 };
 
 /** UDP payload head of a synthetic packet (network byte order). */
-struct gen_payload {
+struct __rte_packed_begin gen_payload {
 	rte_be64_t seq;    /**< per TX queue, +1 per allocated packet */
 	rte_be16_t port;   /**< ethdev port id */
 	rte_be16_t queue;  /**< TX queue id */
-} __rte_packed;
+} __rte_packed_end;
 
 /** Headers of a synthetic frame: Ethernet, IPv4 (no options), UDP. */
-struct gen_hdr {
+struct __rte_aligned(2) __rte_packed_begin gen_hdr {
 	struct rte_ether_hdr eth;
 	struct rte_ipv4_hdr ip;
 	struct rte_udp_hdr udp;
 	struct gen_payload pl;
-} __rte_packed __rte_aligned(2);
+} __rte_packed_end;
 
 /**
  * One frame the generator copies into packets. Synthetic frames are

@@ -11,8 +11,9 @@
 #include <rte_telemetry.h>
 
 #include "npool.h"
+#include "npool_compat.h"
 
-#define STAT(d, s, f) rte_tel_data_add_dict_u64(d, #f, (s)->f)
+#define STAT(d, s, f) rte_tel_data_add_dict_uint(d, #f, (s)->f)
 
 static void
 stats_to_dict(struct rte_tel_data *d, const struct npool_stats *s)
@@ -72,13 +73,13 @@ tel_usage(const char *cmd __rte_unused, const char *params __rte_unused,
 	if (npool_usage_get(&u) != 0)
 		return -ENODEV;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "chunks", u.chunks);
-	rte_tel_data_add_dict_u64(d, "small_chunks", u.small_chunks);
-	rte_tel_data_add_dict_u64(d, "chunks_in_use", u.chunks_in_use);
+	rte_tel_data_add_dict_uint(d, "chunks", u.chunks);
+	rte_tel_data_add_dict_uint(d, "small_chunks", u.small_chunks);
+	rte_tel_data_add_dict_uint(d, "chunks_in_use", u.chunks_in_use);
 	rte_tel_data_add_dict_int(d, "frags_out", (int)u.frags_out);
-	rte_tel_data_add_dict_u64(d, "heads", u.heads);
-	rte_tel_data_add_dict_u64(d, "heads_out", u.heads_out);
-	rte_tel_data_add_dict_u64(d, "chunk_size", NPOOL_CHUNK_SIZE);
+	rte_tel_data_add_dict_uint(d, "heads", u.heads);
+	rte_tel_data_add_dict_uint(d, "heads_out", u.heads_out);
+	rte_tel_data_add_dict_uint(d, "chunk_size", NPOOL_CHUNK_SIZE);
 	return 0;
 }
 

@@ -37,6 +37,7 @@
 
 #include "npool.h"
 #include "npool_rx.h"
+#include "app_compat.h"
 #include "app_pool.h"
 #include "app_stats.h"
 #include "fwd.h"
@@ -102,7 +103,7 @@ fz_route(const struct fwd_conf *fc, const uint8_t *dst, int v6, int *port)
 	int32_t hop;
 
 	if (v6) {
-		hop = rte_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
+		hop = app_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
 			(int32_t)nh : fc->def6;
 	} else {
 		memcpy(&a, dst, 4);

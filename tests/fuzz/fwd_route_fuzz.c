@@ -20,6 +20,7 @@
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 
+#include "app_compat.h"
 #include "fwd.h"
 #include "fuzz_common.h"
 
@@ -126,7 +127,7 @@ fz_lookup(bool v6, const uint8_t *a)
 	int ret;
 
 	memcpy(&ip, a, sizeof(ip));
-	ret = v6 ? rte_lpm6_lookup(fz_fc.lpm6, a, &nh) :
+	ret = v6 ? app_lpm6_lookup(fz_fc.lpm6, a, &nh) :
 		rte_lpm_lookup(fz_fc.lpm4, rte_be_to_cpu_32(ip), &nh);
 	return ret == 0 ? (int)nh : -1;
 }
@@ -179,7 +180,7 @@ fz_check_lpm(const struct fwd_route_set *s, bool v6)
 		fz_probes(&s->r[i], v6, a);
 		memcpy(&ip, a[0], sizeof(ip));
 		/* A prefix given twice is gone after the first delete. */
-		ret = v6 ? rte_lpm6_delete(fz_fc.lpm6, a[0], s->r[i].depth) :
+		ret = v6 ? app_lpm6_delete(fz_fc.lpm6, a[0], s->r[i].depth) :
 			rte_lpm_delete(fz_fc.lpm4, rte_be_to_cpu_32(ip),
 					s->r[i].depth);
 		FZ_CHECK(ret == 0 || ret == -EINVAL || ret == -ENOENT,

@@ -30,10 +30,12 @@ awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$readme" \
 [ -s "$tmp/myapp.c" ] || { echo "FAIL: no C example in $readme"; exit 1; }
 # A sanitizer build's libnpool needs the sanitizer runtime loaded first:
 # build myapp as a user of such a build must, with the same -fsanitize.
+# Meson 1.8 made b_sanitize a list ([] for none; sid has 1.12).
 san=$(meson introspect "$build" --buildoptions | python3 -c '
 import json, sys
-print(next(o["value"] for o in json.load(sys.stdin)
-           if o["name"] == "b_sanitize"))')
+v = next(o["value"] for o in json.load(sys.stdin)
+         if o["name"] == "b_sanitize")
+print(",".join(v) or "none" if isinstance(v, list) else v)')
 sanflags=
 [ "$san" = none ] || sanflags="-fsanitize=$san -fno-sanitize-recover=all"
 cc -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$tmp/myapp" "$tmp/myapp.c" \

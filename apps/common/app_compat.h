@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_COMPAT_H
+#define APP_COMPAT_H
+
+/**
+ * @file
+ * DPDK API differences between the releases the apps are tested on
+ * (22.11, 24.11, 25.11: scripts/lts-test.sh), in one place, for the apps
+ * and their tests. The apps are written against the newest API where it
+ * only renamed something (this header provides the new name on older
+ * releases), and through the small helpers below where a type changed.
+ * libnpool keeps its own (lib/npool/npool_compat.h): a layer does not
+ * include another's private headers.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_lpm6.h>
+#include <rte_telemetry.h>
+#include <rte_version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * 23.03 renamed rte_tel_data_add_dict_u64() rte_tel_data_add_dict_uint()
+ * (same arguments); 24.11 deprecates the old name, 25.11 removed it.
+ */
+#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
+#endif
+
+/*
+ * 25.03 deprecated __rte_packed (an error under -Werror from 25.11's
+ * headers on) for a pair that MSVC can also express:
+ * struct __rte_packed_begin s { ... } __rte_packed_end;
+ * an alignment attribute goes before __rte_packed_begin.
+ */
+#if RTE_VERSION < RTE_VERSION_NUM(25, 3, 0, 0)
+#define __rte_packed_begin
+#define __rte_packed_end __attribute__((__packed__))
+#endif
+
+/**
+ * The 16 bytes, network order, of an IPv6 address field of a DPDK
+ * header (struct rte_ipv6_hdr src_addr/dst_addr): a uint8_t[16] up to
+ * 24.07, a struct rte_ipv6_addr from 24.11 on. Const-ness follows the
+ * field's.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+#define APP_IPV6_BYTES(field) ((field).a)
+#else
+#define APP_IPV6_BYTES(field) (field)
+#endif
+
+/*
+ * rte_lpm6 takes a const uint8_t[16] up to 24.07 and a const struct
+ * rte_ipv6_addr * (the same 16 bytes, alignment 1) from 24.11 on. The
+ * apps keep their addresses as bytes and call these.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+#define APP_LPM6_ADDR(ip) ((const struct rte_ipv6_addr *)(const void *)(ip))
+#else
+#define APP_LPM6_ADDR(ip) (ip)
+#endif
+
+/**
+ * rte_lpm6_add() with the address as bytes.
+ * @param ip  prefix, 16 bytes in network order
+ * @param depth  1..128
+ * @return 0, or rte_lpm6_add()'s negative errno (-EINVAL, -ENOSPC).
+ */
+static inline int
+app_lpm6_add(struct rte_lpm6 *lpm, const uint8_t ip[16], uint8_t depth,
+		uint32_t next_hop)
+{
+	return rte_lpm6_add(lpm, APP_LPM6_ADDR(ip), depth, next_hop);
+}
+
+/**
+ * rte_lpm6_delete() with the address as bytes.
+ * @param ip  prefix, 16 bytes in network order
+ * @param depth  1..128
+ * @return 0, or rte_lpm6_delete()'s negative errno (-EINVAL, -ENOENT).
+ */
+static inline int
+app_lpm6_delete(struct rte_lpm6 *lpm, const uint8_t ip[16], uint8_t depth)
+{
+	return rte_lpm6_delete(lpm, APP_LPM6_ADDR(ip), depth);
+}
+
+/**
+ * rte_lpm6_lookup() with the address as bytes; fast path, any lcore.
+ * @param ip  address, 16 bytes in network order
+ * @param[out] next_hop  the route's next hop when 0 is returned
+ * @return 0 on a hit, -ENOENT on a miss, -EINVAL on a NULL argument.
+ */
+static __rte_always_inline int
+app_lpm6_lookup(const struct rte_lpm6 *lpm, const uint8_t ip[16],
+		uint32_t *next_hop)
+{
+	return rte_lpm6_lookup(lpm, APP_LPM6_ADDR(ip), next_hop);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_COMPAT_H */
