@@ -42,6 +42,7 @@ import harness  # noqa: E402
 import netns  # noqa: E402
 from netns import ADDR  # noqa: E402
 import vm_image  # noqa: E402
+import vm_qemu  # noqa: E402
 
 COPYBREAK = 256
 PINGS = 5
@@ -60,6 +61,11 @@ NODES = ('a', 'b')              # port 0 faces A, port 1 faces B
 NIC_MAC = {'a': '52:54:00:6e:76:00', 'b': '52:54:00:6e:76:01'}
 TAP_MAC = {'a': '02:6e:76:00:00:0a', 'b': '02:6e:76:00:00:0b'}
 NIC_SLOT = {'a': 4, 'b': 5}     # guest PCI 0000:00:04.0 and 0000:00:05.0
+# igb's 8 VFs sit at devfn PF + 0x80, stride 2 (slots 20-21 for a PF in
+# slot 4): a second PF in slot 5 would collide with them (slots 21-22).
+IGB_SLOT = {'a': 4, 'b': 8}
+PMD = {'e1000e': 'net_e1000_em', 'e1000': 'net_e1000_em',
+       'igb': 'net_e1000_igb'}
 
 if sys.stdout.isatty():
     BOLD, GREEN, RED, OFF = '\033[1m', '\033[32m', '\033[31m', '\033[0m'
@@ -194,7 +200,11 @@ def tcp_check(v, src, dst, port, nbytes, run):
 
 # --- the guest ----------------------------------------------------------------
 
-def write_run_files(run, fwd, pools):
+def nic_slot(dev, n):
+    return (IGB_SLOT if dev == 'igb' else NIC_SLOT)[n]
+
+
+def write_run_files(run, dev, fwd, pools):
     """The guest runner's config and npool-fwd's route files."""
     with open(os.path.join(run, 'config'), 'w') as f:
         f.write('FWD=%s\nPOOLS="%s"\nCOPYBREAK=%d\nLCORES=0-1\n'
@@ -203,7 +213,7 @@ def write_run_files(run, fwd, pools):
                     GUEST_MAX_SECONDS))
         for port, n in enumerate(NODES):
             f.write('PCI%d=0000:00:%02x.0\nMAC%d=%s\n' % (
-                port, NIC_SLOT[n], port, TAP_MAC[n]))
+                port, nic_slot(dev, n), port, TAP_MAC[n]))
     for v in ('4', '6'):
         with open(os.path.join(run, 'routes%s.txt' % v), 'w') as f:
             f.write('# make vm-test: IPv%s routes (l3fwd syntax)\n' % v)
@@ -211,8 +221,8 @@ def write_run_files(run, fwd, pools):
                 f.write('R%s %d\n' % (ADDR['NET_%s%s' % (n.upper(), v)], port))
 
 
-def qemu_command(dev, kernel, initrd, run, accel, smp):
-    cmd = ['qemu-system-x86_64', '-machine', 'pc', '-accel', accel,
+def qemu_command(qemu, dev, kernel, initrd, run, accel, smp):
+    cmd = ['-machine', 'pc', '-accel', accel,
            '-cpu', 'max' if accel == 'tcg' else 'host', '-smp', str(smp),
            '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
            '-serial', 'file:' + os.path.join(run, 'console.log'),
@@ -229,8 +239,8 @@ def qemu_command(dev, kernel, initrd, run, accel, smp):
         cmd += ['-netdev', 'tap,id=n%d,ifname=%s,script=no,downscript=no' % (
                     port, TOPO.ifs[n]),
                 '-device', '%s,netdev=n%d,mac=%s,addr=0x%x' % (
-                    dev, port, NIC_MAC[n], NIC_SLOT[n])]
-    return cmd
+                    dev, port, NIC_MAC[n], nic_slot(dev, n))]
+    return qemu.argv(cmd)
 
 
 def fwd_output(run, pool):
@@ -244,13 +254,13 @@ def fwd_output(run, pool):
         r'^(EAL|TELEMETRY|ETHDEV|USER1|MBUF|MEMPOOL|LPM6?|PMD):', ln)]
 
 
-def json_checks(js, port_lines, tap_rx, row):
+def json_checks(dev, js, port_lines, tap_rx, row):
     """The counters npool-fwd wrote in the guest, against what the taps saw."""
     drivers = [m.group(1, 2) for m in
                (re.match(r'port \d+: (\S+), profile (\S+),', ln)
                 for ln in port_lines) if m]
     ok = R.check(len(drivers) == 2 and
-                 all(d == 'net_e1000_em' for d, _ in drivers),
+                 all(d == PMD[dev] for d, _ in drivers),
                  'ports on DPDK\'s e1000 PMD: %s' % (
                      ', '.join('%s (profile %s)' % d for d in drivers) or
                      'none'))
@@ -347,7 +357,7 @@ def run_pool(dev, pool, run, alive, nbytes):
     if not R.check(isinstance(js, dict) and 'ports' in js,
                    'npool-fwd --json read back from the guest'):
         return row
-    ok &= json_checks(js, port_lines, tap_rx, row)
+    ok &= json_checks(dev, js, port_lines, tap_rx, row)
     row['ok'] = ok and tcp_ok == 4 and 'FAIL' not in row['ping4'] + row['ping6']
     return row
 
@@ -361,10 +371,11 @@ def start_guest(dev, image, run, accel, smp):
     for n in NODES:
         netns.sh(['ip', 'netns', 'add', TOPO.ns[n]])
         netns.sh(['ip', '-n', TOPO.ns[n], 'link', 'set', 'lo', 'up'])
-    cmd = qemu_command(dev, image[0], image[1], run, accel, smp)
+    cmd = qemu_command(image[2], dev, image[0], image[1], run, accel, smp)
     R.info('ip netns exec %s %s' % (TOPO.ns['a'], ' '.join(cmd)))
     with open(os.path.join(run, 'qemu.log'), 'w') as log:
         qemu = subprocess.Popen(TOPO.cmd('a', cmd), stdin=subprocess.DEVNULL,
+                                env=image[2].environ(),
                                 stdout=log, stderr=subprocess.STDOUT)
     # QEMU opens both taps in npvm-a; npvm-b0 then moves to npvm-b.
     wait_for('the taps', lambda: subprocess.run(
@@ -397,7 +408,7 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
     run = os.path.join(vmdir, 'run-' + dev)
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(run)
-    write_run_files(run, fwd, pools)
+    write_run_files(run, dev, fwd, pools)
     rows, qemu = [], None
     try:
         t0 = time.monotonic()
@@ -496,8 +507,12 @@ def main(argv):
             kernel, rel, initrd, os.path.getsize(initrd) >> 10,
             ', '.join(vm_image.GUEST_MODULES)))
         for dev in devices:
-            rows += run_device(dev, (kernel, initrd), fwd, pools, opts, vmdir)
-    except (Stop, vm_image.ImageError) as e:
+            R.step('%s: which QEMU' % dev)
+            qemu = vm_qemu.for_device(dev, build, R.info)
+            R.info('%s: %s' % (qemu.version, qemu.where))
+            rows += run_device(dev, (kernel, initrd, qemu), fwd, pools, opts,
+                               vmdir)
+    except (Stop, vm_image.ImageError, vm_qemu.QemuError) as e:
         R.check(False, str(e))
     finally:
         TOPO.remove()
