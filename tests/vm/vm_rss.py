@@ -22,8 +22,8 @@ first time (the sink answered it with a DSACK).  Tail loss probes are off
 in both hosts (net.ipv4.tcp_early_retrans=0): under TCG a guest stall of
 a few ms fires one (after 2 x SRTT, SRTT well under 1 ms); a probe of the
 last segment or FIN can get its DSACK when the socket is already in
-TIME_WAIT, uncounted (seen: 1-2 probes in a run, 0 DSACKs, nothing dropped
-anywhere on the path).  Only an RTO (200 ms at least) sends again then.
+TIME_WAIT, uncounted (seen: 1-4 probes per 256 connections, 0 DSACKs,
+nothing dropped anywhere on the path).  Only an RTO (200 ms at least) sends again then.
 In the UDP phase each queue received
 exactly the datagrams of the flows predicted for it (a RETA, key or hash
 input other than the above gives other counts); in the TCP phase each
@@ -104,11 +104,13 @@ def delta(before, after, port):
 class Flows:
     """The flows phases of one npool-fwd run.  report: vm_test's Report;
     topo: the Topology; tools: peer_tools.py; snapshot(name): the guest's
-    telemetry then; nq: RX queues per port; log_dir: the run folder."""
+    telemetry then; nq: RX queues per port; log_dir: the run folder, where
+    each flow tool logs to TAG-<what>.log."""
 
-    def __init__(self, report, topo, tools, snapshot, nq, log_dir):
+    def __init__(self, report, topo, tools, snapshot, nq, log_dir, tag):
         self.R, self.topo, self.tools = report, topo, tools
         self.snapshot, self.nq, self.dir = snapshot, nq, log_dir
+        self.tag = tag
         # predicted packets (UDP) / flows (TCP) per queue, per port
         self.udp_want = [[0] * nq for _ in range(2)]
         self.tcp_flows = [[0] * nq for _ in range(2)]
@@ -117,7 +119,7 @@ class Flows:
     def _end(self, node, args, name):
         p = netns.AppProcess(self.topo, node, [sys.executable, self.tools] +
                              [str(a) for a in args],
-                             '%s/%s.log' % (self.dir, name))
+                             '%s/%s-%s.log' % (self.dir, self.tag, name))
         p.start()
         return p
 

@@ -315,7 +315,7 @@ def flows_step(dev, pool, run, alive, row):
            'telemetry' % (dev.model, pool, vm_rss.FLOWS, vm_rss.UDP_COUNT,
                           vm_rss.FLOWS, vm_rss.TCP_BYTES))
     fl = vm_rss.Flows(R, TOPO, TOOLS, lambda n: snapshot(run, pool, n, alive),
-                      dev.nq, run)
+                      dev.nq, run, pool)
     res = fl.run()
     row['shares'] = ' / '.join('p%d %s' % (p, vm_rss.share_str(res['flows'][p]))
                                for p in range(2))
