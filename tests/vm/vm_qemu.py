@@ -133,7 +133,8 @@ def for_device(model, build, log):
         q = Qemu([os.environ[var]], (), '%s=%s' % (var, os.environ[var]))
         if q.has_device(model):
             return q
-        raise QemuError('%s (%s) has no -device %s' % (var, q.version, model))
+        raise QemuError('%s (%s) has no -device %s' % (q.where, q.version,
+                                                       model))
     q = _host()
     if q is not None:
         if q.has_device(model):

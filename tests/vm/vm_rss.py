@@ -23,7 +23,8 @@ in both hosts (net.ipv4.tcp_early_retrans=0): under TCG a guest stall of
 a few ms fires one (after 2 x SRTT, SRTT well under 1 ms); a probe of the
 last segment or FIN can get its DSACK when the socket is already in
 TIME_WAIT, uncounted (seen: 1-4 probes per 256 connections, 0 DSACKs,
-nothing dropped anywhere on the path).  Only an RTO (200 ms at least) sends again then.
+nothing dropped anywhere on the path).  Only an RTO (200 ms at least)
+sends again then.
 In the UDP phase each queue received
 exactly the datagrams of the flows predicted for it (a RETA, key or hash
 input other than the above gives other counts); in the TCP phase each

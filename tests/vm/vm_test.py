@@ -317,8 +317,8 @@ def flows_step(dev, pool, run, alive, row):
     fl = vm_rss.Flows(R, TOPO, TOOLS, lambda n: snapshot(run, pool, n, alive),
                       dev.nq, run, pool)
     res = fl.run()
-    row['shares'] = ' / '.join('p%d %s' % (p, vm_rss.share_str(res['flows'][p]))
-                               for p in range(2))
+    row['shares'] = ' / '.join('p%d %s' % (p, vm_rss.share_str(f))
+                               for p, f in enumerate(res['flows']))
     R.info('flows phases, rx per queue: port 0 %s, port 1 %s' % (
         res['flows'][0], res['flows'][1]))
     return fl.ok
@@ -350,7 +350,8 @@ def run_pool(dev, pool, run, alive, nbytes):
     R.info('\n'.join('| ' + ln for ln in out))
     port_lines = [ln for ln in out if ln.startswith('port ')]
 
-    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev.model, pool, PINGS))
+    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev.model, pool,
+                                                            PINGS))
     row['ping4'] = ping_check('4')
     row['ping6'] = ping_check('6')
 
@@ -569,16 +570,22 @@ def main(argv):
     try:
         R.step('Guest image from Debian packages (cache %s)' % vmdir)
         kernel, initrd, rel = vm_image.build(vmdir)
-        R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s)' % (
-            kernel, rel, initrd, os.path.getsize(initrd) >> 10,
-            ', '.join(vm_image.GUEST_MODULES)))
+        R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s; '
+               'on request %s)' % (
+                   kernel, rel, initrd, os.path.getsize(initrd) >> 10,
+                   ', '.join(vm_image.GUEST_MODULES),
+                   ', '.join(vm_image.EXTRA_MODULES)))
         for model in devices:
             R.step('%s: which QEMU' % model)
-            qemu = vm_qemu.for_device(model, build, R.info)
+            try:
+                qemu = vm_qemu.for_device(model, build, R.info)
+            except vm_qemu.QemuError as e:
+                R.check(False, '%s: %s' % (model, e))
+                continue
             R.info('%s: %s' % (qemu.version, qemu.where))
             rows += run_device(DEVICES[model], (kernel, initrd, qemu), fwd,
                                pools, opts, vmdir)
-    except (Stop, vm_image.ImageError, vm_qemu.QemuError) as e:
+    except (Stop, vm_image.ImageError) as e:
         R.check(False, str(e))
     finally:
         TOPO.remove()
