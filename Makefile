@@ -7,7 +7,7 @@
 #   make fuzz SECONDS=N   each libFuzzer target for N seconds (default 60)
 #   make stress     multi-lcore allocator stress, >= 1e9 operations
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
-#   make vm-test    npool-fwd on DPDK's e1000 PMD inside a QEMU guest
+#   make vm-test    npool-fwd on DPDK's em and igb PMDs inside a QEMU guest
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
 #   make lts-test [LTS=24.11]   make test on DPDK 22.11, 24.11 and 25.11,
 #                   each in a Debian root (scripts/lts-test.sh)

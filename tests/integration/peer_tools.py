@@ -19,6 +19,28 @@ saw, and every wait is bounded by a timeout (python3 stdlib only).
   udp-send FAM ADDR PORT COUNT TTL SEED send COUNT datagrams with TTL /
                                         hop limit TTL, payload i of size
                                         SIZES[i % len] made from SEED and i
+  udp-flows-recv FAM BIND PORT TOTAL TIMEOUT
+                                        receive TOTAL datagrams of flows
+                                        (or until TIMEOUT s pass without
+                                        one): count each source port's,
+                                        check each payload names its flow
+                                        and sequence; prints "listening"
+  udp-flows-send FAM ADDR PORT FLOWS COUNT PPS
+                                        COUNT datagrams from each of FLOWS
+                                        sockets (FLOWS source ports),
+                                        round-robin, PPS datagrams a second
+  tcp-flows-sink FAM BIND PORT FLOWS TIMEOUT
+                                        accept FLOWS connections, read
+                                        each to its end, answer its byte
+                                        count; prints "listening"
+  tcp-flows-source FAM ADDR PORT FLOWS BYTES PPS TIMEOUT
+                                        BYTES over each of FLOWS
+                                        connections, 1 KiB writes
+                                        round-robin, PPS writes a second;
+                                        the sinks' counts, the kernel's
+                                        retransmissions (TCP_INFO) and the
+                                        namespace's TcpExt counters of
+                                        them (loss probes, RTOs, DSACKs)
 
 FAM is 4 or 6.
 """
@@ -26,6 +48,7 @@ FAM is 4 or 6.
 import hashlib
 import json
 import random
+import selectors
 import socket
 import struct
 import sys
@@ -150,11 +173,165 @@ def udp_send(fam, addr, port, count, ttl, seed):
     out({'count': len(digests), 'ttl': int(ttl), 'digests': digests})
 
 
+FLOW_CHUNK = 1024
+# struct tcp_info (linux/tcp.h): 8 bytes of u8 fields, then u32s;
+# tcpi_total_retrans is the 24th u32.
+TCPI_TOTAL_RETRANS = 8 + 23 * 4
+
+
+# /proc/net/netstat TcpExt counters (of the namespace) that say why
+# segments were sent again and whether the peer had them already (DSACK).
+TCPEXT = ('TCPLossProbes', 'TCPTimeouts', 'TCPFastRetrans', 'TCPDSACKRecv',
+          'TCPSpuriousRTOs')
+
+
+def tcpext():
+    with open('/proc/net/netstat') as f:
+        lines = [ln.split() for ln in f if ln.startswith('TcpExt:')]
+    vals = dict(zip(lines[0][1:], (int(v) for v in lines[1][1:])))
+    return {k: vals.get(k, 0) for k in TCPEXT}
+
+
+def pace(t0, k, pps):
+    """Sleep until the k-th event of a PPS-a-second schedule from t0."""
+    delay = t0 + k / float(pps) - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def flow_payload(flow, seq):
+    return ('npvm flow %d seq %d ' % (flow, seq)).encode().ljust(64, b'.')
+
+
+def udp_flows_recv(fam, addr, port, total, tmo):
+    s = socket.socket(family(fam), socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.bind((addr, int(port)))
+    s.settimeout(float(tmo))
+    print('listening', flush=True)
+    flows, seen, bad, n = {}, set(), 0, 0
+    while n < int(total):
+        try:
+            data, peer = s.recvfrom(2048)
+        except socket.timeout:
+            break
+        n += 1
+        words = data.split()
+        key = (peer[1], data[:32])
+        try:
+            ok = words[0] == b'npvm' and data == flow_payload(
+                int(words[2]), int(words[4]))
+        except (IndexError, ValueError):
+            ok = False
+        if not ok or key in seen:
+            bad += 1
+            continue
+        seen.add(key)
+        flows[peer[1]] = flows.get(peer[1], 0) + 1
+    out({'count': n, 'bad': bad, 'flows': flows})
+
+
+def udp_flows_send(fam, addr, port, nflows, count, pps):
+    socks = []
+    for _ in range(int(nflows)):
+        s = socket.socket(family(fam), socket.SOCK_DGRAM)
+        s.bind(('::' if fam == '6' else '0.0.0.0', 0))
+        socks.append(s)
+    t0, k = time.monotonic(), 0
+    for seq in range(int(count)):
+        for f, s in enumerate(socks):
+            pace(t0, k, pps)
+            s.sendto(flow_payload(f, seq), (addr, int(port)))
+            k += 1
+    dt = time.monotonic() - t0
+    out({'sent': k, 'ports': [s.getsockname()[1] for s in socks],
+         'seconds': round(dt, 3)})
+
+
+def tcp_flows_sink(fam, addr, port, nflows, tmo):
+    lsn = socket.socket(family(fam), socket.SOCK_STREAM)
+    lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lsn.bind((addr, int(port)))
+    lsn.listen(int(nflows))
+    lsn.setblocking(False)
+    sel = selectors.DefaultSelector()
+    sel.register(lsn, selectors.EVENT_READ)
+    print('listening', flush=True)
+    got, done = {}, {}
+    while len(done) < int(nflows):
+        events = sel.select(float(tmo))
+        if not events:
+            break
+        for key, _ in events:
+            if key.fileobj is lsn:
+                c, peer = lsn.accept()
+                c.setblocking(False)
+                got[c] = [peer[1], 0]
+                sel.register(c, selectors.EVENT_READ)
+                continue
+            c = key.fileobj
+            b = c.recv(1 << 16)
+            if b:
+                got[c][1] += len(b)
+                continue
+            sel.unregister(c)
+            c.setblocking(True)
+            c.sendall(b'%d\n' % got[c][1])
+            c.close()
+            done[got[c][0]] = got[c][1]
+    out({'conns': len(done), 'bytes': done})
+
+
+def tcp_flows_source(fam, addr, port, nflows, nbytes, pps, tmo):
+    socks = []
+    deadline = time.monotonic() + 5
+    while len(socks) < int(nflows):
+        try:
+            socks.append(socket.create_connection((addr, int(port)),
+                                                  timeout=float(tmo)))
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    ext0 = tcpext()
+    t0, k, n = time.monotonic(), 0, int(nbytes)
+    for off in range(0, n, FLOW_CHUNK):
+        for f, s in enumerate(socks):
+            pace(t0, k, pps)
+            s.sendall(flow_payload(f, off).ljust(FLOW_CHUNK, b'.')[
+                :min(FLOW_CHUNK, n - off)])
+            k += 1
+    replies, retrans = [], 0
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.shutdown(socket.SHUT_WR)
+    for s in socks:
+        reply = b''
+        while True:
+            b = s.recv(64)
+            if not b:
+                break
+            reply += b
+        info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+        retrans += struct.unpack_from('I', info, TCPI_TOTAL_RETRANS)[0]
+        replies.append(int(reply or b'-1'))
+        s.close()
+    dt = time.monotonic() - t0
+    ext = {k: v - ext0[k] for k, v in tcpext().items()}
+    out({'conns': len(socks), 'bytes_each': n, 'ports': ports,
+         'acked': replies, 'retrans': retrans, 'tcpext': ext,
+         'seconds': round(dt, 3)})
+
+
 TOOLS = {
     'tcp-sink': (tcp_sink, 4),
     'tcp-source': (tcp_source, 5),
     'udp-recv': (udp_recv, 5),
     'udp-send': (udp_send, 6),
+    'udp-flows-recv': (udp_flows_recv, 5),
+    'udp-flows-send': (udp_flows_send, 6),
+    'tcp-flows-sink': (tcp_flows_sink, 5),
+    'tcp-flows-source': (tcp_flows_source, 7),
 }
 
 

@@ -5,9 +5,9 @@ The Debian kernel (the linux-image-*-amd64 package that linux-image-amd64
 depends on) and busybox-static are fetched with `apt-get download` into a
 cache folder and unpacked with `dpkg-deb -x`: nothing is installed on the
 host.  The initramfs holds busybox, tests/vm/init and the modules the guest
-loads (virtio_pci, 9p over virtio, uio_pci_generic) with their dependencies
-and a modules.dep made by busybox's depmod, so that the guest's modprobe
-loads them in order.
+loads (virtio_pci, 9p over virtio, uio_pci_generic; the kernel's igb when
+asked) with their dependencies and a modules.dep made by busybox's depmod,
+so that the guest's modprobe loads them in order.
 
 Usage as a program: python3 vm_image.py CACHE_DIR   (prints kernel, initrd)
 """
@@ -24,6 +24,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What tests/vm/init loads with modprobe; their dependencies come along.
 GUEST_MODULES = ('virtio_pci', '9pnet_virtio', '9p', 'uio_pci_generic')
+# Shipped too, loaded when the kernel command line asks (npvm.modprobe=):
+# the kernel's igb driver, vm_test.py's control for -device igb.
+EXTRA_MODULES = ('igb',)
 
 
 class ImageError(Exception):
@@ -122,7 +125,7 @@ def _initramfs(root, rel, out):
     moddir = os.path.join(root, 'lib', 'modules', rel)
     # The kernel package ships no modules.dep (its postinst makes one).
     _run([busybox, 'depmod', '-b', root, rel])
-    mods = _module_closure(moddir, GUEST_MODULES)
+    mods = _module_closure(moddir, GUEST_MODULES + EXTRA_MODULES)
     tree = os.path.join(root, 'initramfs')
     os.makedirs(os.path.join(tree, 'bin'))
     shutil.copy2(busybox, os.path.join(tree, 'bin', 'busybox'))

@@ -1,28 +1,41 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""make vm-test: npool-fwd on DPDK's real e1000 PMD inside a QEMU guest.
+"""make vm-test: npool-fwd on DPDK's real e1000 PMDs inside a QEMU guest.
 
   host A (netns npvm-a)                QEMU guest (TCG)                 host B (netns npvm-b)
   tap npvm-a0 198.18.1.2/24  <->  NIC 0 00:04.0 [npool-fwd] NIC 1 00:05.0  <->  tap npvm-b0 198.18.2.2/24
-              2001:2:0:1::2/64       e1000e or e1000, uio_pci_generic            2001:2:0:2::2/64
+              2001:2:0:1::2/64   e1000e, e1000 or igb, uio_pci_generic       2001:2:0:2::2/64
+                                          (igb: NIC 1 at 00:08.0)
 
-For each device model (-device e1000e: 82574L 8086:10d3, then -device e1000:
-82540EM 8086:100e) the guest boots a Debian kernel with a busybox initramfs
-(vm_image.py), mounts the host's root read-only over 9p, binds both NICs to
-uio_pci_generic with dpdk-devbind.py and runs the host's npool-fwd on them
-(tests/vm/guest.sh) once per pool mode (--pool npool, then --pool mempool;
---copybreak 256 in both).  From the host namespaces: ping A->B over IPv4 and
-IPv6 (0% loss, TTL/hop limit 63: one router hop), TCP A->B and B->A over
-IPv4 and IPv6 (byte count and SHA-256 compared), then npool-fwd is stopped
-with SIGINT and its exit status, --json counters and leak block are read back
-from the guest's writable 9p share; the packets it sent out of each port must
-equal the frames the host tap on that link received.
+For each device model (-device e1000e: 82574L 8086:10d3, -device e1000:
+82540EM 8086:100e, both on net_e1000_em; -device igb: 82576 8086:10c9 on
+net_e1000_igb, QEMU 10 from Debian 13: vm_qemu.py) the guest boots a Debian
+kernel with a busybox initramfs (vm_image.py), mounts the host's root
+read-only over 9p, binds both NICs to uio_pci_generic with dpdk-devbind.py
+and runs the host's npool-fwd on them (tests/vm/guest.sh) once per pool mode
+(--pool npool, then --pool mempool; --copybreak 256 in both).  From the host
+namespaces: ping A->B over IPv4 and IPv6 (0% loss, TTL/hop limit 63: one
+router hop), TCP A->B and B->A over IPv4 and IPv6 (byte count and SHA-256
+compared), then npool-fwd is stopped with SIGINT and its exit status, --json
+counters and leak block are read back from the guest's writable 9p share;
+the packets it sent out of each port must equal the frames the host tap on
+that link received.
+
+igb also: first a control, the guest kernel's own igb driver routing A <->
+B while A pings B; then each port is polled on 2 RX queues by lcores 1 and
+2 (--config "(0,0,1),(0,1,2),(1,0,1),(1,1,2)", -l 0-2, 3 guest CPUs) with
+RSS over them (its start-up line, RETA read back, --json rss and rx_queues
+checked), and after the TCP transfers 64 UDP and 64 TCP flows from each
+host over IPv4 and IPv6, paced, with the per-queue rx of each phase read
+over telemetry and the UDP phase's equal to the Toeplitz prediction
+(vm_rss.py); nothing may be lost on the way (taps, NIC, npool-fwd).
 
 Usage: vm_test.py BUILD_DIR      (root; scripts/vm-test.sh calls it)
-Environment: NPVM_DEVICES (default "e1000e e1000"), NPVM_POOLS (default
+Environment: NPVM_DEVICES (default "e1000e e1000 igb"), NPVM_POOLS (default
 "npool mempool"), NPVM_BYTES (TCP bytes per transfer, default 2 MiB),
 NPVM_ACCEL (tcg (default) or kvm: in a nested VM such as the reference
 machine the guest kernel hangs under kvm right after "Probing EDD"),
-NPVM_SMP (guest CPUs, default 2).
+NPVM_SMP (guest CPUs, default 2, igb 3), NPVM_QEMU_<MODEL> and
+NPVM_LTS_CACHE (which QEMU: vm_qemu.py).
 """
 
 import json
@@ -42,6 +55,9 @@ import harness  # noqa: E402
 import netns  # noqa: E402
 from netns import ADDR  # noqa: E402
 import vm_image  # noqa: E402
+import vm_checks  # noqa: E402
+import vm_qemu  # noqa: E402
+import vm_rss  # noqa: E402
 
 COPYBREAK = 256
 PINGS = 5
@@ -59,7 +75,33 @@ TOPO = netns.Topology('npvm', 'npvm')
 NODES = ('a', 'b')              # port 0 faces A, port 1 faces B
 NIC_MAC = {'a': '52:54:00:6e:76:00', 'b': '52:54:00:6e:76:01'}
 TAP_MAC = {'a': '02:6e:76:00:00:0a', 'b': '02:6e:76:00:00:0b'}
-NIC_SLOT = {'a': 4, 'b': 5}     # guest PCI 0000:00:04.0 and 0000:00:05.0
+GW = {'a': ADDR['GW_A4'], 'b': ADDR['GW_B4']}
+
+
+class Device:
+    """A QEMU NIC model and how npool-fwd runs on it: DPDK PMD, PCI ID,
+    guest PCI slots of NICs a and b, RX queues per port with the lcores
+    and --config polling them, guest CPUs, the kernel driver control."""
+
+    def __init__(self, model, pmd, pci_id, slots, nq=1, lcores='0-1',
+                 config='', smp=2, kdriver=None):
+        self.model, self.pmd, self.pci_id = model, pmd, pci_id
+        self.slots = dict(zip(NODES, slots))
+        self.nq, self.lcores, self.config = nq, lcores, config
+        self.smp, self.kdriver = smp, kdriver
+
+
+DEVICES = {d.model: d for d in (
+    Device('e1000e', 'net_e1000_em', '8086:10d3', (4, 5)),
+    Device('e1000', 'net_e1000_em', '8086:100e', (4, 5)),
+    # Each port on 2 RX queues (RSS), queue q of both ports on lcore q + 1,
+    # lcore 0 the idle main one: 3 guest CPUs.  The second NIC in slot 8:
+    # igb's 8 VFs sit at devfn PF + 0x80, stride 2 (slots 20-21 for a PF
+    # in slot 4), and those of a PF in slot 5 would collide (21-22).
+    Device('igb', 'net_e1000_igb', '8086:10c9', (4, 8), nq=2,
+           lcores='0-2', config='(0,0,1),(0,1,2),(1,0,1),(1,1,2)', smp=3,
+           kdriver='igb'),
+)}
 
 if sys.stdout.isatty():
     BOLD, GREEN, RED, OFF = '\033[1m', '\033[32m', '\033[31m', '\033[0m'
@@ -124,14 +166,19 @@ def wait_for(what, pred, timeout, alive=None, poll=0.5):
     raise Stop('%s: not within %d s' % (what, timeout))
 
 
-def tap_rx_packets():
-    """Frames each host tap received (what the guest NIC on it sent)."""
-    return [TOPO.link_stats(n)['rx']['packets'] for n in NODES]
+def tap_counters():
+    """Per host tap: frames it received (what the guest NIC on it sent),
+    frames it dropped on the way to the guest (tx: QEMU did not read them
+    in time) and from it (rx)."""
+    st = [TOPO.link_stats(n) for n in NODES]
+    return {'rx': [s['rx']['packets'] for s in st],
+            'tx_dropped': [s['tx']['dropped'] for s in st],
+            'rx_dropped': [s['rx']['dropped'] for s in st]}
 
 
 # --- traffic from the hosts ---------------------------------------------------
 
-def ping_check(v):
+def ping_check(v, via='npool-fwd'):
     """PINGS echo requests A->B: every reply back, ttl/hlim 63."""
     p = subprocess.run(TOPO.cmd('a', ['ping', '-n', '-c', str(PINGS), '-i',
                                       '0.2', '-W', '3', ADDR['B' + v]]),
@@ -142,8 +189,8 @@ def ping_check(v):
     ttls = re.findall(r' ttl=(\d+) ', p.stdout)
     n = int(got.group(2)) if got else 0
     ok = R.check(n == PINGS and ttls == ['63'] * PINGS,
-                 'ping IPv%s A->B: %d/%d replies, ttl %s (B sends 64, the '
-                 'router hop takes 1)' % (v, n, PINGS,
+                 'ping IPv%s A->B via %s: %d/%d replies, ttl %s (B sends 64, '
+                 'the router hop takes 1)' % (v, via, n, PINGS,
                                           ','.join(sorted(set(ttls))) or '-'))
     return '%d/%d ttl %s%s' % (n, PINGS, '/'.join(sorted(set(ttls))) or '-',
                                '' if ok else ' FAIL')
@@ -194,16 +241,18 @@ def tcp_check(v, src, dst, port, nbytes, run):
 
 # --- the guest ----------------------------------------------------------------
 
-def write_run_files(run, fwd, pools):
+def write_run_files(run, dev, fwd, pools):
     """The guest runner's config and npool-fwd's route files."""
     with open(os.path.join(run, 'config'), 'w') as f:
-        f.write('FWD=%s\nPOOLS="%s"\nCOPYBREAK=%d\nLCORES=0-1\n'
+        f.write('FWD=%s\nPOOLS="%s"\nCOPYBREAK=%d\nLCORES=%s\n'
+                'CONFIG="%s"\nTELEMETRY=%d\nKCONTROL=%d\n'
                 'HUGEPAGES=%d\nMAX_SECONDS=%d\n' % (
-                    fwd, ' '.join(pools), COPYBREAK, HUGEPAGES,
+                    fwd, ' '.join(pools), COPYBREAK, dev.lcores, dev.config,
+                    dev.nq > 1, dev.kdriver is not None, HUGEPAGES,
                     GUEST_MAX_SECONDS))
         for port, n in enumerate(NODES):
-            f.write('PCI%d=0000:00:%02x.0\nMAC%d=%s\n' % (
-                port, NIC_SLOT[n], port, TAP_MAC[n]))
+            f.write('PCI%d=0000:00:%02x.0\nMAC%d=%s\nGW%d=%s\n' % (
+                port, dev.slots[n], port, TAP_MAC[n], port, GW[n]))
     for v in ('4', '6'):
         with open(os.path.join(run, 'routes%s.txt' % v), 'w') as f:
             f.write('# make vm-test: IPv%s routes (l3fwd syntax)\n' % v)
@@ -211,14 +260,15 @@ def write_run_files(run, fwd, pools):
                 f.write('R%s %d\n' % (ADDR['NET_%s%s' % (n.upper(), v)], port))
 
 
-def qemu_command(dev, kernel, initrd, run, accel, smp):
-    cmd = ['qemu-system-x86_64', '-machine', 'pc', '-accel', accel,
+def qemu_command(qemu, dev, kernel, initrd, run, accel, smp):
+    more = ' npvm.modprobe=' + dev.kdriver if dev.kdriver else ''
+    cmd = ['-machine', 'pc', '-accel', accel,
            '-cpu', 'max' if accel == 'tcg' else 'host', '-smp', str(smp),
            '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
            '-serial', 'file:' + os.path.join(run, 'console.log'),
            '-kernel', kernel, '-initrd', initrd,
-           '-append', 'console=ttyS0 panic=-1 quiet npvm.run=%s npvm.out=%s' % (
-               os.path.join(HERE, 'guest.sh'), run)]
+           '-append', 'console=ttyS0 panic=-1 quiet npvm.run=%s npvm.out=%s%s'
+           % (os.path.join(HERE, 'guest.sh'), run, more)]
     for tag, path, ro, slot in (('hostroot', '/', ',readonly=on', 6),
                                 ('npvmout', run, '', 7)):
         cmd += ['-fsdev', 'local,id=%s,path=%s,security_model=none,'
@@ -229,8 +279,8 @@ def qemu_command(dev, kernel, initrd, run, accel, smp):
         cmd += ['-netdev', 'tap,id=n%d,ifname=%s,script=no,downscript=no' % (
                     port, TOPO.ifs[n]),
                 '-device', '%s,netdev=n%d,mac=%s,addr=0x%x' % (
-                    dev, port, NIC_MAC[n], NIC_SLOT[n])]
-    return cmd
+                    dev.model, port, NIC_MAC[n], dev.slots[n])]
+    return qemu.argv(cmd)
 
 
 def fwd_output(run, pool):
@@ -244,60 +294,43 @@ def fwd_output(run, pool):
         r'^(EAL|TELEMETRY|ETHDEV|USER1|MBUF|MEMPOOL|LPM6?|PMD):', ln)]
 
 
-def json_checks(js, port_lines, tap_rx, row):
-    """The counters npool-fwd wrote in the guest, against what the taps saw."""
-    drivers = [m.group(1, 2) for m in
-               (re.match(r'port \d+: (\S+), profile (\S+),', ln)
-                for ln in port_lines) if m]
-    ok = R.check(len(drivers) == 2 and
-                 all(d == 'net_e1000_em' for d, _ in drivers),
-                 'ports on DPDK\'s e1000 PMD: %s' % (
-                     ', '.join('%s (profile %s)' % d for d in drivers) or
-                     'none'))
-    row['driver'] = '/'.join(sorted({'%s profile %s' % d for d in drivers}))
-    ports = {p['port']: p for p in js['ports']}
-    tx = [ports.get(i, {}).get('tx', 0) for i in range(2)]
-    ok &= R.check(tx[1] > 0 and tx[0] > 0,
-                  'forwarded A->B (out of port 1) %d, B->A (out of port 0) %d'
-                  % (tx[1], tx[0]))
-    ok &= R.check(tx == tap_rx,
-                  'sent by npool-fwd = received by the host taps: port 0 %d = '
-                  '%s %d, port 1 %d = %s %d' % (
-                      tx[0], TOPO.ifs['a'], tap_rx[0], tx[1], TOPO.ifs['b'],
-                      tap_rx[1]))
-    t = js['total']
-    ok &= R.check(t['rx'] == t['tx'] + t['dropped'] ==
-                  t['tx'] + sum(t['drops'].values()),
-                  'total rx %d = tx %d + dropped %d' % (t['rx'], t['tx'],
-                                                        t['dropped']))
-    eth = [(ports[i]['eth']['ipackets'], ports[i]['rx'])
-           for i in range(2) if 'eth' in ports.get(i, {})]
-    ok &= R.check(len(eth) == 2 and all(e == r for e, r in eth),
-                  'PMD ipackets = npool-fwd rx per port: %s' % ', '.join(
-                      '%d/%d' % e for e in eth))
-    drops = {k: v for k, v in t['drops'].items() if v}
-    R.info('drops by reason: %s' % (', '.join(
-        '%s %d' % kv for kv in sorted(drops.items())) or 'none'))
-    probs = harness.leak_problems(js)
-    leak = js.get('leak', {})
-    ok &= R.check(not probs, 'leak block: %s' % ('; '.join(probs) or
-                                                 'mbufs_out 0, frags_out 0, '
-                                                 'chunks_in_use 0, ok true'))
-    row['fwd'] = 'A->B %d B->A %d rx %d dropped %d' % (tx[1], tx[0], t['rx'],
-                                                       t['dropped'])
-    row['leaks'] = 'mbufs %s frags %s chunks %s' % (
-        leak.get('mbufs_out'), leak.get('frags_out'),
-        leak.get('chunks_in_use'))
-    return ok
+def snapshot(run, pool, name, alive):
+    """The guest's telemetry snapshot NAME of the running npool-fwd."""
+    out = os.path.join(run, 'snap-%s-%s.json' % (pool, name))
+    open(os.path.join(run, 'snapreq-%s-%s' % (pool, name)), 'w').close()
+    wait_for('telemetry snapshot %s' % name, lambda: os.path.exists(out),
+             30, alive, poll=0.1)
+    with open(out) as f:
+        text = f.read()
+    js = json_line(text)
+    if js is None:
+        raise Stop('telemetry snapshot %s: %s' % (name, text.strip()[-400:]))
+    return js
+
+
+def flows_step(dev, pool, run, alive, row):
+    """The RSS flows (vm_rss.py) between the two hosts: True if all held."""
+    R.step('%s/%s: %d UDP flows (x %d datagrams) and %d TCP flows (x %d B) '
+           'from each host over IPv4 and IPv6, paced; per-queue rx over '
+           'telemetry' % (dev.model, pool, vm_rss.FLOWS, vm_rss.UDP_COUNT,
+                          vm_rss.FLOWS, vm_rss.TCP_BYTES))
+    fl = vm_rss.Flows(R, TOPO, TOOLS, lambda n: snapshot(run, pool, n, alive),
+                      dev.nq, run, pool)
+    res = fl.run()
+    row['shares'] = ' / '.join('p%d %s' % (p, vm_rss.share_str(f))
+                               for p, f in enumerate(res['flows']))
+    R.info('flows phases, rx per queue: port 0 %s, port 1 %s' % (
+        res['flows'][0], res['flows'][1]))
+    return fl.ok
 
 
 def run_pool(dev, pool, run, alive, nbytes):
     """One npool-fwd run in the guest: traffic, stop, counters."""
-    row = {'device': dev, 'pool': pool}
+    row = {'device': dev.model, 'pool': pool}
     rc_file = os.path.join(run, 'rc-' + pool)
-    rx0 = tap_rx_packets()
+    taps0 = tap_counters()
     R.step('%s: npool-fwd --pool %s --copybreak %d in the guest, wait for the '
-           'first ping A->B' % (dev, pool, COPYBREAK))
+           'first ping A->B' % (dev.model, pool, COPYBREAK))
     t0 = time.monotonic()
 
     def through():
@@ -317,27 +350,30 @@ def run_pool(dev, pool, run, alive, nbytes):
     R.info('\n'.join('| ' + ln for ln in out))
     port_lines = [ln for ln in out if ln.startswith('port ')]
 
-    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev, pool, PINGS))
+    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev.model, pool,
+                                                            PINGS))
     row['ping4'] = ping_check('4')
     row['ping6'] = ping_check('6')
 
     R.step('%s/%s: TCP %d bytes A->B and B->A, IPv4 and IPv6 (byte count + '
-           'SHA-256)' % (dev, pool, nbytes))
+           'SHA-256)' % (dev.model, pool, nbytes))
     tcp_ok, port = 0, 5201
     for v in ('4', '6'):
         for src, dst in (('a', 'b'), ('b', 'a')):
             tcp_ok += tcp_check(v, src, dst, port, nbytes, run)
             port += 1
     row['tcp'] = '%d/4 x %d B' % (tcp_ok, nbytes)
+    flows_ok = dev.nq == 1 or flows_step(dev, pool, run, alive, row)
 
     R.step('%s/%s: SIGINT to npool-fwd in the guest; stats, exit status, leak '
-           'check read back over 9p' % (dev, pool))
+           'check read back over 9p' % (dev.model, pool))
     open(os.path.join(run, 'stop-' + pool), 'w').close()
     wait_for('npool-fwd --pool %s exit status' % pool,
              lambda: os.path.exists(rc_file), STOP_TIMEOUT, alive)
     time.sleep(0.2)
     row['rc'] = open(rc_file).read().strip()
-    tap_rx = [now - then for now, then in zip(tap_rx_packets(), rx0)]
+    taps = {k: [now - then for now, then in zip(v, taps0[k])]
+            for k, v in tap_counters().items()}
     out = fwd_output(run, pool)
     stop = next((i for i, ln in enumerate(out) if ln.startswith('stopping')), 0)
     R.info('\n'.join('| ' + ln for ln in out[stop:]))
@@ -347,24 +383,28 @@ def run_pool(dev, pool, run, alive, nbytes):
     if not R.check(isinstance(js, dict) and 'ports' in js,
                    'npool-fwd --json read back from the guest'):
         return row
-    ok &= json_checks(js, port_lines, tap_rx, row)
-    row['ok'] = ok and tcp_ok == 4 and 'FAIL' not in row['ping4'] + row['ping6']
+    ok &= vm_checks.json_checks(R, dev, js, port_lines, taps,
+                                [TOPO.ifs[n] for n in NODES], row)
+    row['ok'] = (ok and flows_ok and tcp_ok == 4 and
+                 'FAIL' not in row['ping4'] + row['ping6'])
     return row
 
 
 def start_guest(dev, image, run, accel, smp):
     """Namespaces, QEMU in npvm-a with both taps, npvm-b0 moved to npvm-b,
     the hosts configured. Returns the QEMU process."""
-    R.step('%s: namespaces %s and %s, QEMU (-accel %s, -device %s x2) in %s'
-           % (dev, TOPO.ns['a'], TOPO.ns['b'], accel, dev, TOPO.ns['a']))
+    R.step('%s: namespaces %s and %s, QEMU (-accel %s, -smp %d, -device %s '
+           'x2) in %s' % (dev.model, TOPO.ns['a'], TOPO.ns['b'], accel, smp,
+                          dev.model, TOPO.ns['a']))
     TOPO.remove()
     for n in NODES:
         netns.sh(['ip', 'netns', 'add', TOPO.ns[n]])
         netns.sh(['ip', '-n', TOPO.ns[n], 'link', 'set', 'lo', 'up'])
-    cmd = qemu_command(dev, image[0], image[1], run, accel, smp)
+    cmd = qemu_command(image[2], dev, image[0], image[1], run, accel, smp)
     R.info('ip netns exec %s %s' % (TOPO.ns['a'], ' '.join(cmd)))
     with open(os.path.join(run, 'qemu.log'), 'w') as log:
         qemu = subprocess.Popen(TOPO.cmd('a', cmd), stdin=subprocess.DEVNULL,
+                                env=image[2].environ(),
                                 stdout=log, stderr=subprocess.STDOUT)
     # QEMU opens both taps in npvm-a; npvm-b0 then moves to npvm-b.
     wait_for('the taps', lambda: subprocess.run(
@@ -392,21 +432,49 @@ def guest_lines(run):
         return []
 
 
+def kernel_control(dev, run, alive):
+    """The guest kernel's own driver routes A <-> B (IPv4) before the NICs
+    go to uio_pci_generic: QEMU's model works without DPDK."""
+    R.step('%s: control: the guest kernel\'s %s driver routes A <-> B, '
+           'ping A -> B over it' % (dev.model, dev.kdriver))
+    ready = os.path.join(run, 'kernel-ready')
+    try:
+        wait_for('the guest kernel\'s %s interfaces' % dev.kdriver,
+                 lambda: os.path.exists(ready) or
+                 os.path.exists(os.path.join(run, 'guest-rc')),
+                 BOOT_TIMEOUT, alive)
+        if not os.path.exists(ready):
+            raise Stop('no kernel interface on the NICs')
+        with open(ready) as f:
+            nics = f.read().splitlines()
+        R.info('\n'.join('| ' + ln for ln in nics))
+        R.check(len(nics) == 2 and all(' drv=%s ' % dev.kdriver in ln
+                                       for ln in nics),
+                '%s: both NICs on the kernel\'s %s driver' % (dev.model,
+                                                              dev.kdriver))
+        ping_check('4', 'guest kernel')
+    finally:
+        open(os.path.join(run, 'kernel-done'), 'w').close()
+
+
 def run_device(dev, image, fwd, pools, opts, vmdir):
     """Boot a guest with two NICs of model dev, run npool-fwd per pool."""
-    run = os.path.join(vmdir, 'run-' + dev)
+    run = os.path.join(vmdir, 'run-' + dev.model)
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(run)
-    write_run_files(run, fwd, pools)
+    write_run_files(run, dev, fwd, pools)
     rows, qemu = [], None
     try:
         t0 = time.monotonic()
-        qemu = start_guest(dev, image, run, opts['accel'], opts['smp'])
+        qemu = start_guest(dev, image, run, opts['accel'],
+                           opts['smp'] or dev.smp)
 
         def alive():
             return qemu.poll() is None
+        if dev.kdriver:
+            kernel_control(dev, run, alive)
         R.step('%s: guest boots, reserves %d hugepages, binds both NICs to '
-               'uio_pci_generic (dpdk-devbind.py)' % (dev, HUGEPAGES))
+               'uio_pci_generic (dpdk-devbind.py)' % (dev.model, HUGEPAGES))
         bound = os.path.join(run, 'bound')
         wait_for('guest boot and NIC binding', lambda: os.path.exists(bound) or
                  os.path.exists(os.path.join(run, 'guest-rc')),
@@ -419,20 +487,22 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
                          if ln.startswith('npvm-')))
         with open(bound) as f:
             nics = f.read().splitlines()
-        R.check(len(nics) == 2 and all(ln.endswith('drv=uio_pci_generic')
-                                       for ln in nics),
-                '%s: both NICs bound to uio_pci_generic: %s' % (
-                    dev, ', '.join(ln.split(' drv=')[0] for ln in nics)))
+        R.check(len(nics) == 2 and all(
+            ln.endswith(' %s drv=uio_pci_generic' % dev.pci_id)
+            for ln in nics),
+            '%s: both NICs (%s) bound to uio_pci_generic: %s' % (
+                dev.model, dev.pci_id,
+                ', '.join(ln.split(' drv=')[0] for ln in nics)))
         for pool in pools:
-            rows.append({'device': dev, 'pool': pool})
+            rows.append({'device': dev.model, 'pool': pool})
             rows[-1] = run_pool(dev, pool, run, alive, opts['bytes'])
         open(os.path.join(run, 'poweroff'), 'w').close()
         wait_for('guest poweroff', lambda: not alive(), 120)
         with open(os.path.join(run, 'guest-rc')) as f:
             R.check(f.read().strip() == '0',
-                    '%s: guest runner done, guest powered off' % dev)
+                    '%s: guest runner done, guest powered off' % dev.model)
     except (Stop, netns.NetnsError, subprocess.TimeoutExpired) as e:
-        R.check(False, '%s: %s' % (dev, e))
+        R.check(False, '%s: %s' % (dev.model, e))
         R.info('guest console (last lines):')
         R.info('\n'.join('| ' + ln for ln in guest_lines(run)[-25:]))
     finally:
@@ -442,16 +512,18 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
 
 
 def summary(rows, accel, secs):
-    print('\n%sSummary: npool-fwd on DPDK\'s e1000 PMD in a QEMU guest '
+    print('\n%sSummary: npool-fwd on DPDK\'s e1000 PMDs in a QEMU guest '
           '(-accel %s, --copybreak %d)%s' % (BOLD, accel, COPYBREAK, OFF))
-    fmt = '  %-7s %-8s %-11s %-11s %-16s %-38s %s'
+    fmt = '  %-7s %-8s %-11s %-11s %-16s %-39s %-34s %s'
     print(fmt % ('device', 'pool', 'ping IPv4', 'ping IPv6', 'TCP 4+6, A<->B',
-                 'npool-fwd packets', 'leaks, exit status'))
+                 'npool-fwd packets', 'leaks, exit status',
+                 'RX queue shares, flows (port 0 / 1)'))
     for r in rows:
         print(fmt % (r['device'], r['pool'], r.get('ping4', '-'),
                      r.get('ping6', '-'), r.get('tcp', '-'),
                      r.get('fwd', '-'), '%s, exit %s' % (
-                         r.get('leaks', '-'), r.get('rc', '-'))))
+                         r.get('leaks', '-'), r.get('rc', '-')),
+                     r.get('shares', '-')))
     drivers = sorted({r['driver'] for r in rows if r.get('driver')})
     if drivers:
         print('  ports: %s' % '; '.join(drivers))
@@ -462,9 +534,11 @@ def summary(rows, accel, secs):
         print('\n%svm-test FAILED%s (%d of %d checks, %.0f s)' % (
             RED, OFF, len(failed), len(R.results), secs))
     else:
-        print('\n%svm-test PASSED%s: %d checks, ping and TCP forwarded by '
-              'npool-fwd on net_e1000_em, no leak (%.0f s)' % (
-                  GREEN, OFF, len(R.results), secs))
+        print('\n%svm-test PASSED%s: %d checks, traffic forwarded by '
+              'npool-fwd on %s, no leak (%.0f s)' % (
+                  GREEN, OFF, len(R.results),
+                  ' and '.join(sorted({DEVICES[r['device']].pmd
+                                       for r in rows})), secs))
 
 
 def main(argv):
@@ -475,10 +549,14 @@ def main(argv):
     if not os.access(fwd, os.X_OK):
         sys.exit('vm-test: %s not found: build first (ninja -C %s)' % (
             fwd, argv[1]))
-    devices = os.environ.get('NPVM_DEVICES', 'e1000e e1000').split()
+    devices = os.environ.get('NPVM_DEVICES', 'e1000e e1000 igb').split()
+    bad = [d for d in devices if d not in DEVICES]
+    if bad:
+        sys.exit('vm-test: NPVM_DEVICES: unknown model %s (known: %s)' % (
+            ', '.join(bad), ' '.join(DEVICES)))
     pools = os.environ.get('NPVM_POOLS', 'npool mempool').split()
     opts = {'accel': os.environ.get('NPVM_ACCEL', 'tcg'),
-            'smp': int(os.environ.get('NPVM_SMP', '2')),
+            'smp': int(os.environ.get('NPVM_SMP', '0')),
             'bytes': int(os.environ.get('NPVM_BYTES', str(2 << 20)))}
     vmdir = os.path.join(build, 'vm')
 
@@ -492,11 +570,21 @@ def main(argv):
     try:
         R.step('Guest image from Debian packages (cache %s)' % vmdir)
         kernel, initrd, rel = vm_image.build(vmdir)
-        R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s)' % (
-            kernel, rel, initrd, os.path.getsize(initrd) >> 10,
-            ', '.join(vm_image.GUEST_MODULES)))
-        for dev in devices:
-            rows += run_device(dev, (kernel, initrd), fwd, pools, opts, vmdir)
+        R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s; '
+               'on request %s)' % (
+                   kernel, rel, initrd, os.path.getsize(initrd) >> 10,
+                   ', '.join(vm_image.GUEST_MODULES),
+                   ', '.join(vm_image.EXTRA_MODULES)))
+        for model in devices:
+            R.step('%s: which QEMU' % model)
+            try:
+                qemu = vm_qemu.for_device(model, build, R.info)
+            except vm_qemu.QemuError as e:
+                R.check(False, '%s: %s' % (model, e))
+                continue
+            R.info('%s: %s' % (qemu.version, qemu.where))
+            rows += run_device(DEVICES[model], (kernel, initrd, qemu), fwd,
+                               pools, opts, vmdir)
     except (Stop, vm_image.ImageError) as e:
         R.check(False, str(e))
     finally:
