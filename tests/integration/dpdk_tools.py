@@ -26,10 +26,12 @@ Exit 0 pass, 1 fail, 77 skip.
 import argparse
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -309,10 +311,30 @@ def case_dumpcap_gen(a, work):
     return with_topology(work, run)
 
 
+def safe_plugin_dir(build, work):
+    """EAL loads a -d plugin only from a folder no parent of which is
+    world-writable (a build under /tmp is refused): copy the plugin and
+    the libnpool it needs ($ORIGIN) into a private folder under /run."""
+    d = tempfile.mkdtemp(prefix='npool-plugin-', dir='/run')
+    work.extra_dirs.append(d)
+    for name in ('librte_mempool_npool.so', 'libnpool.so.0'):
+        shutil.copy(os.path.join(build, name), os.path.join(d, name))
+    return os.path.join(d, 'librte_mempool_npool.so')
+
+
 def case_testpmd_ops(a, work):
-    plugin = os.path.join(a.build, 'librte_mempool_npool.so')
-    if not os.path.isfile(plugin):
-        return ['%s not built' % plugin]
+    if not os.path.isfile(os.path.join(a.build, 'librte_mempool_npool.so')):
+        return ['librte_mempool_npool.so not built in %s' % a.build]
+    work.extra_dirs = []
+    try:
+        plugin = safe_plugin_dir(a.build, work)
+        return testpmd_ops_problems(plugin, work)
+    finally:
+        for d in work.extra_dirs:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def testpmd_ops_problems(plugin, work):
     prefix = work.new_prefix()
     cmd = ['dpdk-testpmd', '--no-huge', '-m', '1024', '--no-pci',
            '--file-prefix', prefix, '-l', '0-1', '-d', plugin,
