@@ -91,9 +91,13 @@ npool_init(const struct npool_conf *conf)
 					NPOOL_PKT_SMALL_LEN +
 					NPOOL_SHINFO_SIZE,
 					RTE_CACHE_LINE_SIZE));
-	np->hc_ops_index = idx;
+	/* Heads sit in DPDK's mempool cache of NPOOL_HC_SIZE per lcore,
+	 * which every rte_mempool_get/put() of a PMD or of npool reaches
+	 * inline; the "npool" ops behind it are the backing store. */
 	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
-			conf->nb_heads, 0, 0, 0, conf->socket_id,
+			conf->nb_heads, RTE_MIN((unsigned int)NPOOL_HC_SIZE,
+				npool_mempool_cache_max_pvt(conf->nb_heads)),
+			0, 0, conf->socket_id,
 			NPOOL_MEMPOOL_OPS_NAME);
 	if (np->head_pool == NULL) {
 		ret = rte_errno;

@@ -86,6 +86,34 @@ void npool_hc_free(struct npool_hc *hc);
  */
 unsigned int npool_hc_count(const struct npool_hc *hc);
 
+/**
+ * @internal Largest mempool cache size rte_mempool_create() accepts for
+ * a pool of @p n objects (cache_size * 1.5 <= n).
+ */
+static inline unsigned int
+npool_mempool_cache_max_pvt(unsigned int n)
+{
+	return (unsigned int)((uint64_t)n * 2 / 3);
+}
+
+/**
+ * @internal Count a refill, a flush or a miss of the calling lcore on
+ * @p hc (the store behind DPDK's mempool cache: npool_mempool.c). Threads
+ * without an lcore id are not counted, as on the ops' own caches.
+ */
+static __rte_always_inline void
+npool_hc_count_pvt(struct npool_hc *hc, unsigned int refills,
+		unsigned int flushes, unsigned int misses)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return;
+	hc->lc[lcore].refills += refills;
+	hc->lc[lcore].flushes += flushes;
+	hc->lc[lcore].misses += misses;
+}
+
 /** @internal Get slow path: refill @p c, then take @p n objects. */
 int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 		void **objs, unsigned int n);

@@ -95,56 +95,7 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 static inline void
 consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	if (mp->ops_index == npool_g->hc_ops_index)
-		npool_hc_put_bulk(mp->pool_data, objs, n);
-	else
-		rte_mempool_put_bulk(mp, objs, n);
-}
-
-/*
- * The consume path's common case: a lone npool packet that nobody else
- * references (head refcnt 1, no next segment, nb_segs 1, fragment refcnt
- * 1) on a head of the head pool. Free the fragment directly and give the
- * head back the state rte_pktmbuf_detach() would (its own empty buffer),
- * skipping the generic prefree branches and the callback indirection.
- *
- * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
- * mbuf. next is NULL here by the check. nb_segs is 1 for every segment
- * but one whose stale count says otherwise: a segment that headed a chain
- * before it was chained behind another (rte_pktmbuf_chain() leaves the
- * tail's count) and then split off with next = NULL. The same load that
- * checks refcnt checks nb_segs, so such a segment takes the general path,
- * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
- */
-static __rte_always_inline int
-consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
-{
-	uint32_t own = sizeof(*m) + m->priv_size;
-
-	/*
-	 * Seeing refcnt 1 means that any other holder has dropped its
-	 * reference (an acq_rel decrement): acquire order puts what it did
-	 * with the head and the data before the writes below and the reuse
-	 * (refcount_dec_and_test()'s acquire on zero in the kernel). A
-	 * relaxed read (rte_mbuf_refcnt_read()) is ordered only by the
-	 * branch, which C11 does not count: ThreadSanitizer reported the
-	 * writes below as racing with another holder's reads. On x86 the
-	 * same mov.
-	 */
-	if (m->pool != hp || m->next != NULL ||
-			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
-			!npool_pkt_is_npool(m) ||
-			__atomic_load_n(&m->shinfo->refcnt,
-				__ATOMIC_ACQUIRE) != 1)
-		return 0;
-	npool_free_frag(m->buf_addr);
-	m->buf_addr = (char *)m + own;
-	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
-	m->buf_len = 0;
-	m->data_off = 0;
-	m->data_len = 0;
-	m->ol_flags = 0;
-	return 1;
+	rte_mempool_put_bulk(mp, objs, n);
 }
 
 void
@@ -166,7 +117,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			if (!consume_fast(m, hp)) {
+			if (!npool_pkt_consume_fast_pvt(m, hp)) {
 				/* Acquire before DPDK's relaxed refcnt check,
 				 * as consume_fast(). */
 				(void)__atomic_load_n(&m->refcnt,
@@ -187,13 +138,6 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	if (np != 0)
 		consume_flush(mp, pending, np);
 	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, segs);
-}
-
-void
-npool_napi_consume_pkt(struct rte_mbuf *m)
-{
-	if (m != NULL)
-		npool_napi_consume_bulk(&m, 1);
 }
 
 uint32_t

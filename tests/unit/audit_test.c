@@ -185,6 +185,7 @@ static void
 test_audit_finds_head_free_twice(void **state __rte_unused)
 {
 	struct rte_mempool *hp = npool_head_pool();
+	struct rte_mempool_cache *c;
 	void *m, *m1, *m2;
 	struct npool_audit a;
 
@@ -193,7 +194,13 @@ test_audit_finds_head_free_twice(void **state __rte_unused)
 	rte_mempool_put(hp, m);
 	a = audit_bad(1);
 	assert_int_equal(a.heads_free, HEADS);
-	assert_int_equal(rte_mempool_avail_count(hp), HEADS + 1);
+	/* In this lcore's mempool cache twice: DPDK's count, capped at the
+	 * pool size, cannot tell; the audit does. */
+	c = rte_mempool_default_cache(hp, rte_lcore_id());
+	assert_true(c->len >= 2);
+	assert_ptr_equal(c->objs[c->len - 1], m);
+	assert_ptr_equal(c->objs[c->len - 2], m);
+	assert_int_equal(rte_mempool_avail_count(hp), HEADS);
 	assert_int_equal(rte_mempool_get(hp, &m1), 0);
 	assert_int_equal(rte_mempool_get(hp, &m2), 0);
 	assert_ptr_equal(m1, m);

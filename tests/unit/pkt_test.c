@@ -399,7 +399,8 @@ test_alloc_pkt_enomem_gives_head_back(void **state __rte_unused)
 static void
 test_consume_pkt_puts_head_in_lcore_cache(void **state __rte_unused)
 {
-	struct npool_hc_lcore *hc = &npool_g->head_hc->lc[rte_lcore_id()];
+	struct rte_mempool_cache *hc =
+		rte_mempool_default_cache(npool_head_pool(), rte_lcore_id());
 	struct npool_stats s0 = ut_stats_self(), s1;
 	struct rte_mbuf *m = npool_napi_alloc_pkt(100);
 	uint32_t len = hc->len;

@@ -3,6 +3,13 @@
  * The "npool" mempool ops: a thin adapter from rte_mempool_ops to
  * libnpool's head cache (lib/npool/npool_head_cache.h), as DPDK's
  * drivers/mempool/stack adapts lib/stack.
+ *
+ * A pool with a mempool cache (npool_pktmbuf_pool_create(), npool's head
+ * pool: NPOOL_HC_SIZE) keeps its per-lcore objects in DPDK's own cache,
+ * which rte_mempool_get/put() reach inline: the ops are then only the
+ * backing store, called on a refill or a flush, and count them per
+ * lcore. A pool made with cache size 0 on these ops keeps the per-lcore
+ * caches of npool_hc (refill 16, flush half) in the ops.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,20 +52,43 @@ static int
 npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
 		unsigned int n)
 {
-	npool_hc_put_bulk(mp->pool_data, obj_table, n);
+	struct npool_hc *hc = mp->pool_data;
+
+	if (mp->cache_size == 0) {
+		npool_hc_put_bulk(hc, obj_table, n);
+		return 0;
+	}
+	/* A flush of DPDK's cache, or a put too large for it. */
+	npool_hc_store_put_pvt(hc, obj_table, n);
+	npool_hc_count_pvt(hc, 0, 1, 0);
 	return 0;
 }
 
 static int
 npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
-	return npool_hc_get_bulk(mp->pool_data, obj_table, n);
+	struct npool_hc *hc = mp->pool_data;
+
+	if (mp->cache_size == 0)
+		return npool_hc_get_bulk(hc, obj_table, n);
+	/* A refill of DPDK's cache, or a get too large for it. */
+	if (rte_ring_dequeue_bulk(hc->store, obj_table, n, NULL) != n) {
+		npool_hc_count_pvt(hc, 0, 0, 1);
+		return -ENOBUFS;
+	}
+	npool_hc_store_acquire_pvt(hc);
+	npool_hc_count_pvt(hc, 1, 0, 0);
+	return 0;
 }
 
+/* DPDK adds what its caches hold (rte_mempool_avail_count()). */
 static unsigned int
 npool_mp_get_count(const struct rte_mempool *mp)
 {
-	return npool_hc_count(mp->pool_data);
+	const struct npool_hc *hc = mp->pool_data;
+
+	return mp->cache_size == 0 ? npool_hc_count(hc) :
+		rte_ring_count(hc->store);
 }
 
 static struct rte_mempool_ops npool_mp_ops = {
@@ -111,8 +141,11 @@ npool_pktmbuf_pool_create(const char *name, unsigned int n,
 	}
 	if (npool_mempool_ops_register() < 0)
 		return NULL;
-	/* Cache size 0: the ops are the per-lcore cache. */
-	return rte_pktmbuf_pool_create_by_ops(name, n, 0, priv_size,
+	/* DPDK's cache, reached inline; the ops are its backing store. */
+	return rte_pktmbuf_pool_create_by_ops(name, n,
+			RTE_MIN((unsigned int)NPOOL_HC_SIZE,
+				npool_mempool_cache_max_pvt(n)),
+			priv_size,
 			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
 }
 

@@ -4,12 +4,18 @@
 
 /**
  * @file
- * The "npool" rte_mempool ops driver: per-lcore lockless object caches in
- * the ops themselves (64 objects, bulk refill 16, flush half when full:
- * the kernel's NAPI skb cache) over a lock-free rte_ring backing store.
+ * The "npool" rte_mempool ops driver: a lock-free rte_ring backing store
+ * behind per-lcore caches of NPOOL_HC_SIZE (64) objects, the size of the
+ * kernel's NAPI skb cache.
  *
- * Pools using it are created with mempool cache size 0: the ops are the
- * cache. Any PMD's RX queue can take such a pool. Threads without an
+ * npool_pktmbuf_pool_create() and npool's head pool keep those caches in
+ * DPDK's own mempool cache (cache size 64), so that a get or put by a PMD
+ * (rte_mempool_get_bulk(), rte_pktmbuf_free()) or by npool costs no call
+ * on a hit; the ops are called only to refill (size + wanted objects, as
+ * DPDK's cache does) or flush, and count both per lcore (npool_hc_lcore).
+ * A pool created on these ops with cache size 0 keeps its per-lcore
+ * caches in the ops instead, with the NAPI policy (bulk refill 16, flush
+ * half when full). Any PMD's RX queue can take either. Threads without an
  * lcore id are served from the backing store.
  */
 
@@ -42,7 +48,9 @@ int npool_mempool_ops_register(void);
 
 /**
  * Create a packet mbuf pool on the "npool" ops, as
- * rte_pktmbuf_pool_create() does on the default ops.
+ * rte_pktmbuf_pool_create() does on the default ops, with a mempool cache
+ * of NPOOL_HC_SIZE (64) objects per lcore (fewer for a pool of fewer than
+ * 96 objects: rte_mempool_create() takes at most @p n / 1.5).
  *
  * Context: main lcore (slow path).
  *
