@@ -61,7 +61,8 @@ npool_alloc_pkt(uint32_t len)
 		return npool_pkt_fail_pvt(slot, err);
 	}
 	NPOOL_STAT_ADD(slot, pkt_allocs, 1);
-	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag));
+	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag),
+			(uint16_t)npool_g->headroom);
 	return m;
 }
 
@@ -71,7 +72,7 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	unsigned int slot = npool_slot();
 	const struct npool_chunk *c;
 	struct rte_mbuf *m;
-	uintptr_t off;
+	uintptr_t off, buf_len;
 
 	if (npool_g == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
@@ -88,7 +89,12 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	if (m == NULL)
 		return NULL;
 	NPOOL_STAT_ADD(slot, pkt_builds, 1);
-	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off);
+	/* The headroom, or all the buffer before the shinfo if that is
+	 * less (npool_pkt_attach_pvt() places it so). */
+	buf_len = (uintptr_t)RTE_PTR_ALIGN_FLOOR((char *)frag + fragsz -
+			NPOOL_SHINFO_SIZE, 8) - (uintptr_t)frag;
+	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off,
+			(uint16_t)RTE_MIN(npool_g->headroom, buf_len));
 	return m;
 }
 
@@ -103,7 +109,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
 	struct rte_mempool *mp = NULL, *hp;
-	unsigned int i, np = 0;
+	unsigned int i, np = 0, slot = npool_slot();
 	uint64_t segs = 0;
 
 	if (npool_g == NULL) {
@@ -117,7 +123,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			if (!npool_pkt_consume_fast_pvt(m, hp)) {
+			if (!npool_pkt_consume_fast_pvt(m, hp, slot)) {
 				/* Acquire before DPDK's relaxed refcnt check,
 				 * as consume_fast(). */
 				(void)__atomic_load_n(&m->refcnt,
@@ -137,7 +143,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	}
 	if (np != 0)
 		consume_flush(mp, pending, np);
-	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, segs);
+	NPOOL_STAT_ADD(slot, pkt_consumes, segs);
 }
 
 uint32_t

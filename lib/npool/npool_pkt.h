@@ -128,10 +128,11 @@ npool_pkt_fragsz(uint32_t len)
 /** @internal Attach fragment @p frag of @p fragsz bytes to head @p m.
  * Writes every field rte_pktmbuf_reset() and rte_pktmbuf_attach_extbuf()
  * would, the rearm word (data_off, refcnt, nb_segs, port) in one store as
- * PMDs do with their mbuf initialiser. */
+ * PMDs do with their mbuf initialiser. @p data_off: the headroom, at most
+ * the buffer length (fragsz - NPOOL_SHINFO_SIZE at least). */
 static __rte_always_inline void
 npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
-		rte_iova_t iova)
+		rte_iova_t iova, uint16_t data_off)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	union {
@@ -152,7 +153,7 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 
 	m->buf_addr = frag;
 	rte_mbuf_iova_set(m, iova);
-	rearm.data_off = (uint16_t)RTE_MIN(npool_g->headroom, buf_len);
+	rearm.data_off = data_off;
 	rearm.refcnt = 1;
 	rearm.nb_segs = 1;
 	rearm.port = RTE_MBUF_PORT_INVALID;
@@ -228,8 +229,10 @@ npool_napi_alloc_pkt(uint32_t len)
 	}
 	lc->stats.allocs++;
 	lc->stats.pkt_allocs++;
+	/* fragsz holds the headroom: no RTE_MIN(headroom, buf_len). */
 	npool_pkt_attach_pvt(m, frag, fragsz,
-			nc->chunk->iova + (uintptr_t)(frag - nc->va));
+			nc->chunk->iova + (uintptr_t)(frag - nc->va),
+			(uint16_t)npool_g->headroom);
 	return m;
 }
 
@@ -376,7 +379,8 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
  * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
  */
 static __rte_always_inline int
-npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp)
+npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp,
+		unsigned int slot)
 {
 	uint32_t own = sizeof(*m) + m->priv_size;
 
@@ -390,13 +394,16 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp)
 	 * writes below as racing with another holder's reads. On x86 the
 	 * same mov.
 	 */
+	/* An external buffer always has its shinfo (rte_pktmbuf_attach_
+	 * extbuf()): npool_pkt_is_npool() without the NULL test. */
 	if (m->pool != hp || m->next != NULL ||
 			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
-			!npool_pkt_is_npool(m) ||
+			!RTE_MBUF_HAS_EXTBUF(m) ||
+			m->shinfo->free_cb != npool_pkt_free_cb_pvt ||
 			__atomic_load_n(&m->shinfo->refcnt,
 				__ATOMIC_ACQUIRE) != 1)
 		return 0;
-	npool_free_frag(m->buf_addr);
+	npool_free_frag_pvt(npool_g, slot, m->buf_addr);
 	m->buf_addr = (char *)m + own;
 	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
 	m->buf_len = 0;
@@ -422,11 +429,12 @@ static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
 {
 	struct npool *np = npool_g;
+	unsigned int slot = npool_slot();
 
 	if (likely(m != NULL && np != NULL) &&
-			npool_pkt_consume_fast_pvt(m, np->head_pool)) {
+			npool_pkt_consume_fast_pvt(m, np->head_pool, slot)) {
 		rte_mempool_put(np->head_pool, m);
-		NPOOL_STAT_ADD(npool_slot(), pkt_consumes, 1);
+		NPOOL_STAT_ADD(slot, pkt_consumes, 1);
 		return;
 	}
 	if (m != NULL)
