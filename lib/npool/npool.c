@@ -10,7 +10,7 @@
 #include "npool.h"
 #include "npool_log.h"
 /* The head store is on the "npool" ops (drivers/mempool/npool). */
-#include "rte_mempool_npool.h"
+#include "npool_head_cache.h"
 
 struct npool *npool_g;
 
@@ -93,11 +93,12 @@ npool_init(const struct npool_conf *conf)
 					RTE_CACHE_LINE_SIZE));
 	/* Heads sit in DPDK's mempool cache of NPOOL_HC_SIZE per lcore,
 	 * which every rte_mempool_get/put() of a PMD or of npool reaches
-	 * inline; the "npool" ops behind it are the backing store. */
+	 * inline; the "npool" ops behind it are the backing store (debug
+	 * and ASan builds: the ops' own caches, npool_hc_mempool_cache_size()). */
 	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
-			conf->nb_heads, RTE_MIN((unsigned int)NPOOL_HC_SIZE,
-				npool_mempool_cache_max_pvt(conf->nb_heads)),
-			0, 0, conf->socket_id,
+			conf->nb_heads,
+			npool_hc_mempool_cache_size(conf->nb_heads), 0, 0,
+			conf->socket_id,
 			NPOOL_MEMPOOL_OPS_NAME);
 	if (np->head_pool == NULL) {
 		ret = rte_errno;

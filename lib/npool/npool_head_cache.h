@@ -77,6 +77,26 @@ struct npool_hc {
 struct npool_hc *npool_hc_create(const char *name, uint32_t size,
 		int socket_id);
 
+/**
+ * Register the "npool" mempool ops in this process, once; later calls
+ * return the same index. npool_init() and npool_pktmbuf_pool_create()
+ * call it, so an app needs it only to name the ops itself before either
+ * (rte_mempool_set_ops_byname(), --mbuf-pool-ops-name). An unmodified
+ * DPDK app gets it from EAL's -d librte_mempool_npool.so instead.
+ *
+ * Call it after rte_eal_init(): mempool ops indexes are per process, and
+ * registering after EAL's driver plugins keeps the stock ops at the
+ * indexes a secondary process (dpdk-dumpcap, dpdk-pdump) gives them.
+ *
+ * Context: main lcore (slow path); not multi-thread safe against pool
+ * creation.
+ *
+ * @return
+ *   The ops index (>= 0), or a negative errno with rte_errno set:
+ *   -ENOSPC, the ops table is full (RTE_MEMPOOL_MAX_OPS_IDX).
+ */
+int npool_mempool_ops_register(void);
+
 /** Free a head cache (the objects themselves are not touched). */
 void npool_hc_free(struct npool_hc *hc);
 
@@ -87,13 +107,23 @@ void npool_hc_free(struct npool_hc *hc);
 unsigned int npool_hc_count(const struct npool_hc *hc);
 
 /**
- * @internal Largest mempool cache size rte_mempool_create() accepts for
- * a pool of @p n objects (cache_size * 1.5 <= n).
+ * @internal Mempool cache size of a pool of @p n objects on the "npool"
+ * ops (npool's head pool, npool_pktmbuf_pool_create()): NPOOL_HC_SIZE,
+ * or the largest rte_mempool_create() accepts for @p n (cache_size * 1.5
+ * <= n). 0 in debug and AddressSanitizer builds: every get and put then
+ * reaches the ops, whose checks (npool_debug.h) and poisoning
+ * (npool_asan.h) DPDK's inline cache would skip.
  */
 static inline unsigned int
-npool_mempool_cache_max_pvt(unsigned int n)
+npool_hc_mempool_cache_size(unsigned int n)
 {
-	return (unsigned int)((uint64_t)n * 2 / 3);
+#if NPOOL_DEBUG || NPOOL_ASAN
+	RTE_SET_USED(n);
+	return 0;
+#else
+	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
+			(unsigned int)((uint64_t)n * 2 / 3));
+#endif
 }
 
 /**

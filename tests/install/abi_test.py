@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The shared libnpool exports exactly lib/npool/libnpool.map.
+"""A shared library of npool exports exactly its version script.
 
-Checks, on the built libnpool.so:
+Checks, on the built library (libnpool.so, libnpool_rx.so):
   - every symbol the map lists is exported, under the map's version node,
     and nothing else is (a function made non-static by mistake, a symbol
     of a static library pulled in);
@@ -12,7 +12,11 @@ Checks, on the built libnpool.so:
   - every function the installed headers declare outside an inline body is
     exported (a declared, documented call that a user cannot link).
 
-Usage: abi_test.py LIBNPOOL_SO MAP HEADER...
+  - with --no-needed LIB (repeatable), that the library does not link
+    that shared library: libnpool, the allocator, needs no librte_ethdev
+    (the layer that does is libnpool_rx).
+
+Usage: abi_test.py [--no-needed SONAME_PREFIX]... LIB_SO MAP HEADER...
 """
 import re
 import subprocess
@@ -73,12 +77,28 @@ def declared(headers):
     return names
 
 
+def needed(lib):
+    out = subprocess.run(['readelf', '-d', lib], check=True,
+                         capture_output=True, text=True).stdout
+    return re.findall(r'\(NEEDED\)\s+Shared library: \[([^\]]+)\]', out)
+
+
 def main():
-    lib, mapfile, headers = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    forbidden = []
+    while len(args) >= 2 and args[0] == '--no-needed':
+        forbidden.append(args[1])
+        args = args[2:]
+    lib, mapfile, headers = args[0], args[1], args[2:]
     node, listed = map_symbols(mapfile)
     syms = exported(lib)
     decl = declared(headers)
     bad = []
+    libs = needed(lib)
+    for f in forbidden:
+        for n in libs:
+            if n.startswith(f):
+                bad.append('links %s (NEEDED): this layer must not' % n)
     for s in sorted(listed - set(syms)):
         bad.append('%s: in the map, not exported' % s)
     for s in sorted(set(syms) - listed):
@@ -92,8 +112,9 @@ def main():
     for s in sorted(decl - set(syms)):
         if s.startswith(('npool_', 'rte_')):
             bad.append('%s: declared in a header, not exported' % s)
-    print('%d symbols exported under %s, %d declared in %d headers' %
-          (len(syms), node, len(decl), len(headers)))
+    print('%s: %d symbols exported under %s, %d declared in %d headers; '
+          'NEEDED: %s' % (lib.split('/')[-1], len(syms), node, len(decl),
+                          len(headers), ' '.join(libs)))
     for b in bad:
         print('FAIL:', b)
     return 1 if bad else 0

@@ -22,29 +22,13 @@
 #include <stdint.h>
 #include <rte_mempool.h>
 
+/* npool_mempool_ops_register(), with the ops themselves. */
+#include "npool_head_cache.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/**
- * Register the "npool" mempool ops in this process, once; later calls
- * return the same index. npool_init() and npool_pktmbuf_pool_create()
- * call it, so an app needs it only to name the ops itself before either
- * (rte_mempool_set_ops_byname(), --mbuf-pool-ops-name). An unmodified
- * DPDK app gets it from EAL's -d librte_mempool_npool.so instead.
- *
- * Call it after rte_eal_init(): mempool ops indexes are per process, and
- * registering after EAL's driver plugins keeps the stock ops at the
- * indexes a secondary process (dpdk-dumpcap, dpdk-pdump) gives them.
- *
- * Context: main lcore (slow path); not multi-thread safe against pool
- * creation.
- *
- * @return
- *   The ops index (>= 0), or a negative errno with rte_errno set:
- *   -ENOSPC, the ops table is full (RTE_MEMPOOL_MAX_OPS_IDX).
- */
-int npool_mempool_ops_register(void);
 
 /**
  * Create a packet mbuf pool on the "npool" ops, as
