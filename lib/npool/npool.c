@@ -108,6 +108,9 @@ npool_init(const struct npool_conf *conf)
 		return fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
+#if NPOOL_DEBUG_HOOKS
+	npool_debug_hc_arm_pvt(np->head_hc);
+#endif
 	npool_g = np;
 #if NPOOL_DEBUG
 	if (npool_debug_lcore_cb_register_pvt() != 0)

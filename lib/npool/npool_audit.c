@@ -237,10 +237,10 @@ audit_heads(struct audit_ctx *ctx)
 					sorted[i]);
 		ctx->out->heads_free++;
 	}
-	/* DPDK caps its count at the pool size: a head there twice is
-	 * reported above already. */
+	/* With a mempool cache DPDK caps its count at the pool size: a
+	 * head there twice is reported above already. */
 	avail = rte_mempool_avail_count(mp);
-	if (avail != RTE_MIN(n, mp->size))
+	if (avail != (mp->cache_size != 0 ? RTE_MIN(n, mp->size) : n))
 		AUDIT_ERR(ctx, "head pool: %u free by its count, %u found",
 				avail, n);
 	if (ctx->out->heads_free > mp->size)

@@ -80,8 +80,9 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 		return npool_frag_refill_pvt(nc, size, align_mask);
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG
-	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset);
+#if NPOOL_DEBUG_HOOKS
+	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset,
+			size);
 #endif
 	return nc->va + offset;
 }
@@ -195,7 +196,7 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	/* Before the reference goes: the chunk may be reused right after. */
 	npool_debug_frag_free_pvt(&np->arena, c, p);
 #endif

@@ -57,6 +57,8 @@ struct npool_hc {
 	/** The mempool on these ops, or NULL for a bare head cache; debug
 	 * builds check that objects put back are its own, once. */
 	struct rte_mempool *mp;
+	/** ASan builds: free objects are poisoned (npool_debug_hc_arm_pvt()). */
+	int asan_armed;
 	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
 };
 
@@ -230,7 +232,7 @@ npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
 static __rte_always_inline int
 npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 {
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
 
 	if (ret == 0)
@@ -255,7 +257,7 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 	unsigned int lcore = rte_lcore_id();
 	struct npool_hc_lcore *c;
 
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	npool_debug_hc_put_pvt(hc, objs, n);
 #endif
 

@@ -19,6 +19,8 @@ struct rte_mempool *
 npool_pktmbuf_pool_create(const char *name, unsigned int n,
 		uint16_t priv_size, uint16_t data_room_size, int socket_id)
 {
+	struct rte_mempool *mp;
+
 	if (name == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -30,10 +32,15 @@ npool_pktmbuf_pool_create(const char *name, unsigned int n,
 	if (npool_mempool_ops_register() < 0)
 		return NULL;
 	/* DPDK's cache, reached inline; the ops are its backing store. */
-	return rte_pktmbuf_pool_create_by_ops(name, n,
-			npool_hc_mempool_cache_size(n),
-			priv_size,
+	mp = rte_pktmbuf_pool_create_by_ops(name, n,
+			npool_hc_mempool_cache_size(n), priv_size,
 			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
+#if NPOOL_DEBUG_HOOKS
+	/* Initialised: ASan builds poison its free mbufs from now on. */
+	if (mp != NULL)
+		npool_debug_hc_arm_pvt(mp->pool_data);
+#endif
+	return mp;
 }
 
 int
