@@ -9,6 +9,7 @@
 #include <rte_telemetry.h>
 
 #include "npool.h"
+#include "npool_asan.h"
 #include "rte_mempool_npool.h"
 #include "app_compat.h"
 #include "app_pool.h"
@@ -88,9 +89,12 @@ count_bad_refcnt(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 		unsigned int idx __rte_unused)
 {
 	uint64_t *bad = arg;
+	/* ASan builds poison the free mbufs of npool pools (npool_asan.h). */
+	int poisoned = npool_asan_peek(obj, sizeof(struct rte_mbuf));
 
 	if (rte_mbuf_refcnt_read(obj) != 1)
 		(*bad)++;
+	npool_asan_unpeek(obj, sizeof(struct rte_mbuf), poisoned);
 }
 
 /*

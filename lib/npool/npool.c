@@ -10,7 +10,7 @@
 #include "npool.h"
 #include "npool_log.h"
 /* The head store is on the "npool" ops (drivers/mempool/npool). */
-#include "rte_mempool_npool.h"
+#include "npool_head_cache.h"
 
 struct npool *npool_g;
 
@@ -91,9 +91,14 @@ npool_init(const struct npool_conf *conf)
 					NPOOL_PKT_SMALL_LEN +
 					NPOOL_SHINFO_SIZE,
 					RTE_CACHE_LINE_SIZE));
-	np->hc_ops_index = idx;
+	/* Heads sit in DPDK's mempool cache of NPOOL_HC_SIZE per lcore,
+	 * which every rte_mempool_get/put() of a PMD or of npool reaches
+	 * inline; the "npool" ops behind it are the backing store (debug
+	 * and ASan builds: the ops' own caches, npool_hc_mempool_cache_size()). */
 	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
-			conf->nb_heads, 0, 0, 0, conf->socket_id,
+			conf->nb_heads,
+			npool_hc_mempool_cache_size(conf->nb_heads), 0, 0,
+			conf->socket_id,
 			NPOOL_MEMPOOL_OPS_NAME);
 	if (np->head_pool == NULL) {
 		ret = rte_errno;
@@ -103,6 +108,9 @@ npool_init(const struct npool_conf *conf)
 		return fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
+#if NPOOL_DEBUG_HOOKS
+	npool_debug_hc_arm_pvt(np->head_hc);
+#endif
 	npool_g = np;
 #if NPOOL_DEBUG
 	if (npool_debug_lcore_cb_register_pvt() != 0)

@@ -52,7 +52,8 @@ void npool_conf_defaults(struct npool_conf *conf);
 
 /**
  * Create the process's npool: chunk arena, per-lcore fragment caches and
- * the head pool (an rte_mempool with ops "npool", cache size 0).
+ * the head pool (an rte_mempool with ops "npool" behind a mempool cache
+ * of NPOOL_HC_SIZE per lcore).
  *
  * Context: main lcore, after rte_eal_init(), before any other npool call.
  *

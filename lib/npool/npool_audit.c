@@ -179,6 +179,22 @@ ptr_cmp(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Heads in lcore @p i's cache: DPDK's mempool cache when the pool has
+ * one (npool_init() makes it so), else the ops' own (npool_hc). */
+static unsigned int
+audit_cache_len(const struct rte_mempool *mp, const struct npool_hc *hc,
+		unsigned int i)
+{
+	return mp->cache_size != 0 ? mp->local_cache[i].len : hc->lc[i].len;
+}
+
+static void * const *
+audit_cache_objs(const struct rte_mempool *mp, const struct npool_hc *hc,
+		unsigned int i)
+{
+	return mp->cache_size != 0 ? mp->local_cache[i].objs : hc->lc[i].objs;
+}
+
 /* Every free head: of the head pool, there once; store order kept. */
 static int
 audit_heads(struct audit_ctx *ctx)
@@ -191,7 +207,7 @@ audit_heads(struct audit_ctx *ctx)
 	in_store = rte_ring_count(hc->store);
 	n = in_store;
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		n += hc->lc[i].len;
+		n += audit_cache_len(mp, hc, i);
 	objs = calloc(2 * (size_t)n + 1, sizeof(*objs));
 	if (objs == NULL)
 		return -ENOMEM;
@@ -204,8 +220,9 @@ audit_heads(struct audit_ctx *ctx)
 		AUDIT_ERR(ctx, "head store changed during the audit");
 	n = in_store;
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
-		memcpy(&objs[n], hc->lc[i].objs, hc->lc[i].len * sizeof(*objs));
-		n += hc->lc[i].len;
+		memcpy(&objs[n], audit_cache_objs(mp, hc, i),
+				audit_cache_len(mp, hc, i) * sizeof(*objs));
+		n += audit_cache_len(mp, hc, i);
 	}
 	memcpy(sorted, objs, n * sizeof(*objs));
 	qsort(sorted, n, sizeof(*sorted), ptr_cmp);
@@ -220,8 +237,10 @@ audit_heads(struct audit_ctx *ctx)
 					sorted[i]);
 		ctx->out->heads_free++;
 	}
+	/* With a mempool cache DPDK caps its count at the pool size: a
+	 * head there twice is reported above already. */
 	avail = rte_mempool_avail_count(mp);
-	if (avail != n)
+	if (avail != (mp->cache_size != 0 ? RTE_MIN(n, mp->size) : n))
 		AUDIT_ERR(ctx, "head pool: %u free by its count, %u found",
 				avail, n);
 	if (ctx->out->heads_free > mp->size)

@@ -67,8 +67,7 @@ struct npool_lcore {
 struct npool {
 	struct npool_arena arena;        /**< chunks */
 	struct rte_mempool *head_pool;   /**< packet heads (ops "npool") */
-	struct npool_hc *head_hc;        /**< head_pool's per-lcore caches */
-	int hc_ops_index;                /**< ops index of "npool" */
+	struct npool_hc *head_hc;        /**< head_pool's backing store */
 	uint32_t headroom;               /**< headroom of npool packets */
 	/** Packets whose fragment is at most this many bytes are small:
 	 * they come from the small-packet caches (npool_pkt.h). */

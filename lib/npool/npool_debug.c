@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Debug-build misuse checks (see npool_debug.h). Only builds with
- * -Dnpool_debug=true call into this file, never from a release fast path.
+ * Debug-build misuse checks and ASan-build poisoning (see npool_debug.h).
+ * Only builds with -Dnpool_debug=true or -Db_sanitize=address call into
+ * this file, never from a release fast path.
  */
 #include <errno.h>
 #include <string.h>
+
+#include "npool_build_config.h"
+#if NPOOL_ASAN
+/* rte_mempool_event_callback_register(): DPDK-internal (npool_debug_hc_
+ * arm_pvt() below says why). */
+#define ALLOW_INTERNAL_API
+#endif
 
 #include <rte_debug.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
+#include "npool.h"
 #include "npool_core.h"
 #include "npool_debug.h"
 #include "npool_head_cache.h"
+#include "npool_asan.h"
 
 /* One bit per byte of a chunk, 64 to a word. */
 #define MAP_WORDS_BIG (NPOOL_CHUNK_SIZE / 64)
@@ -37,6 +47,8 @@ npool_debug_arena_init_pvt(struct npool_arena *a, int socket_id)
 void
 npool_debug_arena_fini_pvt(struct npool_arena *a)
 {
+	/* The memzone's memory goes back to DPDK's heap, which writes it. */
+	NPOOL_ASAN_UNPOISON(a->mz->addr, a->mz->len);
 	rte_free(a->dbg_frags);
 	a->dbg_frags = NULL;
 }
@@ -73,21 +85,46 @@ npool_debug_chunk_reset_pvt(const struct npool_arena *a,
 	/* No reference is left: nobody else may touch the map now. */
 	for (i = 0; i < 2 * map_words(c); i++)
 		__atomic_store_n(&m[i], 0, __ATOMIC_RELAXED);
+	NPOOL_ASAN_POISON(c->va, c->size);
 }
 
 void
 npool_debug_frag_alloc_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p)
+		const struct npool_chunk *c, const void *p, uint32_t size)
 {
 	uint64_t *starts = chunk_map(a, c), *live = starts + map_words(c);
 	uint32_t off = (uint32_t)((const char *)p - c->va);
 	uint64_t bit = 1ULL << (off & 63);
 
-	if (__atomic_fetch_or(&live[off >> 6], bit, __ATOMIC_RELAXED) & bit)
+	if ((__atomic_fetch_or(&live[off >> 6], bit, __ATOMIC_RELAXED) &
+			bit) && NPOOL_DEBUG)
 		rte_panic("npool: fragment %p handed out while live (chunk %u at %p)\n",
 				p, c->index, c->va);
 	__atomic_fetch_or(&starts[off >> 6], bit, __ATOMIC_RELAXED);
+	NPOOL_ASAN_UNPOISON(p, size);
 }
+
+#if NPOOL_ASAN
+/* Offset where the fragment at @p start ends: the next start above it,
+ * or the chunk's end. */
+static uint32_t
+frag_end(const uint64_t *starts, const struct npool_chunk *c, uint32_t start)
+{
+	uint32_t w = (start + 1) >> 6;
+	uint64_t bits;
+
+	if (start + 1 >= c->size)
+		return c->size;
+	bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED) &
+		(~0ULL << ((start + 1) & 63));
+	while (bits == 0) {
+		if (++w >= map_words(c))
+			return c->size;
+		bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED);
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(bits);
+}
+#endif
 
 void
 npool_debug_frag_free_pvt(const struct npool_arena *a,
@@ -104,7 +141,9 @@ npool_debug_frag_free_pvt(const struct npool_arena *a,
 	bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED) &
 		(~0ULL >> (63 - (off & 63)));
 	while (bits == 0) {
-		if (--w < 0)
+		if (--w < 0 && !NPOOL_DEBUG)
+			return; /* ASan builds: a bug the audit reports */
+		if (w < 0)
 			rte_panic("npool: free of %p: no fragment was carved there (chunk %u at %p)\n",
 					p, c->index, c->va);
 		bits = __atomic_load_n(&starts[w], __ATOMIC_RELAXED);
@@ -112,10 +151,18 @@ npool_debug_frag_free_pvt(const struct npool_arena *a,
 	start = (uint32_t)w * 64 + 63 - (uint32_t)__builtin_clzll(bits);
 	bit = 1ULL << (start & 63);
 	if (!(__atomic_fetch_and(&live[start >> 6], ~bit, __ATOMIC_RELAXED) &
-			bit))
+			bit)) {
+		/* ASan builds: already poisoned; the audit reports it. */
+		if (!NPOOL_DEBUG)
+			return;
 		rte_panic("npool: double free of fragment %p (freed through %p, chunk %u at %p, refcount %u)\n",
 				c->va + start, p, c->index, c->va,
 				__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED));
+	}
+#if NPOOL_ASAN
+	/* It ends where the one carved before it (above) starts. */
+	NPOOL_ASAN_POISON(c->va + start, frag_end(starts, c, start) - start);
+#endif
 }
 
 uint32_t
@@ -198,14 +245,16 @@ npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
 		struct rte_mempool *owner = rte_mempool_from_obj(objs[i]);
 		uint64_t *mark;
 
-		if (owner != mp)
+		if (owner != mp && NPOOL_DEBUG)
 			rte_panic("npool: object %p put into pool %s belongs to pool %p (wrong pool)\n",
 					objs[i], mp->name, owner);
 		mark = hc_mark(mp, objs[i]);
 		if (mark != NULL && __atomic_exchange_n(mark, HC_FREE_MARK,
-				__ATOMIC_RELAXED) == HC_FREE_MARK)
+				__ATOMIC_RELAXED) == HC_FREE_MARK && NPOOL_DEBUG)
 			rte_panic("npool: double free of object %p into pool %s (already free)\n",
 					objs[i], mp->name);
+		if (hc->asan_armed)
+			NPOOL_ASAN_POISON(objs[i], mp->elt_size);
 	}
 }
 
@@ -229,7 +278,91 @@ npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
 	for (i = 0; i < n; i++) {
 		uint64_t *mark = hc_mark(hc->mp, objs[i]);
 
+		/* Unpoisoned whether armed or not: a disarm may have come
+		 * between the put and this get. */
+		NPOOL_ASAN_UNPOISON(objs[i], hc->mp->elt_size);
 		if (mark != NULL)
 			__atomic_store_n(mark, 0, __ATOMIC_RELAXED);
 	}
+}
+
+/* Apply @p fn to every object free in @p hc now: its store (taken and
+ * put back in order) and every lcore's cache. */
+static void
+hc_each_free(struct npool_hc *hc, void (*fn)(void *obj, uint32_t size))
+{
+	const uint32_t size = hc->mp->elt_size;
+	unsigned int i, k, n = rte_ring_count(hc->store);
+	void *obj;
+
+	for (k = 0; k < n; k++) {
+		if (rte_ring_dequeue(hc->store, &obj) != 0)
+			break;
+		fn(obj, size);
+		if (rte_ring_enqueue(hc->store, obj) != 0)
+			rte_panic("npool: head store refused an object back\n");
+	}
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		for (k = 0; k < hc->lc[i].len; k++)
+			fn(hc->lc[i].objs[k], size);
+}
+
+static void
+hc_poison(void *obj, uint32_t size)
+{
+	NPOOL_ASAN_POISON(obj, size);
+}
+
+#if NPOOL_ASAN
+static void
+hc_unpoison(void *obj, uint32_t size)
+{
+	NPOOL_ASAN_UNPOISON(obj, size);
+}
+
+/*
+ * Before rte_mempool_free() of an armed pool: unpoison every free object.
+ * DPDK takes them out through the ops one by one (which unpoisons them),
+ * but not those in another lcore's cache, and then the heap writes all
+ * of the pool's memory.
+ */
+static void
+hc_destroy_cb(enum rte_mempool_event event, struct rte_mempool *mp,
+		void *arg __rte_unused)
+{
+	struct npool_hc *hc;
+
+	if (event != RTE_MEMPOOL_EVENT_DESTROY ||
+			strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+				NPOOL_MEMPOOL_OPS_NAME) != 0)
+		return;
+	hc = mp->pool_data;
+	if (hc == NULL || !hc->asan_armed)
+		return;
+	hc->asan_armed = 0;
+	hc_each_free(hc, hc_unpoison);
+}
+#endif
+
+void
+npool_debug_hc_arm_pvt(struct npool_hc *hc)
+{
+#if NPOOL_ASAN
+	static int cb_registered;
+
+	if (hc == NULL || hc->mp == NULL || hc->asan_armed)
+		return;
+	if (!cb_registered &&
+			rte_mempool_event_callback_register(hc_destroy_cb,
+				NULL) == 0)
+		cb_registered = 1;
+	if (!cb_registered)
+		return; /* without it, rte_mempool_free() would be reported */
+	hc->asan_armed = 1;
+	hc_each_free(hc, hc_poison);
+#else
+	RTE_SET_USED(hc);
+	RTE_SET_USED(hc_each_free);
+	RTE_SET_USED(hc_poison);
+#endif
 }

@@ -31,9 +31,18 @@
 #include <stdint.h>
 #include <rte_common.h>
 
+#include "npool_build_config.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * Whether the fast paths call the fragment and head hooks below: debug
+ * builds (their checks, which panic) and AddressSanitizer builds (their
+ * fragment maps and poisoning, npool_asan.h, without the panics).
+ */
+#define NPOOL_DEBUG_HOOKS (NPOOL_DEBUG || NPOOL_ASAN)
 
 struct npool_arena;
 struct npool_chunk;
@@ -47,17 +56,20 @@ int npool_debug_arena_init_pvt(struct npool_arena *a, int socket_id);
 void npool_debug_arena_fini_pvt(struct npool_arena *a);
 
 /** @internal A cache starts carving chunk @p c afresh (refill or in-place
- * reuse): forget the fragments of its previous life. */
+ * reuse): forget the fragments of its previous life (ASan builds: poison
+ * the whole chunk until its fragments are carved). */
 void npool_debug_chunk_reset_pvt(const struct npool_arena *a,
 		const struct npool_chunk *c);
 
-/** @internal Fragment @p p has just been carved from chunk @p c. Panics
- * if a live fragment already starts there. */
+/** @internal Fragment @p p of @p size bytes has just been carved from
+ * chunk @p c. Panics if a live fragment already starts there (ASan
+ * builds: unpoisons it). */
 void npool_debug_frag_alloc_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p);
+		const struct npool_chunk *c, const void *p, uint32_t size);
 
 /** @internal Free through address @p p of chunk @p c: panics unless @p p
- * is inside a live fragment, then marks that fragment freed. Call before
+ * is inside a live fragment, then marks that fragment freed (ASan builds:
+ * poisons it, up to the next fragment or the chunk's end). Call before
  * the reference is dropped. */
 void npool_debug_frag_free_pvt(const struct npool_arena *a,
 		const struct npool_chunk *c, const void *p);
@@ -78,7 +90,8 @@ int npool_debug_lcore_cb_register_pvt(void);
 void npool_debug_lcore_cb_unregister_pvt(void);
 
 /** @internal @p n objects are about to be put into @p hc: panic if one is
- * not of hc's pool or is already free; mark them free. */
+ * not of hc's pool or is already free; mark them free (ASan builds, once
+ * npool_debug_hc_arm_pvt() armed @p hc: poison them). */
 void npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
 		unsigned int n);
 
@@ -86,9 +99,20 @@ void npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
 void npool_debug_hc_store_full_pvt(const struct npool_hc *hc,
 		unsigned int n);
 
-/** @internal @p n objects were taken from @p hc: mark them in use. */
+/** @internal @p n objects were taken from @p hc: mark them in use (ASan
+ * builds: unpoison them). */
 void npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
 		unsigned int n);
+
+/**
+ * @internal ASan builds: from now on poison the objects of @p hc's pool
+ * while they are free, starting with every one free now. Called once the
+ * pool is populated and initialised (rte_pktmbuf_init() writes to every
+ * object after they are all put). Main lcore, nobody using the pool;
+ * nothing in other builds. rte_mempool_free() takes every object out
+ * through the ops before it frees their memory: each is unpoisoned then.
+ */
+void npool_debug_hc_arm_pvt(struct npool_hc *hc);
 
 #ifdef __cplusplus
 }

@@ -103,9 +103,9 @@ reset:
 	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	npool_debug_chunk_reset_pvt(a, c);
-	npool_debug_frag_alloc_pvt(a, c, nc->va + offset);
+	npool_debug_frag_alloc_pvt(a, c, nc->va + offset, size);
 #endif
 	return nc->va + offset;
 }

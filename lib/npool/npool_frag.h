@@ -80,8 +80,9 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 		return npool_frag_refill_pvt(nc, size, align_mask);
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG
-	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset);
+#if NPOOL_DEBUG_HOOKS
+	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset,
+			size);
 #endif
 	return nc->va + offset;
 }
@@ -179,42 +180,15 @@ npool_alloc_frag(uint32_t size)
 	return npool_alloc_frag_guarded_pvt(size, 1);
 }
 
-/**
- * Free a fragment of either flavor, given any address inside it.
- * Kernel: page_frag_free() (formerly skb_free_frag()).
- *
- * A fragment freed on the lcore whose napi cache (or napi small-packet
- * cache, npool_pkt.h) is still carving its chunk costs no atomic
- * operation: the reference goes back into that cache's pagecnt_bias
- * (refcount - bias stays the number of fragments out). This is why a
- * napi cache is only ever drained by its owner or while its owner is
- * idle (npool_frag_cache_drain_all()). Any other free is one atomic
- * decrement of the chunk's reference count; the last reference gives
- * the chunk back to the arena, unless a cache still holds it (its bias
- * keeps the count above zero).
- *
- * Context: any thread, non-EAL threads included. Multi-thread safe.
- *
- * @param p
- *   Any address inside a fragment from this npool. NULL is ignored, and
- *   so is any address before npool_init() or after npool_fini(). An
- *   address outside the arena is ignored and counted as a failure (debug
- *   builds panic); freeing a fragment twice is undefined. Debug builds
- *   panic, naming the fragment and its chunk, on a second free of a
- *   fragment (even while its chunk has other live fragments), on a free
- *   of an address where no fragment was carved, and when the napi cache
- *   the free would credit is owned by another thread (npool_debug.h).
- */
+/** @internal npool_free_frag() of a non-NULL @p p while @p np exists, by
+ * the thread of slot @p slot (npool_slot()). */
 static __rte_always_inline void
-npool_free_frag(const void *p)
+npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 {
-	unsigned int slot = npool_slot();
 	struct npool_frag_cache *nc;
 	struct npool_chunk *c;
 
-	if (unlikely(p == NULL || npool_g == NULL))
-		return;
-	c = npool_arena_chunk(&npool_g->arena, p);
+	c = npool_arena_chunk(&np->arena, p);
 	if (unlikely(c == NULL)) {
 #if NPOOL_DEBUG
 		rte_panic("npool: free of %p, not an npool fragment\n", p);
@@ -222,12 +196,12 @@ npool_free_frag(const void *p)
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	/* Before the reference goes: the chunk may be reused right after. */
-	npool_debug_frag_free_pvt(&npool_g->arena, c, p);
+	npool_debug_frag_free_pvt(&np->arena, c, p);
 #endif
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
-		struct npool_lcore *lc = &npool_g->lc[slot];
+		struct npool_lcore *lc = &np->lc[slot];
 
 		lc->stats.frees++;
 		/* The chunk of one of our own napi caches (frags and big
@@ -260,7 +234,41 @@ npool_free_frag(const void *p)
 		rte_panic("npool: double free of fragment %p\n", p);
 #endif
 	if (__atomic_sub_fetch(&c->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
-		npool_arena_put(&npool_g->arena, c);
+		npool_arena_put(&np->arena, c);
+}
+
+/**
+ * Free a fragment of either flavor, given any address inside it.
+ * Kernel: page_frag_free() (formerly skb_free_frag()).
+ *
+ * A fragment freed on the lcore whose napi cache (or napi small-packet
+ * cache, npool_pkt.h) is still carving its chunk costs no atomic
+ * operation: the reference goes back into that cache's pagecnt_bias
+ * (refcount - bias stays the number of fragments out). This is why a
+ * napi cache is only ever drained by its owner or while its owner is
+ * idle (npool_frag_cache_drain_all()). Any other free is one atomic
+ * decrement of the chunk's reference count; the last reference gives
+ * the chunk back to the arena, unless a cache still holds it (its bias
+ * keeps the count above zero).
+ *
+ * Context: any thread, non-EAL threads included. Multi-thread safe.
+ *
+ * @param p
+ *   Any address inside a fragment from this npool. NULL is ignored, and
+ *   so is any address before npool_init() or after npool_fini(). An
+ *   address outside the arena is ignored and counted as a failure (debug
+ *   builds panic); freeing a fragment twice is undefined. Debug builds
+ *   panic, naming the fragment and its chunk, on a second free of a
+ *   fragment (even while its chunk has other live fragments), on a free
+ *   of an address where no fragment was carved, and when the napi cache
+ *   the free would credit is owned by another thread (npool_debug.h).
+ */
+static __rte_always_inline void
+npool_free_frag(const void *p)
+{
+	if (unlikely(p == NULL || npool_g == NULL))
+		return;
+	npool_free_frag_pvt(npool_g, npool_slot(), p);
 }
 
 /**

@@ -57,6 +57,8 @@ struct npool_hc {
 	/** The mempool on these ops, or NULL for a bare head cache; debug
 	 * builds check that objects put back are its own, once. */
 	struct rte_mempool *mp;
+	/** ASan builds: free objects are poisoned (npool_debug_hc_arm_pvt()). */
+	int asan_armed;
 	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
 };
 
@@ -77,6 +79,26 @@ struct npool_hc {
 struct npool_hc *npool_hc_create(const char *name, uint32_t size,
 		int socket_id);
 
+/**
+ * Register the "npool" mempool ops in this process, once; later calls
+ * return the same index. npool_init() and npool_pktmbuf_pool_create()
+ * call it, so an app needs it only to name the ops itself before either
+ * (rte_mempool_set_ops_byname(), --mbuf-pool-ops-name). An unmodified
+ * DPDK app gets it from EAL's -d librte_mempool_npool.so instead.
+ *
+ * Call it after rte_eal_init(): mempool ops indexes are per process, and
+ * registering after EAL's driver plugins keeps the stock ops at the
+ * indexes a secondary process (dpdk-dumpcap, dpdk-pdump) gives them.
+ *
+ * Context: main lcore (slow path); not multi-thread safe against pool
+ * creation.
+ *
+ * @return
+ *   The ops index (>= 0), or a negative errno with rte_errno set:
+ *   -ENOSPC, the ops table is full (RTE_MEMPOOL_MAX_OPS_IDX).
+ */
+int npool_mempool_ops_register(void);
+
 /** Free a head cache (the objects themselves are not touched). */
 void npool_hc_free(struct npool_hc *hc);
 
@@ -85,6 +107,44 @@ void npool_hc_free(struct npool_hc *hc);
  * only while no thread gets or puts.
  */
 unsigned int npool_hc_count(const struct npool_hc *hc);
+
+/**
+ * @internal Mempool cache size of a pool of @p n objects on the "npool"
+ * ops (npool's head pool, npool_pktmbuf_pool_create()): NPOOL_HC_SIZE,
+ * or the largest rte_mempool_create() accepts for @p n (cache_size * 1.5
+ * <= n). 0 in debug and AddressSanitizer builds: every get and put then
+ * reaches the ops, whose checks (npool_debug.h) and poisoning
+ * (npool_asan.h) DPDK's inline cache would skip.
+ */
+static inline unsigned int
+npool_hc_mempool_cache_size(unsigned int n)
+{
+#if NPOOL_DEBUG || NPOOL_ASAN
+	RTE_SET_USED(n);
+	return 0;
+#else
+	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
+			(unsigned int)((uint64_t)n * 2 / 3));
+#endif
+}
+
+/**
+ * @internal Count a refill, a flush or a miss of the calling lcore on
+ * @p hc (the store behind DPDK's mempool cache: npool_mempool.c). Threads
+ * without an lcore id are not counted, as on the ops' own caches.
+ */
+static __rte_always_inline void
+npool_hc_count_pvt(struct npool_hc *hc, unsigned int refills,
+		unsigned int flushes, unsigned int misses)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return;
+	hc->lc[lcore].refills += refills;
+	hc->lc[lcore].flushes += flushes;
+	hc->lc[lcore].misses += misses;
+}
 
 /** @internal Get slow path: refill @p c, then take @p n objects. */
 int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
@@ -172,7 +232,7 @@ npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
 static __rte_always_inline int
 npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 {
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
 
 	if (ret == 0)
@@ -197,7 +257,7 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 	unsigned int lcore = rte_lcore_id();
 	struct npool_hc_lcore *c;
 
-#if NPOOL_DEBUG
+#if NPOOL_DEBUG_HOOKS
 	npool_debug_hc_put_pvt(hc, objs, n);
 #endif
 

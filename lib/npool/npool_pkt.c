@@ -61,7 +61,8 @@ npool_alloc_pkt(uint32_t len)
 		return npool_pkt_fail_pvt(slot, err);
 	}
 	NPOOL_STAT_ADD(slot, pkt_allocs, 1);
-	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag));
+	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag),
+			(uint16_t)npool_g->headroom);
 	return m;
 }
 
@@ -71,7 +72,7 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	unsigned int slot = npool_slot();
 	const struct npool_chunk *c;
 	struct rte_mbuf *m;
-	uintptr_t off;
+	uintptr_t off, buf_len;
 
 	if (npool_g == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
@@ -88,63 +89,19 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	if (m == NULL)
 		return NULL;
 	NPOOL_STAT_ADD(slot, pkt_builds, 1);
-	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off);
+	/* The headroom, or all the buffer before the shinfo if that is
+	 * less (npool_pkt_attach_pvt() places it so). */
+	buf_len = (uintptr_t)RTE_PTR_ALIGN_FLOOR((char *)frag + fragsz -
+			NPOOL_SHINFO_SIZE, 8) - (uintptr_t)frag;
+	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off,
+			(uint16_t)RTE_MIN(npool_g->headroom, buf_len));
 	return m;
 }
 
 static inline void
 consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	if (mp->ops_index == npool_g->hc_ops_index)
-		npool_hc_put_bulk(mp->pool_data, objs, n);
-	else
-		rte_mempool_put_bulk(mp, objs, n);
-}
-
-/*
- * The consume path's common case: a lone npool packet that nobody else
- * references (head refcnt 1, no next segment, nb_segs 1, fragment refcnt
- * 1) on a head of the head pool. Free the fragment directly and give the
- * head back the state rte_pktmbuf_detach() would (its own empty buffer),
- * skipping the generic prefree branches and the callback indirection.
- *
- * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
- * mbuf. next is NULL here by the check. nb_segs is 1 for every segment
- * but one whose stale count says otherwise: a segment that headed a chain
- * before it was chained behind another (rte_pktmbuf_chain() leaves the
- * tail's count) and then split off with next = NULL. The same load that
- * checks refcnt checks nb_segs, so such a segment takes the general path,
- * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
- */
-static __rte_always_inline int
-consume_fast(struct rte_mbuf *m, const struct rte_mempool *hp)
-{
-	uint32_t own = sizeof(*m) + m->priv_size;
-
-	/*
-	 * Seeing refcnt 1 means that any other holder has dropped its
-	 * reference (an acq_rel decrement): acquire order puts what it did
-	 * with the head and the data before the writes below and the reuse
-	 * (refcount_dec_and_test()'s acquire on zero in the kernel). A
-	 * relaxed read (rte_mbuf_refcnt_read()) is ordered only by the
-	 * branch, which C11 does not count: ThreadSanitizer reported the
-	 * writes below as racing with another holder's reads. On x86 the
-	 * same mov.
-	 */
-	if (m->pool != hp || m->next != NULL ||
-			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
-			!npool_pkt_is_npool(m) ||
-			__atomic_load_n(&m->shinfo->refcnt,
-				__ATOMIC_ACQUIRE) != 1)
-		return 0;
-	npool_free_frag(m->buf_addr);
-	m->buf_addr = (char *)m + own;
-	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
-	m->buf_len = 0;
-	m->data_off = 0;
-	m->data_len = 0;
-	m->ol_flags = 0;
-	return 1;
+	rte_mempool_put_bulk(mp, objs, n);
 }
 
 void
@@ -152,7 +109,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
 	struct rte_mempool *mp = NULL, *hp;
-	unsigned int i, np = 0;
+	unsigned int i, np = 0, slot = npool_slot();
 	uint64_t segs = 0;
 
 	if (npool_g == NULL) {
@@ -166,7 +123,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			if (!consume_fast(m, hp)) {
+			if (!npool_pkt_consume_fast_pvt(m, hp, slot)) {
 				/* Acquire before DPDK's relaxed refcnt check,
 				 * as consume_fast(). */
 				(void)__atomic_load_n(&m->refcnt,
@@ -186,14 +143,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	}
 	if (np != 0)
 		consume_flush(mp, pending, np);
-	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, segs);
-}
-
-void
-npool_napi_consume_pkt(struct rte_mbuf *m)
-{
-	if (m != NULL)
-		npool_napi_consume_bulk(&m, 1);
+	NPOOL_STAT_ADD(slot, pkt_consumes, segs);
 }
 
 uint32_t

@@ -128,10 +128,11 @@ npool_pkt_fragsz(uint32_t len)
 /** @internal Attach fragment @p frag of @p fragsz bytes to head @p m.
  * Writes every field rte_pktmbuf_reset() and rte_pktmbuf_attach_extbuf()
  * would, the rearm word (data_off, refcnt, nb_segs, port) in one store as
- * PMDs do with their mbuf initialiser. */
+ * PMDs do with their mbuf initialiser. @p data_off: the headroom, at most
+ * the buffer length (fragsz - NPOOL_SHINFO_SIZE at least). */
 static __rte_always_inline void
 npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
-		rte_iova_t iova)
+		rte_iova_t iova, uint16_t data_off)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	union {
@@ -152,7 +153,7 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 
 	m->buf_addr = frag;
 	rte_mbuf_iova_set(m, iova);
-	rearm.data_off = (uint16_t)RTE_MIN(npool_g->headroom, buf_len);
+	rearm.data_off = data_off;
 	rearm.refcnt = 1;
 	rearm.nb_segs = 1;
 	rearm.port = RTE_MBUF_PORT_INVALID;
@@ -218,18 +219,20 @@ npool_napi_alloc_pkt(uint32_t len)
 	lc = &npool_g->lc[slot];
 	/* Small packets pin at most a small chunk (the file doc). */
 	nc = fragsz <= npool_g->small_fragsz ? &lc->napi_small : &lc->napi;
-	if (unlikely(npool_hc_get_bulk(npool_g->head_hc, (void **)&m, 1) < 0))
+	if (unlikely(rte_mempool_get(npool_g->head_pool, (void **)&m) < 0))
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
 	frag = npool_frag_cache_alloc_pvt(nc, fragsz,
 			-(uint32_t)RTE_CACHE_LINE_SIZE);
 	if (unlikely(frag == NULL)) {
-		npool_hc_put_bulk(npool_g->head_hc, (void **)&m, 1);
+		rte_mempool_put(npool_g->head_pool, m);
 		return npool_pkt_fail_pvt(slot, rte_errno);
 	}
 	lc->stats.allocs++;
 	lc->stats.pkt_allocs++;
+	/* fragsz holds the headroom: no RTE_MIN(headroom, buf_len). */
 	npool_pkt_attach_pvt(m, frag, fragsz,
-			nc->chunk->iova + (uintptr_t)(frag - nc->va));
+			nc->chunk->iova + (uintptr_t)(frag - nc->va),
+			(uint16_t)npool_g->headroom);
 	return m;
 }
 
@@ -281,23 +284,11 @@ struct rte_mbuf *npool_alloc_pkt(uint32_t len);
 struct rte_mbuf *npool_build_pkt(void *frag, uint32_t fragsz);
 
 /**
- * Release a packet (every segment) on the owner lcore, putting the heads
- * of npool-ops pools straight into this lcore's head cache without the
- * mempool ops indirection. Kernel: napi_consume_skb().
- *
- * Equivalent to rte_pktmbuf_free() in effect (clones, chains, extbufs and
- * heads of other pools are all handled); only the route back is shorter.
- *
- * Context: any thread; the shortcut is taken on EAL lcores. NULL is
- * ignored.
- */
-void npool_napi_consume_pkt(struct rte_mbuf *m);
-
-/**
  * @internal General case of npool_napi_consume_bulk(): any mix of npool
  * packets, clones, chains, pools and NULL entries.
  */
 void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
+
 
 /** @internal npool_pkt_rc_segs_pvt() of an mbuf with refcnt 1 and
  * nb_segs 1 (the same in either byte order). */
@@ -359,6 +350,98 @@ npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 }
 
 /**
+ * Whether @p m is an npool packet (its buffer is an npool fragment).
+ * Any thread.
+ */
+static inline int
+npool_pkt_is_npool(const struct rte_mbuf *m)
+{
+	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo != NULL &&
+		m->shinfo->free_cb == npool_pkt_free_cb_pvt;
+}
+
+/**
+ * @internal The consume path's common case: a lone npool packet that
+ * nobody else references (head refcnt 1, no next segment, nb_segs 1,
+ * fragment refcnt 1) on a head of pool @p hp. Free the fragment and give
+ * the head the state rte_pktmbuf_detach() would (its own empty buffer),
+ * skipping the generic prefree branches and the callback indirection.
+ *
+ * @return 1 with the head ready to go back to @p hp, else 0 (nothing
+ *   done: the general path, rte_pktmbuf_prefree_seg(), takes it).
+ *
+ * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
+ * mbuf. next is NULL here by the check. nb_segs is 1 for every segment
+ * but one whose stale count says otherwise: a segment that headed a chain
+ * before it was chained behind another (rte_pktmbuf_chain() leaves the
+ * tail's count) and then split off with next = NULL. The same load that
+ * checks refcnt checks nb_segs, so such a segment takes the general path,
+ * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
+ */
+static __rte_always_inline int
+npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp,
+		unsigned int slot)
+{
+	uint32_t own = sizeof(*m) + m->priv_size;
+
+	/*
+	 * Seeing refcnt 1 means that any other holder has dropped its
+	 * reference (an acq_rel decrement): acquire order puts what it did
+	 * with the head and the data before the writes below and the reuse
+	 * (refcount_dec_and_test()'s acquire on zero in the kernel). A
+	 * relaxed read (rte_mbuf_refcnt_read()) is ordered only by the
+	 * branch, which C11 does not count: ThreadSanitizer reported the
+	 * writes below as racing with another holder's reads. On x86 the
+	 * same mov.
+	 */
+	/* An external buffer always has its shinfo (rte_pktmbuf_attach_
+	 * extbuf()): npool_pkt_is_npool() without the NULL test. */
+	if (m->pool != hp || m->next != NULL ||
+			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
+			!RTE_MBUF_HAS_EXTBUF(m) ||
+			m->shinfo->free_cb != npool_pkt_free_cb_pvt ||
+			__atomic_load_n(&m->shinfo->refcnt,
+				__ATOMIC_ACQUIRE) != 1)
+		return 0;
+	npool_free_frag_pvt(npool_g, slot, m->buf_addr);
+	m->buf_addr = (char *)m + own;
+	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
+	m->buf_len = 0;
+	m->data_off = 0;
+	m->data_len = 0;
+	m->ol_flags = 0;
+	return 1;
+}
+
+/**
+ * Release a packet (every segment) on the owner lcore. Kernel:
+ * napi_consume_skb().
+ *
+ * Equivalent to rte_pktmbuf_free() in effect (clones, chains, extbufs and
+ * heads of other pools are all handled); only the route back is shorter:
+ * a lone unshared npool packet frees its fragment and puts its head into
+ * this lcore's mempool cache inline, with no call.
+ *
+ * Context: any thread; the shortcut is taken on EAL lcores. NULL is
+ * ignored.
+ */
+static __rte_always_inline void
+npool_napi_consume_pkt(struct rte_mbuf *m)
+{
+	struct npool *np = npool_g;
+	unsigned int slot = npool_slot();
+
+	if (likely(m != NULL && np != NULL) &&
+			npool_pkt_consume_fast_pvt(m, np->head_pool, slot)) {
+		rte_mempool_put(np->head_pool, m);
+		NPOOL_STAT_ADD(slot, pkt_consumes, 1);
+		return;
+	}
+	if (m != NULL)
+		npool_napi_consume_bulk_pvt(&m, 1);
+}
+
+/**
  * Release @p n plain RX mbufs of pool @p mp that the caller has checked:
  * each direct (RTE_MBUF_DIRECT()), refcnt 1, one segment, of @p mp (as
  * npool_napi_consume_bulk() checks; a receive loop can check it in the
@@ -381,18 +464,9 @@ static __rte_always_inline void
 npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 		unsigned int n)
 {
-	struct npool *np = npool_g;
-
-	if (unlikely(np == NULL)) {
-		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
-		return;
-	}
-	if (mp->ops_index == np->hc_ops_index)
-		npool_hc_put_bulk((struct npool_hc *)mp->pool_data,
-				(void * const *)pkts, n);
-	else
-		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
-	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);
+	rte_mempool_put_bulk(mp, (void * const *)pkts, n);
+	if (likely(npool_g != NULL))
+		NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);
 }
 
 /**
@@ -429,16 +503,6 @@ general:
 	npool_napi_consume_bulk_pvt(pkts, n);
 }
 
-/**
- * Whether @p m is an npool packet (its buffer is an npool fragment).
- * Any thread.
- */
-static inline int
-npool_pkt_is_npool(const struct rte_mbuf *m)
-{
-	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo != NULL &&
-		m->shinfo->free_cb == npool_pkt_free_cb_pvt;
-}
 
 /**
  * Truesize of a packet segment in bytes, as the kernel's skb->truesize:

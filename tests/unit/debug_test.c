@@ -9,6 +9,12 @@
  * own and must die of SIGABRT after its set-up, having printed the
  * expected panic message; correct use in the same build must not.
  *
+ * AddressSanitizer builds (built there too, without the debug panics)
+ * check instead that a write to npool memory no one may touch (a freed
+ * fragment of a live chunk, a chunk's never carved bytes, a head in a
+ * head cache, a freed mbuf of an npool RX pool) is reported as
+ * use-after-poison, and that correct use is not.
+ *
  * The parent never starts EAL: with --no-huge, DPDK memory is a shared
  * memfd mapping, so a child forked after rte_eal_init() would write into
  * the parent's npool.
@@ -27,8 +33,8 @@
 #include "unit_common.h"
 #include "rte_mempool_npool.h"
 
-#if !NPOOL_DEBUG
-#error "debug_test is built only with -Dnpool_debug=true"
+#if !NPOOL_DEBUG && !NPOOL_ASAN
+#error "debug_test is built only with -Dnpool_debug=true or ASan"
 #endif
 
 /* Set up in the child, then misuse: never returns when caught. */
@@ -434,7 +440,7 @@ expect_abort(const char *name, misuse_fn *fn, const char *msg)
 
 /* One death test: child @child runs @fn and must abort saying @msg. */
 #define DEATH_TEST(test, child, fn, msg) \
-static void \
+static void __rte_unused \
 test(void **state __rte_unused) \
 { \
 	expect_abort(child, fn, msg); \
@@ -480,6 +486,65 @@ DEATH_TEST(test_head_put_into_wrong_pool_panics,
 		"wrong_pool", head_into_wrong_pool,
 		"object %s put into pool ut_dbg_other belongs to pool")
 
+/*
+ * AddressSanitizer builds: npool memory no one may touch is poisoned
+ * (lib/npool/npool_asan.h), so that each of these accesses is reported
+ * (abort_on_error=1 in the sanitize test setup: SIGABRT).
+ */
+static void
+write_freed_frag_of_live_chunk(void)
+{
+	char *a = npool_napi_alloc_frag(256);
+	char *b = npool_napi_alloc_frag(256);
+
+	/* b and the cache's bias keep the chunk alive. */
+	npool_free_frag(a);
+	b[0] = 1;
+	((volatile char *)a)[8] = 1;
+}
+
+static void
+write_never_carved_bytes(void)
+{
+	/* Carving goes downward: below the first fragment nothing is. */
+	char *a = npool_napi_alloc_frag(256);
+
+	a[0] = 1;
+	((volatile char *)a)[-64] = 1;
+}
+
+static void
+write_consumed_head(void)
+{
+	struct rte_mbuf *m = npool_napi_alloc_pkt(64);
+
+	npool_napi_consume_pkt(m);
+	((volatile struct rte_mbuf *)m)->data_len = 1;
+}
+
+static void
+write_freed_rx_mbuf(void)
+{
+	struct rte_mempool *mp = npool_pktmbuf_pool_create("ut_asan_rx", 64,
+			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct rte_mbuf *m;
+
+	if (mp == NULL || (m = rte_pktmbuf_alloc(mp)) == NULL)
+		_exit(3);
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_mtod(m, volatile char *)[0] = 1;
+}
+
+#define POISON "AddressSanitizer: use-after-poison"
+
+DEATH_TEST(test_asan_freed_frag_of_live_chunk, "asan_frag",
+		write_freed_frag_of_live_chunk, POISON)
+DEATH_TEST(test_asan_never_carved_bytes, "asan_uncarved",
+		write_never_carved_bytes, POISON)
+DEATH_TEST(test_asan_consumed_head, "asan_head", write_consumed_head,
+		POISON)
+DEATH_TEST(test_asan_freed_rx_mbuf, "asan_rx", write_freed_rx_mbuf, POISON)
+
 static void
 test_correct_use_does_not_panic(void **state __rte_unused)
 {
@@ -494,6 +559,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+#if NPOOL_DEBUG
 		cmocka_unit_test(test_napi_frag_from_non_eal_thread_panics),
 		cmocka_unit_test(
 			test_napi_frag_align_from_non_eal_thread_panics),
@@ -515,6 +581,13 @@ main(void)
 		cmocka_unit_test(test_pkt_freed_twice_panics),
 		cmocka_unit_test(test_pkt_consumed_twice_panics),
 		cmocka_unit_test(test_head_put_into_wrong_pool_panics),
+#endif
+#if NPOOL_ASAN
+		cmocka_unit_test(test_asan_freed_frag_of_live_chunk),
+		cmocka_unit_test(test_asan_never_carved_bytes),
+		cmocka_unit_test(test_asan_consumed_head),
+		cmocka_unit_test(test_asan_freed_rx_mbuf),
+#endif
 		cmocka_unit_test(test_correct_use_does_not_panic),
 	};
 

@@ -47,15 +47,19 @@ count_obj(struct rte_mempool *p __rte_unused, void *arg,
 }
 
 static void
-test_pool_uses_npool_ops_without_mempool_cache(void **state __rte_unused)
+test_pool_uses_npool_ops_behind_mempool_cache(void **state __rte_unused)
 {
 	unsigned int n = 0;
 	struct rte_mempool *stock = rte_pktmbuf_pool_create("ut_stock", 63, 0,
 			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 
 	assert_string_equal(rte_mempool_get_ops(mp->ops_index)->name, "npool");
-	assert_int_equal(mp->cache_size, 0);
-	assert_null(rte_mempool_default_cache(mp, rte_lcore_id()));
+	/* DPDK's cache, reached inline by rte_mempool_get/put() (none in
+	 * debug and ASan builds: npool_hc_mempool_cache_size()). */
+	assert_int_equal(mp->cache_size,
+			NPOOL_DEBUG || NPOOL_ASAN ? 0 : NPOOL_HC_SIZE);
+	assert_true((rte_mempool_default_cache(mp, rte_lcore_id()) != NULL) ==
+			(mp->cache_size != 0));
 	assert_true(npool_mempool_is_npool(mp));
 	assert_false(npool_mempool_is_npool(stock));
 	assert_false(npool_mempool_is_npool(NULL));
@@ -220,16 +224,20 @@ struct refill_flush {
 	int ret;
 };
 
+/* The pool refill_flush_on_lcore() works on. */
+static struct rte_mempool *rf_mp;
+
 static unsigned int
 store_count(void)
 {
-	return rte_ring_count(((struct npool_hc *)mp->pool_data)->store);
+	return rte_ring_count(((struct npool_hc *)rf_mp->pool_data)->store);
 }
 
 /* On lcore 1, whose cache starts empty: the ops are the cache. */
 static int
 refill_flush_on_lcore(void *arg)
 {
+	struct rte_mempool *mp = rf_mp;
 	struct npool_hc_lcore *c =
 		&((struct npool_hc *)mp->pool_data)->lc[rte_lcore_id()];
 	struct refill_flush *r = arg;
@@ -256,11 +264,18 @@ refill_flush_on_lcore(void *arg)
 	return 0;
 }
 
+/* A pool made on the ops with cache size 0: the ops are the cache. */
 static void
 test_ops_refill_16_and_flush_half(void **state __rte_unused)
 {
+	struct rte_mempool *mp = rte_pktmbuf_pool_create_by_ops("ut_mp0",
+			POOL_SIZE, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+			SOCKET_ID_ANY, NPOOL_MEMPOOL_OPS_NAME);
 	struct refill_flush r;
 
+	assert_non_null(mp);
+	assert_null(rte_mempool_default_cache(mp, rte_lcore_id()));
+	rf_mp = mp;
 	assert_int_equal(ut_on_other_lcore(refill_flush_on_lcore, &r), 0);
 	assert_int_equal(r.ret, 0);
 	/* One mbuf wanted: a bulk of 16 came from the store. */
@@ -274,6 +289,74 @@ test_ops_refill_16_and_flush_half(void **state __rte_unused)
 	assert_int_equal(r.store_after_put80 - r.store_after_get80,
 			NPOOL_HC_HALF);
 	assert_int_equal(r.len_after_put80, NPOOL_HC_SIZE - NPOOL_HC_HALF + 16);
+	assert_int_equal(rte_mempool_avail_count(mp), POOL_SIZE);
+	rte_mempool_free(mp);
+}
+
+struct cached_rf {
+	uint64_t refills0, refills1, flushes1, flushes2, misses2;
+	unsigned int store0, store1, cache1, store2, cache2, thresh;
+	int ret;
+};
+
+/* On lcore 1: gets and puts through DPDK's cache of the npool pool. */
+static int
+cached_refill_flush_on_lcore(void *arg)
+{
+	struct npool_hc_lcore *st =
+		&((struct npool_hc *)mp->pool_data)->lc[rte_lcore_id()];
+	struct rte_mempool_cache *c =
+		rte_mempool_default_cache(mp, rte_lcore_id());
+	struct cached_rf *r = arg;
+	struct rte_mbuf *m[POOL_SIZE];
+	unsigned int i;
+
+	rf_mp = mp;
+	r->refills0 = st->refills;
+	r->store0 = store_count();
+	m[0] = rte_pktmbuf_alloc(mp);
+	/* An empty cache: one refill from the store, counted. */
+	r->refills1 = st->refills;
+	r->flushes1 = st->flushes;
+	r->store1 = store_count();
+	r->cache1 = c->len;
+	rte_pktmbuf_free(m[0]);
+	/* All of them, then back one by one: flushes, and a miss at the
+	 * end of the store. */
+	r->ret = rte_pktmbuf_alloc_bulk(mp, m, POOL_SIZE);
+	if (rte_pktmbuf_alloc(mp) == NULL)
+		r->misses2 = st->misses;
+	for (i = 0; i < POOL_SIZE; i++)
+		rte_pktmbuf_free(m[i]);
+	r->flushes2 = st->flushes;
+	r->store2 = store_count();
+	r->cache2 = c->len;
+	r->thresh = c->flushthresh;
+	/* Leave lcore 1's cache empty again. */
+	rte_mempool_cache_flush(c, mp);
+	return 0;
+}
+
+static void
+test_cached_pool_counts_refills_and_flushes(void **state __rte_unused)
+{
+	struct cached_rf r;
+
+	if (mp->cache_size == 0)
+		skip();
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(ut_on_other_lcore(cached_refill_flush_on_lcore, &r),
+			0);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.refills1 - r.refills0, 1);
+	assert_int_equal(r.flushes1, 0);
+	/* What left the store is in the cache, but the one taken. */
+	assert_true(r.cache1 >= 1);
+	assert_int_equal(r.store0 - r.store1, r.cache1 + 1);
+	assert_true(r.flushes2 >= 1);
+	assert_true(r.misses2 >= 1);
+	assert_int_equal(r.store2 + r.cache2, r.store0);
+	assert_true(r.cache2 <= r.thresh);
 	assert_int_equal(rte_mempool_avail_count(mp), POOL_SIZE);
 }
 
@@ -372,13 +455,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_pool_uses_npool_ops_without_mempool_cache),
+		T(test_pool_uses_npool_ops_behind_mempool_cache),
 		T(test_mbufs_come_out_ready_for_rx),
 		T(test_avail_count_after_alloc_free_cycles),
 		T(test_alloc_bulk_above_available_fails_cleanly),
 		T(test_alloc_one_by_one_until_empty),
 		T(test_alloc_free_on_any_thread),
 		T(test_ops_refill_16_and_flush_half),
+		T(test_cached_pool_counts_refills_and_flushes),
 		T(test_consume_bulk_returns_rx_mbufs),
 		T(test_name_length_limits),
 		T(test_same_name_twice_eexist),

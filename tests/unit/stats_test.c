@@ -182,7 +182,7 @@ test_usage_reports_sizes_and_what_is_out(void **state __rte_unused)
 }
 
 static void
-test_head_pool_is_npool_ops_without_mempool_cache(void **state __rte_unused)
+test_head_pool_is_npool_ops_with_mempool_cache(void **state __rte_unused)
 {
 	struct rte_mempool *mp = npool_head_pool();
 
@@ -192,7 +192,13 @@ test_head_pool_is_npool_ops_without_mempool_cache(void **state __rte_unused)
 	assert_string_equal(rte_mempool_get_ops(mp->ops_index)->name,
 			NPOOL_MEMPOOL_OPS_NAME);
 	assert_true(npool_mempool_is_npool(mp));
-	assert_int_equal(mp->cache_size, 0);
+	/* DPDK's cache of NPOOL_HC_SIZE per lcore, the ops behind it; none
+	 * in debug and ASan builds (the ops' caches check every put). */
+	assert_int_equal(mp->cache_size, npool_hc_mempool_cache_size(128));
+	assert_int_equal(mp->cache_size,
+			NPOOL_DEBUG || NPOOL_ASAN ? 0 : NPOOL_HC_SIZE);
+	assert_true((rte_mempool_default_cache(mp, rte_lcore_id()) != NULL) ==
+			(mp->cache_size != 0));
 	assert_int_equal(mp->size, 128);
 	assert_int_equal(rte_pktmbuf_data_room_size(mp), 0);
 	assert_int_equal(rte_mempool_avail_count(mp), 128);
@@ -352,7 +358,7 @@ main(void)
 		TD(test_fini_busy_while_a_frag_is_out),
 		TD(test_fini_busy_while_a_head_is_out),
 		T(test_usage_reports_sizes_and_what_is_out, setup_small),
-		T(test_head_pool_is_npool_ops_without_mempool_cache,
+		T(test_head_pool_is_npool_ops_with_mempool_cache,
 			setup_small),
 		TD(test_counters_count_each_event),
 		TD(test_stats_get_rejects_bad_arguments),

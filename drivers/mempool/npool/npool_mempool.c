@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "npool" mempool ops: a thin adapter from rte_mempool_ops to
- * libnpool's head cache (lib/npool/npool_head_cache.h), as DPDK's
- * drivers/mempool/stack adapts lib/stack.
+ * RX pools on the "npool" mempool ops (lib/npool/npool_head_cache_ops.c,
+ * which registers them): a thin layer, as DPDK's drivers/mempool/stack
+ * over lib/stack.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,92 +15,12 @@
 #include "npool.h"
 #include "rte_mempool_npool.h"
 
-static int
-npool_mp_alloc(struct rte_mempool *mp)
-{
-	char name[RTE_RING_NAMESIZE];
-	struct npool_hc *hc;
-	int ret;
-
-	ret = snprintf(name, sizeof(name), "NP_%s", mp->name);
-	if (ret < 0 || ret >= (int)sizeof(name)) {
-		rte_errno = ENAMETOOLONG;
-		return -ENAMETOOLONG;
-	}
-	hc = npool_hc_create(name, mp->size, mp->socket_id);
-	if (hc == NULL)
-		return -rte_errno;
-	hc->mp = mp;
-	mp->pool_data = hc;
-	return 0;
-}
-
-static void
-npool_mp_free(struct rte_mempool *mp)
-{
-	npool_hc_free(mp->pool_data);
-}
-
-static int
-npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
-		unsigned int n)
-{
-	npool_hc_put_bulk(mp->pool_data, obj_table, n);
-	return 0;
-}
-
-static int
-npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
-{
-	return npool_hc_get_bulk(mp->pool_data, obj_table, n);
-}
-
-static unsigned int
-npool_mp_get_count(const struct rte_mempool *mp)
-{
-	return npool_hc_count(mp->pool_data);
-}
-
-static struct rte_mempool_ops npool_mp_ops = {
-	.name = NPOOL_MEMPOOL_OPS_NAME,
-	.alloc = npool_mp_alloc,
-	.free = npool_mp_free,
-	.enqueue = npool_mp_enqueue,
-	.dequeue = npool_mp_dequeue,
-	.get_count = npool_mp_get_count,
-};
-
-/*
- * Registered once EAL is up (npool_init(), npool_pktmbuf_pool_create()),
- * not from a constructor. Mempool ops are found by index, and the index
- * is per process: a constructor in libnpool runs before EAL loads its
- * driver plugins, so every stock ops of an npool app would sit one slot
- * later than in a DPDK tool without npool. A secondary such as
- * dpdk-dumpcap creates its pool on "ring_mp_sc" by its own index, the
- * primary's capture callback then allocated from another ops and every
- * packet was dropped ("received/dropped 0/123"). Registered after the
- * plugins, the stock ops keep the indexes every DPDK process gives them.
- */
-int
-npool_mempool_ops_register(void)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
-		if (strcmp(rte_mempool_ops_table.ops[i].name,
-				NPOOL_MEMPOOL_OPS_NAME) == 0)
-			return (int)i;
-	ret = rte_mempool_register_ops(&npool_mp_ops);
-	if (ret < 0)
-		rte_errno = -ret;
-	return ret;
-}
-
 struct rte_mempool *
 npool_pktmbuf_pool_create(const char *name, unsigned int n,
 		uint16_t priv_size, uint16_t data_room_size, int socket_id)
 {
+	struct rte_mempool *mp;
+
 	if (name == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -111,9 +31,16 @@ npool_pktmbuf_pool_create(const char *name, unsigned int n,
 	}
 	if (npool_mempool_ops_register() < 0)
 		return NULL;
-	/* Cache size 0: the ops are the per-lcore cache. */
-	return rte_pktmbuf_pool_create_by_ops(name, n, 0, priv_size,
+	/* DPDK's cache, reached inline; the ops are its backing store. */
+	mp = rte_pktmbuf_pool_create_by_ops(name, n,
+			npool_hc_mempool_cache_size(n), priv_size,
 			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
+#if NPOOL_DEBUG_HOOKS
+	/* Initialised: ASan builds poison its free mbufs from now on. */
+	if (mp != NULL)
+		npool_debug_hc_arm_pvt(mp->pool_data);
+#endif
+	return mp;
 }
 
 int

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The head cache's rte_mempool face: the "npool" mempool ops over
+ * npool_hc (npool_head_cache.h). npool's own head pool is on them, so
+ * they live with the allocator; drivers/mempool/npool builds RX pools
+ * and the EAL plugin on top.
+ *
+ * A pool with a mempool cache (npool_pktmbuf_pool_create(), npool's head
+ * pool: NPOOL_HC_SIZE) keeps its per-lcore objects in DPDK's own cache,
+ * which rte_mempool_get/put() reach inline: the ops are then only the
+ * backing store, called on a refill or a flush, and count them per
+ * lcore. A pool made with cache size 0 on these ops keeps the per-lcore
+ * caches of npool_hc (refill 16, flush half) in the ops.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mempool.h>
+
+#include "npool.h"
+#include "npool_head_cache.h"
+
+static int
+npool_mp_alloc(struct rte_mempool *mp)
+{
+	char name[RTE_RING_NAMESIZE];
+	struct npool_hc *hc;
+	int ret;
+
+	ret = snprintf(name, sizeof(name), "NP_%s", mp->name);
+	if (ret < 0 || ret >= (int)sizeof(name)) {
+		rte_errno = ENAMETOOLONG;
+		return -ENAMETOOLONG;
+	}
+	hc = npool_hc_create(name, mp->size, mp->socket_id);
+	if (hc == NULL)
+		return -rte_errno;
+	hc->mp = mp;
+	mp->pool_data = hc;
+	return 0;
+}
+
+static void
+npool_mp_free(struct rte_mempool *mp)
+{
+	npool_hc_free(mp->pool_data);
+}
+
+static int
+npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
+		unsigned int n)
+{
+	struct npool_hc *hc = mp->pool_data;
+
+	if (mp->cache_size == 0) {
+		npool_hc_put_bulk(hc, obj_table, n);
+		return 0;
+	}
+	/* A flush of DPDK's cache, or a put too large for it. */
+	npool_hc_store_put_pvt(hc, obj_table, n);
+	npool_hc_count_pvt(hc, 0, 1, 0);
+	return 0;
+}
+
+static int
+npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
+{
+	struct npool_hc *hc = mp->pool_data;
+
+	if (mp->cache_size == 0)
+		return npool_hc_get_bulk(hc, obj_table, n);
+	/* A refill of DPDK's cache, or a get too large for it. */
+	if (rte_ring_dequeue_bulk(hc->store, obj_table, n, NULL) != n) {
+		npool_hc_count_pvt(hc, 0, 0, 1);
+		return -ENOBUFS;
+	}
+	npool_hc_store_acquire_pvt(hc);
+	npool_hc_count_pvt(hc, 1, 0, 0);
+	return 0;
+}
+
+/* DPDK adds what its caches hold (rte_mempool_avail_count()). */
+static unsigned int
+npool_mp_get_count(const struct rte_mempool *mp)
+{
+	const struct npool_hc *hc = mp->pool_data;
+
+	return mp->cache_size == 0 ? npool_hc_count(hc) :
+		rte_ring_count(hc->store);
+}
+
+static struct rte_mempool_ops npool_mp_ops = {
+	.name = NPOOL_MEMPOOL_OPS_NAME,
+	.alloc = npool_mp_alloc,
+	.free = npool_mp_free,
+	.enqueue = npool_mp_enqueue,
+	.dequeue = npool_mp_dequeue,
+	.get_count = npool_mp_get_count,
+};
+
+/*
+ * Registered once EAL is up (npool_init(), npool_pktmbuf_pool_create()),
+ * not from a constructor. Mempool ops are found by index, and the index
+ * is per process: a constructor in libnpool runs before EAL loads its
+ * driver plugins, so every stock ops of an npool app would sit one slot
+ * later than in a DPDK tool without npool. A secondary such as
+ * dpdk-dumpcap creates its pool on "ring_mp_sc" by its own index, the
+ * primary's capture callback then allocated from another ops and every
+ * packet was dropped ("received/dropped 0/123"). Registered after the
+ * plugins, the stock ops keep the indexes every DPDK process gives them.
+ */
+int
+npool_mempool_ops_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name,
+				NPOOL_MEMPOOL_OPS_NAME) == 0)
+			return (int)i;
+	ret = rte_mempool_register_ops(&npool_mp_ops);
+	if (ret < 0)
+		rte_errno = -ret;
+	return ret;
+}
