@@ -65,6 +65,7 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 			l2->dst.addr_bytes[5] = (uint8_t)p;
 		}
 	}
+	fwd_conf_l2_prepare(fc);
 	return 0;
 }
 
