@@ -8,8 +8,9 @@
  * (processx4_step1..3) and VPP's ip4-lookup do: the next group's headers
  * prefetched; the plain-IPv4 test of the 4 packets computed into a mask
  * without a branch per condition; one lookup of the 4 destinations
- * (rte_lpm_lookupx4() or one rte_fib_lookup_bulk()); the port checks as
- * a mask too; the rewrite (TTL - 1 with an RFC 1624 update, both MACs in
+ * (rte_lpm_lookupx4(); with FIB one rte_fib_lookup_bulk() of all the
+ * groups' destinations, as l3fwd's FIB path); then the port checks as
+ * a mask too and the rewrite (TTL - 1 with an RFC 1624 update, both MACs in
  * one 16-byte store). The plain IPv6 packets of the burst are looked up
  * together after the groups (rte_lpm6_lookup_bulk_func() or
  * rte_fib6_lookup_bulk()). Any other packet, and the last n % 4, take
@@ -179,35 +180,48 @@ fwd_pkt_decide_burst(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 		uint16_t n, uint8_t *verdict, struct fwd_meta *md,
 		uint64_t *drops)
 {
+	const uint16_t ng = n & ~(FWD_GROUP - 1); /* in whole groups */
 	uint8_t ip6[FWD_BURST_MAX][16];
-	uint16_t at6[FWD_BURST_MAX], tot[FWD_GROUP];
+	uint16_t at6[FWD_BURST_MAX], tot[FWD_BURST_MAX];
+	uint32_t dst[FWD_BURST_MAX], ok;
 	int32_t hop[FWD_BURST_MAX];
-	uint32_t dst[FWD_GROUP], plain, ok;
+	uint64_t plain = 0;
 	uint16_t i, k, n6 = 0;
 
 	for (i = 0; i < n && i < FWD_GROUP; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i + FWD_GROUP <= n; i += FWD_GROUP) {
+	/* The plain test, four at a time, the next four prefetched; LPM
+	 * looks the four up at once, FIB the whole burst after. */
+	for (i = 0; i < ng; i += FWD_GROUP) {
 		struct rte_mbuf **g = pkts + i;
 
 		for (k = FWD_GROUP; k < 2 * FWD_GROUP && i + k < n; k++)
 			rte_prefetch0(rte_pktmbuf_mtod(g[k], void *));
-		plain = fwd_plain4(fc, g[0], &dst[0], &tot[0]) |
-			fwd_plain4(fc, g[1], &dst[1], &tot[1]) << 1 |
-			fwd_plain4(fc, g[2], &dst[2], &tot[2]) << 2 |
-			fwd_plain4(fc, g[3], &dst[3], &tot[3]) << 3;
+		plain |= (uint64_t)(fwd_plain4(fc, g[0], &dst[i], &tot[i]) |
+			fwd_plain4(fc, g[1], &dst[i + 1], &tot[i + 1]) << 1 |
+			fwd_plain4(fc, g[2], &dst[i + 2], &tot[i + 2]) << 2 |
+			fwd_plain4(fc, g[3], &dst[i + 3], &tot[i + 3]) << 3) << i;
 		/* Looked up whatever they are: a non-IPv4 lane reads 0. */
-		fwd_lookup4x4(fc, dst, hop);
-		ok = plain & (fwd_hop_ok(fc, hop[0]) |
-				fwd_hop_ok(fc, hop[1]) << 1 |
-				fwd_hop_ok(fc, hop[2]) << 2 |
-				fwd_hop_ok(fc, hop[3]) << 3);
+		if (fc->lookup == FWD_LOOKUP_LPM)
+			fwd_lookup4x4(fc, &dst[i], &hop[i]);
+	}
+	if (fc->lookup != FWD_LOOKUP_LPM && ng != 0)
+		fwd_lookup4_bulk(fc, dst, hop, ng);
+	/* The port checks as a mask, the rewrite; the rest one by one. */
+	for (i = 0; i < ng; i += FWD_GROUP) {
+		struct rte_mbuf **g = pkts + i;
+
+		ok = (uint32_t)(plain >> i) & (fwd_hop_ok(fc, hop[i]) |
+				fwd_hop_ok(fc, hop[i + 1]) << 1 |
+				fwd_hop_ok(fc, hop[i + 2]) << 2 |
+				fwd_hop_ok(fc, hop[i + 3]) << 3);
 		for (k = 0; k < FWD_GROUP; k++) {
 			if (likely(ok & (1u << k))) {
-				fwd_rewrite_plain(fc, g[k], (uint16_t)hop[k],
-						false, &md[i + k], tot[k]);
+				fwd_rewrite_plain(fc, g[k],
+						(uint16_t)hop[i + k], false,
+						&md[i + k], tot[i + k]);
 				verdict[i + k] = FWD_PASS;
-			} else if (!(plain & (1u << k)) &&
+			} else if (!((plain >> (i + k)) & 1) &&
 					fwd_plain6(fc, g[k])) {
 				/* Looked up with the burst's others. */
 				memcpy(ip6[n6], rte_pktmbuf_mtod_offset(g[k],
@@ -221,7 +235,7 @@ fwd_pkt_decide_burst(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 			}
 		}
 	}
-	for (; i < n; i++)
+	for (i = ng; i < n; i++)
 		verdict[i] = (uint8_t)fwd_pkt_decide(fc, pkts[i], &md[i],
 				drops);
 	if (n6 == 0)

@@ -24,7 +24,7 @@
 #include "app_compat.h"
 #include "fwd.h"
 
-/** Most addresses fwd_lookup6_bulk() takes at once. */
+/** Most addresses fwd_lookup4_bulk() and fwd_lookup6_bulk() take. */
 #define FWD_LOOKUP_BULK_MAX 64
 
 /* rte_fib's answer as a port: FWD_FIB_MISS is "no route". */
@@ -78,6 +78,36 @@ fwd_lookup4x4(const struct fwd_conf *fc, const uint32_t dst[4],
 	/* A miss gives the default: -1 (none) is UINT32_MAX. */
 	rte_lpm_lookupx4(fc->lpm4, ip.x, (uint32_t *)hop,
 			(uint32_t)fc->def4);
+}
+
+/**
+ * fwd_lookup4() of @p n addresses at once: one rte_fib_lookup_bulk() (a
+ * call through the table's lookup function: worth it over a burst, as
+ * l3fwd's FIB path does) or rte_lpm_lookup_bulk().
+ * @param dst  the addresses, host order
+ * @param[out] hop  their ports (fwd_lookup4())
+ * @param n  1 .. FWD_LOOKUP_BULK_MAX
+ */
+static __rte_always_inline void
+fwd_lookup4_bulk(const struct fwd_conf *fc, const uint32_t *dst,
+		int32_t *hop, unsigned int n)
+{
+	uint64_t nh[FWD_LOOKUP_BULK_MAX];
+	uint32_t *e = (uint32_t *)hop;
+	unsigned int k;
+
+	if (fc->lookup == FWD_LOOKUP_FIB) {
+		rte_fib_lookup_bulk(fc->fib4, (uint32_t *)(uintptr_t)dst, nh,
+				(int)n);
+		for (k = 0; k < n; k++)
+			hop[k] = fwd_fib_hop(nh[k], fc->def4);
+		return;
+	}
+	rte_lpm_lookup_bulk(fc->lpm4, dst, e, n);
+	/* Entries: the next hop in the low 24 bits, a flag on a hit. */
+	for (k = 0; k < n; k++)
+		hop[k] = (e[k] & RTE_LPM_LOOKUP_SUCCESS) ?
+			(int32_t)(e[k] & 0x00ffffff) : fc->def4;
 }
 
 /**

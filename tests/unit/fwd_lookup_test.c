@@ -5,7 +5,8 @@
  * /128) loaded for --lookup lpm and --lookup fib gives, address by
  * address, the port the longest match names (written out here), the
  * default route or -1 where nothing matches, from fwd_lookup4(),
- * fwd_lookup4x4(), fwd_lookup6() and fwd_lookup6_bulk() alike.
+ * fwd_lookup4x4(), fwd_lookup4_bulk(), fwd_lookup6() and
+ * fwd_lookup6_bulk() alike.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -81,8 +82,8 @@ static void
 check_conf(const struct fwd_conf *fc, int32_t def4, int32_t def6)
 {
 	uint8_t ips[RTE_DIM(want6)][16];
-	int32_t hop[RTE_DIM(want6)], hop4[4], expect;
-	uint32_t dst[4];
+	int32_t hop[RTE_DIM(want6)], hop4[RTE_DIM(want4)], expect;
+	uint32_t dst[RTE_DIM(want4)];
 	unsigned int i, k;
 
 	for (i = 0; i < RTE_DIM(want4); i++) {
@@ -104,6 +105,12 @@ check_conf(const struct fwd_conf *fc, int32_t def4, int32_t def6)
 			assert_int_equal(hop4[k], w->port >= 0 ? w->port : def4);
 		}
 	}
+	for (i = 0; i < RTE_DIM(want4); i++)
+		dst[i] = v4(want4[i].addr);
+	fwd_lookup4_bulk(fc, dst, hop4, RTE_DIM(want4));
+	for (i = 0; i < RTE_DIM(want4); i++)
+		assert_int_equal(hop4[i],
+				want4[i].port >= 0 ? want4[i].port : def4);
 	for (i = 0; i < RTE_DIM(want6); i++) {
 		v6(want6[i].addr, ips[i]);
 		expect = want6[i].port >= 0 ? want6[i].port : def6;
