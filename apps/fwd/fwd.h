@@ -4,9 +4,10 @@
 
 /**
  * @file
- * npool-fwd: an l3fwd-compatible LPM forwarder that follows the RFC 1812
- * router rules of docs/npool-fwd.md. Shared by its files: the drop
- * reasons, the read-only forwarding configuration and the entry points.
+ * npool-fwd: an l3fwd-compatible LPM/FIB forwarder that follows the
+ * RFC 1812 router rules of docs/npool-fwd.md. Shared by its files: the
+ * drop reasons, the read-only forwarding configuration and the entry
+ * points.
  */
 
 #include <stdbool.h>

@@ -620,6 +620,8 @@ def one_lookup(a, work, inputs, lookup, probs):
                                                a.copybreak)
     if not re.search(r'^route lookup: %s ' % lookup, res.stdout, re.M):
         run_probs.append('no start-up line "route lookup: %s"' % lookup)
+    if isinstance(res.json, dict) and res.json.get('lookup') != lookup:
+        run_probs.append('JSON "lookup" is %r' % res.json.get('lookup'))
     drops, tx = expected_counts(verdicts)
     harness.log('npool-fwd --pool %s%s --lookup %s, set %s: %d frames in, '
                 '%s; oracle: %d forwarded, tx per port %s, drops %s' % (
