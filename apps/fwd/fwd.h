@@ -62,7 +62,7 @@ enum fwd_lookup {
 /**
  * Next hop rte_fib / rte_fib6 return for an address without a route (the
  * default_nh they are made with): above any port, within the 2-byte next
- * hops of the tables (at most 0x7fff). Depth 0 routes stay in def4/def6,
+ * hops of small tables (at most 0x7fff; larger ones have 4-byte ones). Depth 0 routes stay in def4/def6,
  * as with LPM.
  */
 #define FWD_FIB_MISS 0x7fff

@@ -389,10 +389,12 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 }
 
 /*
- * The FIB table of one family (l3fwd's --lookup fib: DIR24_8 with 2-byte
- * next hops, TRIE for IPv6); its depth-0 route kept apart as with LPM.
- * The lookup is the vector one when the CPU and EAL's SIMD width
- * (--force-max-simd-bitwidth) allow it, else DPDK's default choice.
+ * The FIB table of one family (l3fwd's --lookup fib: DIR24_8, TRIE for
+ * IPv6); its depth-0 route kept apart as with LPM. Next hops of 2 bytes
+ * (half the 4-byte tbl24 of rte_lpm), or 4 past 32767 tbl8 groups: a
+ * tbl8 index lives in a next-hop entry. The lookup is the vector one when
+ * the CPU and EAL's SIMD width (--force-max-simd-bitwidth) allow it,
+ * else DPDK's default choice.
  */
 static int
 fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
@@ -401,13 +403,15 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	 * branch nodes more. */
 	const int nodes = (int)RTE_MIN(2 * (uint64_t)s->n + 16,
 			(uint64_t)INT_MAX);
+	const uint32_t tbl8 = tbl8s_needed(s, v6) + 256;
+	const bool wide = tbl8 > FWD_FIB_MISS;
 	struct rte_fib6_conf cfg6 = {
 		.type = RTE_FIB6_TRIE,
 		.default_nh = FWD_FIB_MISS,
 		.max_routes = nodes,
 		.trie = {
-			.nh_sz = RTE_FIB6_TRIE_2B,
-			.num_tbl8 = tbl8s_needed(s, true) + 256,
+			.nh_sz = wide ? RTE_FIB6_TRIE_4B : RTE_FIB6_TRIE_2B,
+			.num_tbl8 = tbl8,
 		},
 	};
 	struct rte_fib_conf cfg4 = {
@@ -415,8 +419,8 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 		.default_nh = FWD_FIB_MISS,
 		.max_routes = nodes,
 		.dir24_8 = {
-			.nh_sz = RTE_FIB_DIR24_8_2B,
-			.num_tbl8 = tbl8s_needed(s, false) + 256,
+			.nh_sz = wide ? RTE_FIB_DIR24_8_4B : RTE_FIB_DIR24_8_2B,
+			.num_tbl8 = tbl8,
 		},
 	};
 	static unsigned int seq;

@@ -9,6 +9,8 @@
  * fwd_lookup6_bulk() alike.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit_common.h"
@@ -200,6 +202,36 @@ test_lpm_and_fib_agree_across_prefix_edges(void **state __rte_unused)
 	fwd_routes_free(&fib);
 }
 
+/*
+ * 40000 /32 routes in as many /24s need a tbl8 group each: more than
+ * rte_fib's 2-byte next hops can index, so the tables take 4-byte ones;
+ * both lookups still agree with the file.
+ */
+static void
+test_many_host_routes_past_2_byte_next_hops(void **state __rte_unused)
+{
+	enum { N = 40000 };
+	static const enum fwd_lookup lk[] = { FWD_LOOKUP_LPM, FWD_LOOKUP_FIB };
+	char *text = malloc((size_t)N * 24 + 1), *p = text;
+	struct fwd_conf fc;
+	unsigned int i, j;
+	uint32_t a;
+
+	assert_non_null(text);
+	for (i = 0; i < N; i++)
+		p += sprintf(p, "R10.%u.%u.1/32 %u\n", i >> 8, i & 255, i % 4);
+	for (j = 0; j < RTE_DIM(lk); j++) {
+		fu_conf_init(&fc, lk[j], 0xf, text, routes6);
+		for (i = 0; i < N; i += 97) {
+			a = UINT32_C(10) << 24 | i << 8;
+			assert_int_equal(fwd_lookup4(&fc, a | 1), (int32_t)(i % 4));
+			assert_int_equal(fwd_lookup4(&fc, a | 2), -1);
+		}
+		fwd_routes_free(&fc);
+	}
+	free(text);
+}
+
 int
 main(void)
 {
@@ -207,6 +239,7 @@ main(void)
 		cmocka_unit_test(test_longest_match_without_default_route),
 		cmocka_unit_test(test_default_route_for_addresses_without_one),
 		cmocka_unit_test(test_lpm_and_fib_agree_across_prefix_edges),
+		cmocka_unit_test(test_many_host_routes_past_2_byte_next_hops),
 	};
 
 	return UT_MAIN("ut_fwd_lookup", tests);
