@@ -62,6 +62,7 @@ static __rte_always_inline void
 fwd_lookup4x4(const struct fwd_conf *fc, const uint32_t dst[4],
 		int32_t hop[4])
 {
+	uint32_t res[4];
 	uint64_t nh[4];
 	rte_xmm_t ip;
 	unsigned int k;
@@ -76,8 +77,14 @@ fwd_lookup4x4(const struct fwd_conf *fc, const uint32_t dst[4],
 	for (k = 0; k < 4; k++)
 		ip.u32[k] = dst[k];
 	/* A miss gives the default: -1 (none) is UINT32_MAX. */
-	rte_lpm_lookupx4(fc->lpm4, ip.x, (uint32_t *)hop,
-			(uint32_t)fc->def4);
+	rte_lpm_lookupx4(fc->lpm4, ip.x, res, (uint32_t)fc->def4);
+	/* The x86 version stores two entries at a time through a uint64_t
+	 * pointer: with type-based aliasing (GCC 16 on DPDK 25.11) the
+	 * uint32_t reads below could be moved before those stores. The
+	 * barrier, which may read @c res, keeps them after. */
+	__asm__ volatile("" : : "r"(res) : "memory");
+	for (k = 0; k < 4; k++)
+		hop[k] = (int32_t)res[k];
 }
 
 /**
