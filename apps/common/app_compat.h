@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_fib6.h>
 #include <rte_lpm6.h>
 #include <rte_telemetry.h>
 #include <rte_version.h>
@@ -105,6 +106,70 @@ app_lpm6_lookup(const struct rte_lpm6 *lpm, const uint8_t ip[16],
 {
 	return rte_lpm6_lookup(lpm, APP_LPM6_ADDR(ip), next_hop);
 }
+
+/**
+ * rte_lpm6_lookup_bulk_func() with the addresses as bytes; fast path, any
+ * lcore.
+ * @param ips  @p n addresses, 16 bytes each in network order
+ * @param[out] next_hops  per address its route's next hop, -1 on a miss
+ * @param n  addresses in @p ips
+ * @return 0, -EINVAL on a NULL argument.
+ */
+static __rte_always_inline int
+app_lpm6_lookup_bulk(const struct rte_lpm6 *lpm, uint8_t (*ips)[16],
+		int32_t *next_hops, unsigned int n)
+{
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+	return rte_lpm6_lookup_bulk_func(lpm,
+			(struct rte_ipv6_addr *)(void *)ips, next_hops, n);
+#else
+	return rte_lpm6_lookup_bulk_func(lpm, ips, next_hops, n);
+#endif
+}
+
+/*
+ * rte_fib6 likewise: uint8_t[16] addresses up to 24.07, struct
+ * rte_ipv6_addr from 24.11 on (rte_fib.h, IPv4, kept its API; 24.11 only
+ * added rte_fib_conf.flags, which a designated initialiser leaves 0).
+ */
+
+/**
+ * rte_fib6_add() with the address as bytes. Main lcore (not MT safe).
+ * @param ip  prefix, 16 bytes in network order
+ * @param depth  0..128
+ * @param next_hop  up to the largest the table's nh_sz holds
+ * @return 0, or rte_fib6_add()'s negative errno (-EINVAL, -ENOSPC,
+ *   -ENOMEM).
+ */
+static inline int
+app_fib6_add(struct rte_fib6 *fib, const uint8_t ip[16], uint8_t depth,
+		uint64_t next_hop)
+{
+	return rte_fib6_add(fib, APP_LPM6_ADDR(ip), depth, next_hop);
+}
+
+/**
+ * rte_fib6_lookup_bulk() with the addresses as bytes; fast path, any
+ * lcore.
+ * @param ips  @p n addresses, 16 bytes each in network order
+ * @param[out] next_hops  per address its route's next hop, the table's
+ *   default next hop on a miss
+ * @param n  addresses in @p ips
+ * @return 0, -EINVAL on a NULL argument.
+ */
+static __rte_always_inline int
+app_fib6_lookup_bulk(struct rte_fib6 *fib, uint8_t (*ips)[16],
+		uint64_t *next_hops, int n)
+{
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+	return rte_fib6_lookup_bulk(fib,
+			(const struct rte_ipv6_addr *)(const void *)ips,
+			next_hops, n);
+#else
+	return rte_fib6_lookup_bulk(fib, ips, next_hops, n);
+#endif
+}
+
 
 #ifdef __cplusplus
 }

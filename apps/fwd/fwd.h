@@ -4,9 +4,10 @@
 
 /**
  * @file
- * npool-fwd: an l3fwd-compatible LPM forwarder that follows the RFC 1812
- * router rules of docs/npool-fwd.md. Shared by its files: the drop
- * reasons, the read-only forwarding configuration and the entry points.
+ * npool-fwd: an l3fwd-compatible LPM/FIB forwarder that follows the
+ * RFC 1812 router rules of docs/npool-fwd.md. Shared by its files: the
+ * drop reasons, the read-only forwarding configuration and the entry
+ * points.
  */
 
 #include <stdbool.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 
 #include <rte_ether.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 #include <rte_mempool.h>
@@ -50,6 +53,20 @@ enum fwd_reason {
 /** JSON/table names of the reasons, indexed by enum fwd_reason. */
 extern const char *const fwd_reason_names[FWD_NB_REASONS];
 
+/** The route tables a run looks routes up in (--lookup). */
+enum fwd_lookup {
+	FWD_LOOKUP_LPM, /**< rte_lpm + rte_lpm6 (l3fwd's LPM), the default */
+	FWD_LOOKUP_FIB, /**< rte_fib DIR24_8 + rte_fib6 TRIE (l3fwd's FIB) */
+};
+
+/**
+ * Next hop rte_fib / rte_fib6 return for an address without a route (the
+ * default_nh they are made with): above any port, within the 2-byte next
+ * hops of small tables (at most 0x7fff; larger ones have 4-byte ones). Depth 0 routes stay in def4/def6,
+ * as with LPM.
+ */
+#define FWD_FIB_MISS 0x7fff
+
 /** Ethernet addresses written on a packet leaving a port. */
 struct fwd_l2 {
 	struct rte_ether_addr dst; /**< --eth-dest, or 02:00:00:00:00:<port> */
@@ -58,8 +75,13 @@ struct fwd_l2 {
 
 /** Forwarding configuration: written at setup, read-only while running. */
 struct fwd_conf {
+	enum fwd_lookup lookup; /**< which of the tables below are made */
 	struct rte_lpm *lpm4;
 	struct rte_lpm6 *lpm6;
+	struct rte_fib *fib4;   /**< with FWD_LOOKUP_FIB, in place of lpm4 */
+	struct rte_fib6 *fib6;  /**< with FWD_LOOKUP_FIB, in place of lpm6 */
+	bool fib_vec4;          /**< fib4 looks up with AVX512 */
+	bool fib_vec6;          /**< fib6 looks up with AVX512 */
 	int32_t def4;          /**< port of the IPv4 default route, -1 none */
 	int32_t def6;          /**< port of the IPv6 default route, -1 none */
 	uint64_t portmask;     /**< enabled ports (-p) */
@@ -68,6 +90,8 @@ struct fwd_conf {
 	struct rte_mempool *frag_direct;   /**< fragment headers */
 	struct rte_mempool *frag_indirect; /**< fragment payload references */
 	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
+	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
+	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
 	/* Command line only. */
 	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
 	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
@@ -137,21 +161,25 @@ int fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 		fwd_route_skip_t skip, void *ctx);
 
 /**
- * Add routes to the existing tables fc->lpm4 (or fc->lpm6 with @p v6) in
- * order: a later route of the same prefix replaces the port, depth 0 sets
- * fc->def4 (fc->def6).
+ * Add routes to the existing tables of fc->lookup, fc->lpm4 or fc->fib4
+ * (fc->lpm6 or fc->fib6 with @p v6), in order: a later route of the same
+ * prefix replaces the port, depth 0 sets fc->def4 (fc->def6).
  *
  * @param failed
  *   Set to the index of the route that could not be added.
  * @return 0, or the negative errno of rte_lpm_add()/rte_lpm6_add()
- *   (-ENOSPC: no rule or tbl8 room left).
+ *   (-ENOSPC: no rule or tbl8 room left) or rte_fib_add()/rte_fib6_add()
+ *   (-ENOSPC, -ENOMEM).
  */
 int fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s,
 		bool v6, unsigned int *failed);
 
 /**
- * Load the routes (files or l3fwd's default tables) into new rte_lpm and
- * rte_lpm6 tables; depth 0 becomes fc->def4 / fc->def6. A file's routes
+ * Load the routes (files or l3fwd's default tables) into new tables of
+ * fc->lookup (rte_lpm and rte_lpm6, or rte_fib and rte_fib6 with the
+ * fastest lookup function the CPU and EAL's SIMD width allow); depth 0
+ * becomes fc->def4 / fc->def6. Prints a line per family and one naming
+ * the lookup. A file's routes
  * to ports outside fc->portmask are left out with a warning naming
  * file:line each (l3fwd leaves them out silently); l3fwd's default
  * tables keep theirs (packets matching them are dropped as bad_port).
@@ -172,8 +200,11 @@ struct app_cli;
  */
 void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
 
-/** Free the LPM tables. */
+/** Free the route tables (any of them may be NULL). */
 void fwd_routes_free(struct fwd_conf *fc);
+
+/** Fill fc->eth16 from fc->l2, once fc->l2 is set (setup). */
+void fwd_conf_l2_prepare(struct fwd_conf *fc);
 
 /** The lcore loop (lcore_function_t); @p arg is the struct fwd_conf. */
 int fwd_lcore_main(void *arg);

@@ -39,7 +39,9 @@ static const struct option fwd_long_opts[] = {
 };
 
 static const char fwd_usage[] =
-	"  --lookup lpm        route lookup: rte_lpm + rte_lpm6 (the only one)\n"
+	"  --lookup lpm|fib    route tables: rte_lpm + rte_lpm6 (lpm, the\n"
+	"                      default) or rte_fib DIR24_8 + rte_fib6 TRIE (fib),\n"
+	"                      same routes, same results\n"
 	"  --rule_ipv4 FILE    IPv4 routes, l3fwd syntax \"R<prefix>/<depth> <port>\"\n"
 	"                      (depth 0: default route; default: l3fwd's table);\n"
 	"                      as in l3fwd, a route to a port outside -p is left\n"
@@ -57,11 +59,11 @@ static const char fwd_usage[] =
 	"  -L                  --lookup lpm (l3fwd's legacy flag)\n"
 	"  --parse-ptype       accepted: npool-fwd always parses headers in\n"
 	"                      software (what l3fwd's flag asks for)\n"
-	"l3fwd 22.11 options: -p -P -L --config --eth-dest --lookup lpm --rule_ipv4\n"
-	"  --rule_ipv6 --max-pkt-len --rx-queue-size --tx-queue-size --no-numa\n"
-	"  --parse-ptype as l3fwd; refused: -E, --lookup em|fib|acl, --ipv6,\n"
-	"  --hash-entry-num, --per-port-pool, --mode, --eventq-sched,\n"
-	"  --event-eth-rxqs, --event-vector[-size|-tmo], --alg\n";
+	"l3fwd 22.11 options: -p -P -L --config --eth-dest --lookup lpm|fib\n"
+	"  --rule_ipv4 --rule_ipv6 --max-pkt-len --rx-queue-size\n"
+	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused: -E,\n"
+	"  --lookup em|acl, --ipv6, --hash-entry-num, --per-port-pool, --mode,\n"
+	"  --eventq-sched, --event-eth-rxqs, --event-vector[-size|-tmo], --alg\n";
 
 static int
 parse_eth_dest(struct fwd_conf *fc, const char *arg)
@@ -97,13 +99,19 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 
 	switch (opt) {
 	case 'L':
+		fc->lookup = FWD_LOOKUP_LPM;
 		return 0;
 	case 'E':
-		app_err("-E: exact-match lookup (l3fwd's EM) is not supported: npool-fwd has LPM only (-L, --lookup lpm)");
+		app_err("-E: exact-match lookup (l3fwd's EM) is not supported: npool-fwd has --lookup lpm (-L) and --lookup fib");
 		return -1;
 	case OPT_LOOKUP:
-		if (strcmp(arg, "lpm") != 0) {
-			app_err("--lookup: '%s' is not supported (only lpm)", arg);
+		if (strcmp(arg, "lpm") == 0) {
+			fc->lookup = FWD_LOOKUP_LPM;
+		} else if (strcmp(arg, "fib") == 0) {
+			fc->lookup = FWD_LOOKUP_FIB;
+		} else {
+			app_err("--lookup: '%s' is not supported (lpm or fib)",
+					arg);
 			return -1;
 		}
 		return 0;

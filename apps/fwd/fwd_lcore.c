@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The forwarding loop of one lcore: RX bursts from its queues (--config),
- * copy-break, checks (plain IPv4 in one pass, anything else through the
- * full checks) and rewrite per packet with prefetch ahead; a burst
- * that all goes to one port is sent as it is (no copy, one TX call), else
+ * copy-break, checks and rewrite of the burst in groups of 4
+ * (fwd_group.h: plain IPv4 and IPv6 in one pass, anything else through
+ * the full checks); a burst that all goes to one port is sent as it is
+ * (no copy, one TX call), else
  * through per-port TX buffers flushed when full and at the end of each
  * poll round; counters added once per burst; dropped packets released in
  * one npool_napi_consume_bulk() per burst.
@@ -16,10 +17,7 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
-#include "fwd_pkt.h"
-
-/* Packets whose data is prefetched ahead of the one being checked. */
-#define FWD_PREFETCH 3
+#include "fwd_group.h"
 
 struct fwd_txb {
 	uint16_t n;
@@ -168,33 +166,29 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 	const struct fwd_conf *fc = fl->fc;
 	struct app_port_ctr *ic = &fl->ctr->port[in_port];
 	struct rte_mbuf *drop[APP_BURST];
+	struct fwd_meta md[APP_BURST];
+	uint8_t verdict[APP_BURST];
 	uint16_t dst[APP_BURST];
 	uint64_t ports = 0;
-	struct fwd_meta md;
 	uint16_t i, nf = 0, nd = 0;
-	int v;
 
-	for (i = 0; i < n && i < FWD_PREFETCH; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	RTE_BUILD_BUG_ON(APP_BURST > FWD_BURST_MAX);
+	fwd_pkt_decide_burst(fc, pkts, n, verdict, md, ic->drops);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (i + FWD_PREFETCH < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + FWD_PREFETCH],
-					void *));
-		v = fwd_pkt_decide(fc, m, &md, ic->drops);
-		if (likely(v == FWD_PASS)) {
+		if (likely(verdict[i] == FWD_PASS)) {
 			/* Forwarded packets move to the front (nf <= i). */
 			pkts[nf] = m;
-			dst[nf++] = md.port;
-			ports |= UINT64_C(1) << md.port;
-		} else if (v == FWD_FRAGMENT) {
+			dst[nf++] = md[i].port;
+			ports |= UINT64_C(1) << md[i].port;
+		} else if (verdict[i] == FWD_FRAGMENT) {
 			/* What passed before it leaves first. */
 			ic->fwd += nf;
 			fwd_tx_burst(fl, pkts, dst, nf, ports);
 			nf = 0;
 			ports = 0;
-			fwd_fragment(fl, m, &md, in_port);
+			fwd_fragment(fl, m, &md[i], in_port);
 		} else {
 			drop[nd++] = m;
 		}

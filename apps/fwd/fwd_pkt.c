@@ -12,6 +12,18 @@
 
 #include "fwd_pkt.h"
 
+void
+fwd_conf_l2_prepare(struct fwd_conf *fc)
+{
+	unsigned int p;
+
+	RTE_BUILD_BUG_ON(sizeof(fc->l2[0]) != 12);
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		memset(fc->eth16[p], 0, sizeof(fc->eth16[p]));
+		memcpy(fc->eth16[p], &fc->l2[p], sizeof(fc->l2[p]));
+	}
+}
+
 int
 fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need)
 {

@@ -24,6 +24,7 @@
 
 #include "app_compat.h"
 #include "fwd.h"
+#include "fwd_lookup.h"
 
 /** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
 #define FWD_HDR_MAX (RTE_ETHER_HDR_LEN + 4 + 60)
@@ -153,7 +154,7 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		const struct rte_ipv4_hdr *ip, uint32_t l3_len,
 		struct fwd_meta *md)
 {
-	uint32_t ihl, tot, dst, nh;
+	uint32_t ihl, tot, dst;
 	int32_t hop;
 	int v;
 
@@ -179,7 +180,7 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		return FWD_MARTIAN_DST;
 	if (unlikely(fwd_v4_martian(rte_be_to_cpu_32(ip->src_addr))))
 		return FWD_MARTIAN_SRC;
-	hop = rte_lpm_lookup(fc->lpm4, dst, &nh) == 0 ? (int32_t)nh : fc->def4;
+	hop = fwd_lookup4(fc, dst);
 	v = fwd_check_hop(fc, hop, md);
 	if (unlikely(v != FWD_PASS))
 		return v;
@@ -199,7 +200,7 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 		uint32_t l3_len, struct fwd_meta *md)
 {
 	const uint8_t *dst = APP_IPV6_BYTES(ip->dst_addr);
-	uint32_t plen, nh;
+	uint32_t plen;
 	int32_t hop;
 	int v;
 
@@ -214,8 +215,7 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 		return FWD_MARTIAN_DST;
 	if (unlikely(fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr))))
 		return FWD_MARTIAN_SRC;
-	hop = app_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
-		(int32_t)nh : fc->def6;
+	hop = fwd_lookup6(fc, dst);
 	v = fwd_check_hop(fc, hop, md);
 	if (unlikely(v != FWD_PASS))
 		return v;
@@ -297,7 +297,7 @@ fwd_classify_fast(const struct fwd_conf *fc, const struct rte_mbuf *m,
 	const uint32_t len = m->pkt_len;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip;
-	uint32_t tot, dst, nh;
+	uint32_t tot, dst;
 	int32_t hop;
 
 	if (unlikely(m->data_len != len ||
@@ -319,7 +319,7 @@ fwd_classify_fast(const struct fwd_conf *fc, const struct rte_mbuf *m,
 			unlikely(!fwd_ipv4_cksum_ok(ip, sizeof(*ip))))
 		return -1;
 	dst = rte_be_to_cpu_32(ip->dst_addr);
-	hop = rte_lpm_lookup(fc->lpm4, dst, &nh) == 0 ? (int32_t)nh : fc->def4;
+	hop = fwd_lookup4(fc, dst);
 	if (unlikely(fwd_check_hop(fc, hop, md) != FWD_PASS))
 		return -1;
 	md->l2_len = RTE_ETHER_HDR_LEN;
@@ -368,10 +368,24 @@ fwd_rewrite(const struct fwd_conf *fc, struct rte_mbuf *m,
 			sizeof(fc->l2[0]));
 }
 
+/* The end of a decision @p v: the rewrite of a packet that leaves, or
+ * the count of its drop reason. Returns @p v. */
+static __rte_always_inline int
+fwd_pkt_finish(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md, uint64_t *drops, int v)
+{
+	if (likely(v == FWD_PASS || v == FWD_FRAGMENT))
+		fwd_rewrite(fc, m, md);
+	else
+		drops[v]++;
+	return v;
+}
+
 /**
  * The per-packet decision of the forwarding loop: the checks (one pass
  * for plain IPv4, else fwd_classify()), then the rewrite of a packet that
- * leaves, or the count of its drop reason.
+ * leaves, or the count of its drop reason. fwd_pkt_decide_burst()
+ * (fwd_group.h) does it for a burst.
  *
  * @param drops
  *   Drop counters of the input port, indexed by enum fwd_reason: a
@@ -388,11 +402,7 @@ fwd_pkt_decide(const struct fwd_conf *fc, struct rte_mbuf *m,
 
 	if (unlikely(v < 0))
 		v = fwd_classify(fc, m, md);
-	if (likely(v == FWD_PASS || v == FWD_FRAGMENT))
-		fwd_rewrite(fc, m, md);
-	else
-		drops[v]++;
-	return v;
+	return fwd_pkt_finish(fc, m, md, drops, v);
 }
 
 #endif /* FWD_PKT_H */

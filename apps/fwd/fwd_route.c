@@ -2,8 +2,10 @@
 /*
  * Route tables of npool-fwd: l3fwd's route files (--rule_ipv4/--rule_ipv6,
  * "R<prefix>/<depth> <port>" a line, '#' comments) or, per family without
- * a file, l3fwd's default tables; loaded into rte_lpm / rte_lpm6. Depth 0
- * is the default route, kept apart: rte_lpm has no depth 0.
+ * a file, l3fwd's default tables; loaded into rte_lpm / rte_lpm6 or, with
+ * --lookup fib, rte_fib / rte_fib6. Depth 0 is the default route, kept
+ * apart: rte_lpm has no depth 0, and rte_fib's default next hop is set at
+ * creation, where it stands for "no route" (FWD_FIB_MISS).
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -314,9 +316,15 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 			continue;
 		}
 		memcpy(&ip, r->ip, sizeof(ip));
-		ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth, r->port) :
-			rte_lpm_add(fc->lpm4, rte_be_to_cpu_32(ip), r->depth,
-					r->port);
+		ip = rte_be_to_cpu_32(ip);
+		if (fc->lookup == FWD_LOOKUP_FIB)
+			ret = v6 ? app_fib6_add(fc->fib6, r->ip, r->depth,
+					r->port) :
+				rte_fib_add(fc->fib4, ip, r->depth, r->port);
+		else
+			ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth,
+					r->port) :
+				rte_lpm_add(fc->lpm4, ip, r->depth, r->port);
 		if (ret < 0) {
 			*failed = i;
 			return ret;
@@ -380,6 +388,79 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	return 0;
 }
 
+/*
+ * The FIB table of one family (l3fwd's --lookup fib: DIR24_8, TRIE for
+ * IPv6); its depth-0 route kept apart as with LPM. Next hops of 2 bytes
+ * (half the 4-byte tbl24 of rte_lpm), or 4 past 32767 tbl8 groups: a
+ * tbl8 index lives in a next-hop entry. The lookup is the vector one when
+ * the CPU and EAL's SIMD width (--force-max-simd-bitwidth) allow it,
+ * else DPDK's default choice.
+ */
+static int
+fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
+{
+	/* The RIB below a FIB holds a node per route and at most as many
+	 * branch nodes more. */
+	const int nodes = (int)RTE_MIN(2 * (uint64_t)s->n + 16,
+			(uint64_t)INT_MAX);
+	const uint32_t tbl8 = tbl8s_needed(s, v6) + 256;
+	const bool wide = tbl8 > FWD_FIB_MISS;
+	struct rte_fib6_conf cfg6 = {
+		.type = RTE_FIB6_TRIE,
+		.default_nh = FWD_FIB_MISS,
+		.max_routes = nodes,
+		.trie = {
+			.nh_sz = wide ? RTE_FIB6_TRIE_4B : RTE_FIB6_TRIE_2B,
+			.num_tbl8 = tbl8,
+		},
+	};
+	struct rte_fib_conf cfg4 = {
+		.type = RTE_FIB_DIR24_8,
+		.default_nh = FWD_FIB_MISS,
+		.max_routes = nodes,
+		.dir24_8 = {
+			.nh_sz = wide ? RTE_FIB_DIR24_8_4B : RTE_FIB_DIR24_8_2B,
+			.num_tbl8 = tbl8,
+		},
+	};
+	static unsigned int seq;
+	char name[32];
+	unsigned int i;
+	int ret;
+
+	snprintf(name, sizeof(name), "fwd_fib%c_%u", v6 ? '6' : '4', seq++);
+	if (v6)
+		fc->fib6 = rte_fib6_create(name, SOCKET_ID_ANY, &cfg6);
+	else
+		fc->fib4 = rte_fib_create(name, SOCKET_ID_ANY, &cfg4);
+	if (v6 ? fc->fib6 == NULL : fc->fib4 == NULL) {
+		app_err("%s: FIB table for %u routes: %s (EAL memory: -m)",
+				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
+				rte_strerror(rte_errno));
+		return -2;
+	}
+	if (v6) {
+		fc->fib_vec6 = rte_fib6_select_lookup(fc->fib6,
+				RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512) == 0;
+		if (!fc->fib_vec6)
+			rte_fib6_select_lookup(fc->fib6,
+					RTE_FIB6_LOOKUP_DEFAULT);
+	} else {
+		fc->fib_vec4 = rte_fib_select_lookup(fc->fib4,
+				RTE_FIB_LOOKUP_DIR24_8_VECTOR_AVX512) == 0;
+		if (!fc->fib_vec4)
+			rte_fib_select_lookup(fc->fib4,
+					RTE_FIB_LOOKUP_DEFAULT);
+	}
+	ret = fwd_routes_add(fc, s, v6, &i);
+	if (ret < 0) {
+		app_err("IPv%c route %u: FIB add: %s", v6 ? '6' : '4', i,
+				rte_strerror(-ret));
+		return -2;
+	}
+	return 0;
+}
+
 /* Routes of one family: the file, or l3fwd's table without one. */
 static int
 load_family(struct fwd_conf *fc, bool v6)
@@ -401,7 +482,8 @@ load_family(struct fwd_conf *fc, bool v6)
 	} else
 		rc = 0;
 	if (rc == 0)
-		rc = fill_lpm(fc, &s, v6);
+		rc = fc->lookup == FWD_LOOKUP_FIB ? fill_fib(fc, &s, v6) :
+			fill_lpm(fc, &s, v6);
 	if (rc == 0) {
 		def = v6 ? fc->def6 : fc->def4;
 		if (def >= 0)
@@ -432,6 +514,12 @@ fwd_routes_load(struct fwd_conf *fc)
 	rc = load_family(fc, false);
 	if (rc == 0)
 		rc = load_family(fc, true);
+	if (rc == 0 && fc->lookup == FWD_LOOKUP_FIB)
+		printf("route lookup: fib (rte_fib DIR24_8 %s, rte_fib6 TRIE %s)\n",
+				fc->fib_vec4 ? "AVX512" : "scalar",
+				fc->fib_vec6 ? "AVX512" : "scalar");
+	else if (rc == 0)
+		printf("route lookup: lpm (rte_lpm, rte_lpm6)\n");
 	return rc;
 }
 
@@ -440,6 +528,10 @@ fwd_routes_free(struct fwd_conf *fc)
 {
 	rte_lpm_free(fc->lpm4);
 	rte_lpm6_free(fc->lpm6);
+	rte_fib_free(fc->fib4);
+	rte_fib6_free(fc->fib6);
 	fc->lpm4 = NULL;
 	fc->lpm6 = NULL;
+	fc->fib4 = NULL;
+	fc->fib6 = NULL;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd: l3fwd-compatible LPM forwarding over npool's pools, with the
- * RFC 1812 router rules of docs/npool-fwd.md. This file: setup, run and
- * the report; fwd_cli.c has its own options, apps/common does ports,
+ * npool-fwd: l3fwd-compatible LPM/FIB forwarding over npool's pools,
+ * with the RFC 1812 router rules of docs/npool-fwd.md. This file: setup,
+ * run and the report; fwd_cli.c has its own options, apps/common does ports,
  * pools, stats and the run loop.
  */
 #include <string.h>
@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 
 #include "app_cli.h"
+#include "app_json.h"
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_run.h"
@@ -34,6 +35,17 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_FRAG_FAIL] = "frag_fail",
 	[FWD_TX_FULL] = "tx_full",
 };
+
+/* The configuration the report describes (main lcore, after setup). */
+static const struct fwd_conf *fwd_report;
+
+/* The JSON report's "lookup": which route tables the run used. */
+static void
+fwd_json(struct app_json *j, double duration_s __rte_unused)
+{
+	app_json_str(j, "lookup",
+			fwd_report->lookup == FWD_LOOKUP_FIB ? "fib" : "lpm");
+}
 
 /* Fragments of one packet at most in flight per lcore, for pool sizing. */
 #define FRAG_POOL_MBUFS 8192u
@@ -65,6 +77,7 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 			l2->dst.addr_bytes[5] = (uint8_t)p;
 		}
 	}
+	fwd_conf_l2_prepare(fc);
 	return 0;
 }
 
@@ -75,6 +88,7 @@ main(int argc, char **argv)
 		"npool-fwd", fwd_reason_names, FWD_NB_REASONS,
 		.rx_bad = FWD_TRUNCATED,
 	};
+	static const struct app_stats_extra extra = { NULL, fwd_json };
 	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
 	static struct app_opts o;
 	struct app_cli cli;
@@ -104,6 +118,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	app_stats_init(&desc, &o);
+	fwd_report = &fc;
+	app_stats_set_extra(&extra);
 	status = app_run_report(&o, app_run(&o, fwd_lcore_main, &fc));
 out:
 	fwd_routes_free(&fc);

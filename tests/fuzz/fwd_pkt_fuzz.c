@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Fuzz target: npool-fwd's per-packet path on a raw frame, as the lcore
+ * Fuzz target: npool-fwd's per-burst path on a raw frame, as the lcore
  * loop runs it: the frame arrives as an mbuf chain (segment sizes from the
  * input) from an "npool" or a stock pool, optionally copy-broken
- * (npool_rx_copybreak()), then fwd_pkt_decide() and, for FWD_FRAGMENT,
- * fwd_pkt_frag_count() + fwd_pkt_fragment().
+ * (npool_rx_copybreak()), in a burst of 4 or 5 beside flat copies of
+ * itself, then fwd_pkt_decide_burst() (the groups of 4, the tail) and,
+ * for FWD_FRAGMENT, fwd_pkt_frag_count() + fwd_pkt_fragment(). Frame
+ * length bit 0: a burst of 5 (one in the tail); bits 1-2: the input's
+ * place in the group; bit 3: --lookup fib (else lpm).
  *
- * Checked on every input: the verdict is the one docs/npool-fwd.md's
- * ordered rules give (an oracle written here from the doc, byte by byte
- * on the flat frame, the route from the same LPM tables); a drop
- * increments exactly its reason's counter; a forwarded frame is the input
+ * Checked on every input, for each packet of the burst: the verdict is
+ * the one docs/npool-fwd.md's ordered rules give (an oracle written here
+ * from the doc, byte by byte on the flat frame, the route from LPM
+ * tables of the same routes, whatever the lookup); the drop counters are
+ * one per dropped packet's reason; a forwarded frame is the input
  * with the tag and padding gone, TTL / hop limit - 1, a valid IPv4
  * checksum, the egress port's MACs, consistent segment lengths; fragments
  * carry the payload in order, in 8-byte steps, each header valid; at the
@@ -41,13 +45,14 @@
 #include "app_pool.h"
 #include "app_stats.h"
 #include "fwd.h"
-#include "fwd_pkt.h"
+#include "fwd_group.h"
 #include "fuzz_common.h"
 
 #define FZ_FRAME_MAX 16384
 #define FZ_RX_MBUFS 8192
 #define FZ_FRAG_MBUFS 16384
 #define FZ_COPYBREAK 256
+#define FZ_BURST (FWD_GROUP + 1)
 
 /* Routes of the edge-case set (tests/integration/edgecases.py), with
  * default routes; -p 0xf. */
@@ -60,7 +65,8 @@ static const char fz_routes6[] =
 	"R2001:2:0:3:8000::/65 3\nR2001:db8::/32 2\nR2001::/16 3\n";
 static const uint16_t fz_mtus[4] = { 1500, 68, 576, 9000 };
 
-static struct fwd_conf fz_conf[2];   /* route files, l3fwd's tables */
+/* [lookup][route files, l3fwd's tables] */
+static struct fwd_conf fz_conf[2][2];
 static struct rte_mempool *fz_rx[2]; /* "npool" ops, stock */
 static struct rte_mempool *fz_frag_pools[2];
 
@@ -325,44 +331,19 @@ fz_check_all_back(void)
 			(long)u.frags_out, u.heads_out);
 }
 
+/* A packet fwd_pkt_decide_burst() said FWD_FRAGMENT for: cut it. */
 static void
-fz_run(const struct fwd_conf *fc, struct rte_mbuf *m, const uint8_t *f,
-		uint32_t len)
+fz_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md, const uint8_t *f)
 {
-	uint64_t drops[FWD_NB_REASONS] = { 0 }, sum = 0;
-	struct fwd_meta md, want = { 0 };
-	const uint8_t *ip;
+	const uint8_t *ip = f + md->l2_len;
 	uint32_t nb, i, end;
-	int v, expect;
 	int32_t n;
 
-	expect = fz_expect(fc, f, len, m->ol_flags, &want);
-	v = fwd_pkt_decide(fc, m, &md, drops);
-	FZ_CHECK(v == expect, "verdict %d, the rules say %d", v, expect);
-	for (i = 0; i < FWD_NB_REASONS; i++)
-		sum += drops[i];
-	if (v < FWD_NB_REASONS) {
-		FZ_CHECK(sum == 1 && drops[v] == 1, "drop counted %lu times",
-				(unsigned long)sum);
-		npool_napi_consume_bulk(&m, 1);
-		return;
-	}
-	FZ_CHECK(sum == 0, "a packet that leaves counted as a drop");
-	FZ_CHECK(md.l2_len == want.l2_len && md.ip_len == want.ip_len &&
-			md.port == want.port && md.v6 == want.v6,
-			"meta l2 %u ip %u port %u v6 %d, expected %u %u %u %d",
-			md.l2_len, md.ip_len, md.port, md.v6, want.l2_len,
-			want.ip_len, want.port, want.v6);
-	if (v == FWD_PASS) {
-		fz_check_forwarded(fc, m, &md, f);
-		rte_pktmbuf_free(m);
-		return;
-	}
 	/* Cut only if the last fragment ends within a 16-bit IP offset. */
-	ip = f + md.l2_len;
-	end = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u + md.ip_len -
+	end = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u + md->ip_len -
 		(ip[0] & 15) * 4u;
-	nb = fwd_pkt_frag_count(fc, m, &md);
+	nb = fwd_pkt_frag_count(fc, m, md);
 	FZ_CHECK((nb == 0) == (end > UINT16_MAX), "%u fragments, end %u", nb,
 			end);
 	if (nb == 0) {
@@ -371,11 +352,62 @@ fz_run(const struct fwd_conf *fc, struct rte_mbuf *m, const uint8_t *f,
 	}
 	struct rte_mbuf *frags[nb];
 
-	n = fwd_pkt_fragment(fc, m, &md, 0, frags, nb);
+	n = fwd_pkt_fragment(fc, m, md, 0, frags, nb);
 	FZ_CHECK(n > 0 && (uint32_t)n <= nb, "%d fragments of %u", n, nb);
-	fz_check_fragments(fc, frags, n, &md, f);
+	fz_check_fragments(fc, frags, n, md, f);
 	for (i = 0; i < (uint32_t)n; i++)
 		rte_pktmbuf_free(frags[i]);
+}
+
+/*
+ * The burst @p pkts (each a copy of frame @p f) through
+ * fwd_pkt_decide_burst() of @p fc, as the lcore loop runs it; verdicts
+ * from the rules on the routes of @p rules (LPM tables of the same
+ * routes).
+ */
+static void
+fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
+		struct rte_mbuf **pkts, uint16_t n, const uint8_t *f,
+		uint32_t len)
+{
+	uint64_t drops[FWD_NB_REASONS] = { 0 }, want[FWD_NB_REASONS] = { 0 };
+	struct fwd_meta md[FZ_BURST], exp[FZ_BURST];
+	int expect[FZ_BURST];
+	uint8_t v[FZ_BURST];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&exp[i], 0, sizeof(exp[i]));
+		expect[i] = fz_expect(rules, f, len, pkts[i]->ol_flags,
+				&exp[i]);
+	}
+	fwd_pkt_decide_burst(fc, pkts, n, v, md, drops);
+	for (i = 0; i < n; i++) {
+		FZ_CHECK(v[i] == expect[i],
+				"packet %u of %u: verdict %d, the rules say %d",
+				i, n, v[i], expect[i]);
+		if (v[i] < FWD_NB_REASONS) {
+			want[v[i]]++;
+			npool_napi_consume_bulk(&pkts[i], 1);
+			continue;
+		}
+		FZ_CHECK(md[i].l2_len == exp[i].l2_len &&
+				md[i].ip_len == exp[i].ip_len &&
+				md[i].port == exp[i].port &&
+				md[i].v6 == exp[i].v6,
+				"packet %u: meta l2 %u ip %u port %u v6 %d, expected %u %u %u %d",
+				i, md[i].l2_len, md[i].ip_len, md[i].port,
+				md[i].v6, exp[i].l2_len, exp[i].ip_len,
+				exp[i].port, exp[i].v6);
+		if (v[i] == FWD_PASS) {
+			fz_check_forwarded(fc, pkts[i], &md[i], f);
+			rte_pktmbuf_free(pkts[i]);
+		} else {
+			fz_fragment(fc, pkts[i], &md[i], f);
+		}
+	}
+	FZ_CHECK(memcmp(drops, want, sizeof(drops)) == 0,
+			"drop counters are not one per dropped packet's reason");
 }
 
 int
@@ -384,19 +416,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_in in = { data, size };
 	const uint32_t flags = fz_take(&in, 1);
 	const uint32_t first = fz_take(&in, 1), rest = fz_take(&in, 1) * 8;
-	struct fwd_conf *fc = &fz_conf[flags & 1];
-	struct rte_mbuf *m;
-	uint32_t len;
-	struct fwd_meta md;
-
 	const uint32_t cut = flags & 128 ? fz_take(&in, 1) : 0;
 	struct app_port_ctr *rx = &app_ctr[rte_lcore_id()].port[0];
 	const uint64_t truncated = rx->drops[FWD_TRUNCATED];
+	const uint32_t len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
+	/* Lookup, burst size and the input's place from the length. */
+	struct fwd_conf *fc = &fz_conf[(len >> 3) & 1][flags & 1];
+	struct fwd_conf *rules = &fz_conf[FWD_LOOKUP_LPM][flags & 1];
+	struct rte_mempool *mp = fz_rx[(flags >> 3) & 1];
+	const uint16_t n = FWD_GROUP + (len & 1);
+	const uint16_t at = (len >> 1) & 3;
+	struct rte_mbuf *m, *pkts[FZ_BURST];
+	struct fwd_meta md;
+	uint16_t i;
 
-	len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
-	fc->mtu = fz_mtus[(flags >> 1) & 3];
-	m = fz_chain(fz_rx[(flags >> 3) & 1], in.p, len,
-			first != 0 ? first : UINT32_MAX,
+	fc->mtu = rules->mtu = fz_mtus[(flags >> 1) & 3];
+	m = fz_chain(mp, in.p, len, first != 0 ? first : UINT32_MAX,
 			rest != 0 ? rest : UINT32_MAX);
 	if (flags & 128) {
 		if (cut % 3 == 0)
@@ -422,11 +457,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 32)
 		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
 	/* A PMD says GOOD only for a right checksum. */
-	if ((flags & 64) && fz_expect(fc, in.p, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD,
-			&md) == fz_expect(fc, in.p, len, 0, &md))
+	if ((flags & 64) && fz_expect(rules, in.p, len,
+			RTE_MBUF_F_RX_IP_CKSUM_GOOD, &md) ==
+			fz_expect(rules, in.p, len, 0, &md))
 		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	m->port = 0;
-	fz_run(fc, m, in.p, len);
+	/* The other places: the frame as one buffer (a chain past the
+	 * data room), no flags: the grouped path meets the input beside
+	 * copies of itself that may take the other way. */
+	for (i = 0; i < n; i++) {
+		pkts[i] = i == at ? m : fz_chain(mp, in.p, len, UINT32_MAX,
+				UINT32_MAX);
+		pkts[i]->port = 0;
+	}
+	fz_run(fc, rules, pkts, n, in.p, len);
 	fz_check_all_back();
 	return 0;
 }
@@ -445,12 +488,14 @@ fz_route_file(const char *text)
 }
 
 static void
-fz_conf_init(struct fwd_conf *fc, uint64_t portmask, bool files)
+fz_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
+		bool files)
 {
 	char *r4 = files ? fz_route_file(fz_routes4) : NULL;
 	char *r6 = files ? fz_route_file(fz_routes6) : NULL;
 	uint16_t p;
 
+	fc->lookup = lookup;
 	fc->portmask = portmask;
 	fc->rule4 = r4;
 	fc->rule6 = r6;
@@ -471,6 +516,7 @@ fz_conf_init(struct fwd_conf *fc, uint64_t portmask, bool files)
 		fc->l2[p].src.addr_bytes[4] = 0x01;
 		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
 	}
+	fwd_conf_l2_prepare(fc);
 }
 
 int
@@ -498,7 +544,9 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	FZ_CHECK(fz_rx[0] != NULL && fz_rx[1] != NULL &&
 			fz_frag_pools[0] != NULL && fz_frag_pools[1] != NULL,
 			"pools");
-	fz_conf_init(&fz_conf[0], 0xf, true);
-	fz_conf_init(&fz_conf[1], 0x7, false);
+	fz_conf_init(&fz_conf[0][0], FWD_LOOKUP_LPM, 0xf, true);
+	fz_conf_init(&fz_conf[0][1], FWD_LOOKUP_LPM, 0x7, false);
+	fz_conf_init(&fz_conf[1][0], FWD_LOOKUP_FIB, 0xf, true);
+	fz_conf_init(&fz_conf[1][1], FWD_LOOKUP_FIB, 0x7, false);
 	return 0;
 }

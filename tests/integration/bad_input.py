@@ -152,7 +152,8 @@ CASES = [
      r"option '--parse-ptype' doesn't allow an argument"),
     ('-E (l3fwd exact match)', ['-p', '0x3', '-E'],
      r'-E: exact-match lookup .*not supported'),
-    ('--lookup fib', ['-p', '0x3', '--lookup', 'fib'], r'--lookup.*fib'),
+    ('--lookup acl', ['-p', '0x3', '--lookup', 'acl'],
+     r"--lookup: 'acl' is not supported \(lpm or fib\)"),
     ('--ipv6 (l3fwd EM only)', ['-p', '0x3', '--ipv6'], r"'--ipv6'"),
 ]
 

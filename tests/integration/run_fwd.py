@@ -5,14 +5,16 @@ RFC 1812 oracle (and, for the edge-case sets, against hand-written counts).
 
   run_fwd.py --app build/apps/fwd/npool-fwd --set main|deftables|jumbo|captures|fuzz
              [--captures DIR] [--pool npool|mempool] [--copybreak N]
-             [--keep] [--diagnose]
+             [--lookups lpm,fib] [--keep] [--diagnose]
 
 Port 0 reads the input capture; ports 0..3 write tx_<port>.pcap; ports 1..3
 read an empty capture.  Checks: exit status 0, leak block clean, rx ==
 forwarded + dropped per port and in total, per-reason and per-port tx
 counts equal to the oracle's (and to the hand counts), every transmitted
-frame byte-identical to the oracle's, in order per port.  Exit 0 pass,
-1 fail, 77 skip.
+frame byte-identical to the oracle's, in order per port.  The set runs
+once per --lookups value (default lpm, then fib): each is checked so, and
+every run's per-port counters and output pcaps must equal the first's.
+Exit 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
@@ -29,6 +31,7 @@ import fuzz  # noqa: E402
 import harness  # noqa: E402
 import oracle  # noqa: E402
 import pcaplib  # noqa: E402
+from fwd_lookups import compare_lookups  # noqa: E402
 
 NPORTS = 4
 MAX_REPORTED = 25
@@ -607,6 +610,42 @@ def bisect_crash(app, work, inputs, pool, copybreak):
         inputs.frames[i][:80].hex())
 
 
+def one_lookup(a, work, inputs, lookup, probs):
+    """One run of the set with --lookup @lookup, checked against the
+    oracle; its problems appended to @probs (each naming the lookup).
+    Returns the run's result."""
+    res = run_fwd(a.app, work, inputs, a.pool, a.copybreak,
+                  queues=a.queues)
+    run_probs, verdicts, check_src = check_run(res, inputs, a.pool,
+                                               a.copybreak)
+    if not re.search(r'^route lookup: %s ' % lookup, res.stdout, re.M):
+        run_probs.append('no start-up line "route lookup: %s"' % lookup)
+    if isinstance(res.json, dict) and res.json.get('lookup') != lookup:
+        run_probs.append('JSON "lookup" is %r' % res.json.get('lookup'))
+    drops, tx = expected_counts(verdicts)
+    harness.log('npool-fwd --pool %s%s --lookup %s, set %s: %d frames in, '
+                '%s; oracle: %d forwarded, tx per port %s, drops %s' % (
+                    a.pool, ' --copybreak %d' % a.copybreak
+                    if a.copybreak is not None else '', lookup, a.set,
+                    len(inputs.frames), res.describe(),
+                    sum(1 for v in verdicts if not v.reason),
+                    [tx.get(p, 0) for p in range(NPORTS)],
+                    dict(sorted(drops.items()))))
+    if not check_src:
+        harness.log('note: egress MACs not reported by the app; source '
+                    'MACs checked for consistency only')
+    if res.crashed or res.timed_out:
+        run_probs.append('crash bisection: ' + bisect_crash(
+            a.app, work, inputs, a.pool, a.copybreak))
+    elif a.diagnose and run_probs and isinstance(res.json, dict):
+        harness.log('diagnosis, one packet per run:')
+        for line in diagnose_reasons(a.app, work, inputs, a.pool,
+                                     a.copybreak, verdicts, res.json):
+            harness.log(line)
+    probs += ['--lookup %s: %s' % (lookup, p) for p in run_probs]
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
@@ -623,6 +662,9 @@ def main():
                     help="l3fwd's option in place of the set's --mtu")
     ap.add_argument('--app-arg', action='append', default=[],
                     help='one more npool-fwd argument (repeat)')
+    ap.add_argument('--lookups', default='lpm,fib',
+                    help='run once per --lookup value (comma-separated); '
+                    'all must give the same counters and output bytes')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--diagnose', action='store_true',
                     help='on a count mismatch, rerun packets one by one')
@@ -653,31 +695,14 @@ def main():
                                for p in enabled]
     for n in inputs.notes:
         harness.log('note: ' + n)
+    lookups = a.lookups.split(',')
+    base_args = list(inputs.extra_args)
+    probs, runs = [], {}
     with harness.Workdir('fwd-%s-%s' % (a.set, a.pool), a.keep) as work:
-        res = run_fwd(a.app, work, inputs, a.pool, a.copybreak,
-                      queues=a.queues)
-        probs, verdicts, check_src = check_run(res, inputs, a.pool,
-                                               a.copybreak)
-        drops, tx = expected_counts(verdicts)
-        harness.log('npool-fwd --pool %s%s, set %s: %d frames in, %s; '
-                    'oracle: %d forwarded, tx per port %s, drops %s' % (
-                        a.pool, ' --copybreak %d' % a.copybreak
-                        if a.copybreak is not None else '', a.set,
-                        len(inputs.frames), res.describe(),
-                        sum(1 for v in verdicts if not v.reason),
-                        [tx.get(p, 0) for p in range(NPORTS)],
-                        dict(sorted(drops.items()))))
-        if not check_src:
-            harness.log('note: egress MACs not reported by the app; source '
-                        'MACs checked for consistency only')
-        if res.crashed or res.timed_out:
-            probs.append('crash bisection: ' + bisect_crash(
-                a.app, work, inputs, a.pool, a.copybreak))
-        elif a.diagnose and probs and isinstance(res.json, dict):
-            harness.log('diagnosis, one packet per run:')
-            for line in diagnose_reasons(a.app, work, inputs, a.pool,
-                                         a.copybreak, verdicts, res.json):
-                harness.log(line)
+        for lk in lookups:
+            inputs.extra_args = base_args + ['--lookup', lk]
+            runs[lk] = one_lookup(a, work, inputs, lk, probs)
+        probs += compare_lookups(runs, lookups)
     if probs:
         harness.log('FAIL: %d problem(s)' % len(probs))
         for p in probs[:MAX_REPORTED]:

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool-fwd's grouped checks (apps/fwd/fwd_group.h) against its checks one
+ * packet at a time (fwd_pkt_decide()): bursts of every 4-tuple of packet
+ * kinds (plain IPv4 and IPv6, martians, TTL 1, bad checksum with and
+ * without the PMD's GOOD, no route, a disabled port, class E, padding,
+ * VID-0 and other tags, IPv4 options, a chain, non-IP, above the MTU),
+ * each tuple in the first group of 4 and a tail after it, for --lookup
+ * lpm and fib. Each packet must get its kind's verdict and port (written
+ * out here), the bytes fwd_pkt_decide() gives it alone, and the drop
+ * counters the sum of the kinds' reasons.
+ */
+#include <string.h>
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "unit_common.h"
+#include "fwd_group.h"
+#include "fwd_unit.h"
+
+/* Routes to port 3 are loaded with -p 0xf and then hit -p 0x7. */
+static const char routes4[] =
+	"R198.18.0.0/16 1\nR198.18.3.0/24 3\nR10.0.0.0/8 2\n";
+static const char routes6[] = "R2001:db8::/32 2\nR2001:db8:3::/48 3\n";
+
+#define FRAME_MAX 1700
+
+enum shape { PLAIN, PAD, VLAN0, VLAN5, OPTIONS, CHAIN, ARP };
+
+struct kind {
+	const char *name;
+	int v6;
+	uint8_t dst[16], src[16];
+	uint8_t ttl;
+	uint16_t ip_len;        /* IP header + payload */
+	int df, bad_csum, good_flag;
+	enum shape shape;
+	int verdict;            /* what the rules give */
+	int port;               /* for FWD_PASS / FWD_FRAGMENT */
+};
+
+#define A4(a, b, c, d) { a, b, c, d }
+#define A6(h0, h1, h2, last) { h0 >> 8, h0 & 0xff, h1 >> 8, h1 & 0xff, \
+	h2 >> 8, h2 & 0xff, [15] = last }
+
+static const struct kind kinds[] = {
+	{ "plain4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		PLAIN, FWD_PASS, 1 },
+	{ "plain4-port2", 0, A4(10, 9, 9, 9), A4(192, 0, 2, 1), 2, 100, 1, 0,
+		0, PLAIN, FWD_PASS, 2 },
+	{ "martian-dst", 0, A4(127, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		0, PLAIN, FWD_MARTIAN_DST, -1 },
+	{ "martian-src", 0, A4(198, 18, 1, 1), A4(224, 0, 0, 5), 64, 46, 0, 0,
+		0, PLAIN, FWD_MARTIAN_SRC, -1 },
+	{ "bcast-dst", 0, A4(255, 255, 255, 255), A4(192, 0, 2, 1), 64, 46, 0,
+		0, 0, PLAIN, FWD_MARTIAN_DST, -1 },
+	{ "ttl1", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 1, 46, 0, 0, 0,
+		PLAIN, FWD_TTL_EXCEEDED, -1 },
+	{ "bad-csum", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 1,
+		0, PLAIN, FWD_IPV4_CSUM, -1 },
+	{ "bad-csum-pmd-good", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46,
+		0, 1, 1, PLAIN, FWD_PASS, 1 },
+	{ "no-route4", 0, A4(203, 0, 113, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		0, PLAIN, FWD_NO_ROUTE, -1 },
+	{ "class-e", 0, A4(240, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		PLAIN, FWD_NO_ROUTE, -1 },
+	{ "bad-port4", 0, A4(198, 18, 3, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		0, PLAIN, FWD_BAD_PORT, -1 },
+	{ "padded4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 28, 0, 0, 0,
+		PAD, FWD_PASS, 1 },
+	{ "vlan0", 0, A4(10, 1, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		VLAN0, FWD_PASS, 2 },
+	{ "vlan5", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		VLAN5, FWD_VLAN, -1 },
+	{ "options", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 48, 0, 0, 0,
+		OPTIONS, FWD_PASS, 1 },
+	{ "chain", 0, A4(10, 2, 2, 2), A4(192, 0, 2, 1), 64, 200, 0, 0, 0,
+		CHAIN, FWD_PASS, 2 },
+	{ "arp", 0, { 0 }, { 0 }, 0, 0, 0, 0, 0, ARP, FWD_NOT_IP, -1 },
+	{ "fragment", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 0, 0,
+		0, PLAIN, FWD_FRAGMENT, 1 },
+	{ "df-mtu", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 1, 0, 0,
+		PLAIN, FWD_MTU, -1 },
+	{ "plain6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, 0, PLAIN, FWD_PASS, 2 },
+	{ "hlim1-6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 1,
+		60, 0, 0, 0, PLAIN, FWD_TTL_EXCEEDED, -1 },
+	{ "no-route6", 1, A6(0x2001, 0xdb9, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, 0, PLAIN, FWD_NO_ROUTE, -1 },
+	{ "bad-port6", 1, A6(0x2001, 0xdb8, 3, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, 0, PLAIN, FWD_BAD_PORT, -1 },
+	{ "martian6", 1, A6(0xfe80, 0, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64, 60,
+		0, 0, 0, PLAIN, FWD_MARTIAN_DST, -1 },
+	{ "padded6", 1, A6(0x2001, 0xdb8, 0, 2), A6(0x2001, 0xdb8, 9, 1), 64,
+		41, 0, 0, 0, PAD, FWD_PASS, 2 },
+};
+
+#define NB_KINDS RTE_DIM(kinds)
+
+static uint8_t frame[NB_KINDS][FRAME_MAX];
+static uint32_t frame_len[NB_KINDS];
+/* What fwd_pkt_decide() gives each kind alone. */
+static int ref_verdict[NB_KINDS];
+static struct fwd_meta ref_md[NB_KINDS];
+static uint8_t ref_out[NB_KINDS][FRAME_MAX];
+static uint32_t ref_len[NB_KINDS];
+static struct rte_mempool *pool;
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* The frame of kind @p k into frame[k]. */
+static void
+build(unsigned int k)
+{
+	const struct kind *d = &kinds[k];
+	uint8_t *f = frame[k], *ip;
+	uint32_t l2 = RTE_ETHER_HDR_LEN, ihl, i;
+	uint16_t sum;
+
+	memset(f, 0, FRAME_MAX);
+	memset(f, 0xaa, 6);
+	memset(f + 6, 0xbb, 6);
+	if (d->shape == VLAN0 || d->shape == VLAN5) {
+		put16(f + 12, RTE_ETHER_TYPE_VLAN);
+		put16(f + 14, d->shape == VLAN0 ? 0x6000 : 0x6005);
+		l2 += 4;
+	}
+	if (d->shape == ARP) {
+		put16(f + 12, RTE_ETHER_TYPE_ARP);
+		for (i = 14; i < 60; i++)
+			f[i] = (uint8_t)i;
+		frame_len[k] = 60;
+		return;
+	}
+	put16(f + l2 - 2, d->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+	ip = f + l2;
+	for (i = 0; i < d->ip_len; i++)
+		ip[i] = (uint8_t)(i * 7 + k);
+	if (d->v6) {
+		memset(ip, 0, 40);
+		ip[0] = 0x60;
+		put16(ip + 4, (uint16_t)(d->ip_len - 40));
+		ip[6] = 17;
+		ip[7] = d->ttl;
+		memcpy(ip + 8, d->src, 16);
+		memcpy(ip + 24, d->dst, 16);
+	} else {
+		ihl = d->shape == OPTIONS ? 24 : 20;
+		memset(ip, 0, ihl);
+		ip[0] = (uint8_t)(0x40 | ihl / 4);
+		put16(ip + 2, d->ip_len);
+		put16(ip + 4, (uint16_t)(0x1234 + k));
+		put16(ip + 6, d->df ? RTE_IPV4_HDR_DF_FLAG : 0);
+		ip[8] = d->ttl;
+		ip[9] = 17;
+		memcpy(ip + 12, d->src, 4);
+		memcpy(ip + 16, d->dst, 4);
+		if (d->shape == OPTIONS)
+			ip[20] = 1; /* NOP options */
+		sum = (uint16_t)~rte_raw_cksum(ip, ihl);
+		memcpy(ip + 10, &sum, 2);
+		if (d->bad_csum)
+			ip[11] ^= 0x5a;
+	}
+	frame_len[k] = l2 + d->ip_len;
+	if (d->shape == PAD)
+		frame_len[k] = RTE_MAX(frame_len[k] + 6, 60u);
+}
+
+/* Kind @p k as a packet from the pool (a chain of 2 for CHAIN). */
+static struct rte_mbuf *
+packet(unsigned int k)
+{
+	const uint32_t len = frame_len[k];
+	const uint32_t first = kinds[k].shape == CHAIN ? 20 : len;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool), *s;
+
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)first), frame[k], first);
+	if (first < len) {
+		s = rte_pktmbuf_alloc(pool);
+		assert_non_null(s);
+		memcpy(rte_pktmbuf_append(s, (uint16_t)(len - first)),
+				frame[k] + first, len - first);
+		assert_int_equal(rte_pktmbuf_chain(m, s), 0);
+	}
+	if (kinds[k].good_flag)
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	return m;
+}
+
+/* The verdicts, metadata and bytes of each kind checked alone. */
+static void
+reference(const struct fwd_conf *fc)
+{
+	uint64_t drops[FWD_NB_REASONS];
+	struct rte_mbuf *m;
+	unsigned int k;
+
+	for (k = 0; k < NB_KINDS; k++) {
+		memset(drops, 0, sizeof(drops));
+		m = packet(k);
+		memset(&ref_md[k], 0, sizeof(ref_md[k]));
+		ref_verdict[k] = fwd_pkt_decide(fc, m, &ref_md[k], drops);
+		if (ref_verdict[k] != kinds[k].verdict ||
+				(kinds[k].port >= 0 &&
+				 ref_md[k].port != kinds[k].port))
+			fail_msg("%s alone: verdict %d port %u, want %d %d",
+					kinds[k].name, ref_verdict[k],
+					ref_md[k].port, kinds[k].verdict,
+					kinds[k].port);
+		ref_len[k] = m->pkt_len;
+		assert_true(ref_len[k] <= FRAME_MAX);
+		memmove(ref_out[k], rte_pktmbuf_read(m, 0, m->pkt_len,
+				ref_out[k]), m->pkt_len);
+		rte_pktmbuf_free(m);
+	}
+}
+
+/* One burst of the kinds in @p ks through fwd_pkt_decide_burst(). */
+static void
+check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n)
+{
+	uint64_t drops[FWD_NB_REASONS] = { 0 }, want[FWD_NB_REASONS] = { 0 };
+	static uint8_t out[FRAME_MAX];
+	struct rte_mbuf *pkts[FWD_BURST_MAX];
+	struct fwd_meta md[FWD_BURST_MAX];
+	uint8_t verdict[FWD_BURST_MAX];
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++)
+		pkts[i] = packet(ks[i]);
+	fwd_pkt_decide_burst(fc, pkts, n, verdict, md, drops);
+	for (i = 0; i < n; i++) {
+		k = ks[i];
+		if (verdict[i] != ref_verdict[k])
+			fail_msg("lookup %d: %s at %u of %u: verdict %d, alone %d",
+					fc->lookup, kinds[k].name, i, n,
+					verdict[i], ref_verdict[k]);
+		if (ref_verdict[k] < FWD_NB_REASONS) {
+			want[ref_verdict[k]]++;
+		} else if (md[i].port != ref_md[k].port ||
+				md[i].l2_len != ref_md[k].l2_len ||
+				md[i].ip_len != ref_md[k].ip_len ||
+				md[i].v6 != ref_md[k].v6) {
+			fail_msg("%s at %u: meta differs", kinds[k].name, i);
+		}
+		if (pkts[i]->pkt_len != ref_len[k] ||
+				memcmp(rte_pktmbuf_read(pkts[i], 0, ref_len[k],
+						out), ref_out[k],
+					ref_len[k]) != 0)
+			fail_msg("lookup %d: %s at %u of %u: bytes differ",
+					fc->lookup, kinds[k].name, i, n);
+		rte_pktmbuf_free(pkts[i]);
+	}
+	assert_memory_equal(drops, want, sizeof(drops));
+}
+
+/* Every 4-tuple of kinds as a group, then a tail of 0..4 packets. */
+static void
+check_lookup(enum fwd_lookup lookup)
+{
+	unsigned int ks[FWD_GROUP + 4], t, j, n;
+	struct fwd_conf fc;
+
+	fu_conf_init(&fc, lookup, 0xf, routes4, routes6);
+	fc.portmask = 0x7;
+	for (t = 0; t < NB_KINDS; t++)
+		build(t);
+	reference(&fc);
+	for (t = 0; t < NB_KINDS * NB_KINDS * NB_KINDS * NB_KINDS; t++) {
+		for (j = 0, n = t; j < FWD_GROUP; j++, n /= NB_KINDS)
+			ks[j] = n % NB_KINDS;
+		n = FWD_GROUP + t % 5;
+		for (j = FWD_GROUP; j < n; j++)
+			ks[j] = (ks[j - FWD_GROUP] + j) % NB_KINDS;
+		check_burst(&fc, ks, (uint16_t)n);
+	}
+	fwd_routes_free(&fc);
+	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
+}
+
+static void
+test_groups_agree_with_one_by_one_lpm(void **state __rte_unused)
+{
+	check_lookup(FWD_LOOKUP_LPM);
+}
+
+static void
+test_groups_agree_with_one_by_one_fib(void **state __rte_unused)
+{
+	check_lookup(FWD_LOOKUP_FIB);
+}
+
+/* A full burst of plain packets of both families, one IPv6 packet in
+ * every second place: the IPv6 bulk lookup sees them all. */
+static void
+test_full_burst_mixed_families(void **state __rte_unused)
+{
+	unsigned int ks[FWD_BURST_MAX], i, plain4 = 0, plain6 = 0;
+	struct fwd_conf fc;
+
+	for (i = 0; i < NB_KINDS; i++) {
+		if (strcmp(kinds[i].name, "plain4") == 0)
+			plain4 = i;
+		if (strcmp(kinds[i].name, "plain6") == 0)
+			plain6 = i;
+	}
+	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
+	fc.portmask = 0x7;
+	for (i = 0; i < NB_KINDS; i++)
+		build(i);
+	reference(&fc);
+	for (i = 0; i < FWD_BURST_MAX; i++)
+		ks[i] = i % 2 ? plain6 : plain4;
+	check_burst(&fc, ks, FWD_BURST_MAX);
+	for (i = 0; i < FWD_BURST_MAX; i++)
+		ks[i] = plain6;
+	check_burst(&fc, ks, FWD_BURST_MAX);
+	fwd_routes_free(&fc);
+}
+
+static int
+setup(void **state __rte_unused)
+{
+	pool = rte_pktmbuf_pool_create("ut_fwd_grp", 255, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state __rte_unused)
+{
+	rte_mempool_free(pool);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+				test_groups_agree_with_one_by_one_lpm, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(
+				test_groups_agree_with_one_by_one_fib, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(test_full_burst_mixed_families,
+				setup, teardown),
+	};
+
+	return UT_MAIN("ut_fwd_group", tests);
+}

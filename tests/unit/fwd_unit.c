@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* npool-fwd's unit test configuration (fwd_unit.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fwd_unit.h"
+
+/* @p text in a new temporary file; its path, to free(). */
+static char *
+route_file(const char *text)
+{
+	char *path = strdup("/tmp/np-fwd-ut-XXXXXX");
+	int fd;
+
+	assert_non_null(path);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+void
+fu_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
+		const char *r4, const char *r6)
+{
+	char *p4 = route_file(r4), *p6 = route_file(r6);
+	unsigned int p;
+	int rc;
+
+	memset(fc, 0, sizeof(*fc));
+	fc->lookup = lookup;
+	fc->portmask = portmask;
+	fc->mtu = 1500;
+	fc->rule4 = p4;
+	fc->rule6 = p6;
+	rc = fwd_routes_load(fc);
+	unlink(p4);
+	unlink(p6);
+	free(p4);
+	free(p6);
+	fc->rule4 = fc->rule6 = NULL;
+	assert_int_equal(rc, 0);
+	assert_true(lookup == FWD_LOOKUP_FIB ?
+			fc->fib4 != NULL && fc->fib6 != NULL &&
+			fc->lpm4 == NULL && fc->lpm6 == NULL :
+			fc->lpm4 != NULL && fc->lpm6 != NULL &&
+			fc->fib4 == NULL && fc->fib6 == NULL);
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		fc->l2[p].dst.addr_bytes[0] = 0x02;
+		fc->l2[p].dst.addr_bytes[5] = (uint8_t)p;
+		fc->l2[p].src.addr_bytes[0] = 0x02;
+		fc->l2[p].src.addr_bytes[4] = 0x01;
+		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
+	}
+	fwd_conf_l2_prepare(fc);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_UNIT_H
+#define FWD_UNIT_H
+
+/*
+ * What npool-fwd's unit tests share: a forwarding configuration made as
+ * the app makes it (route files through fwd_routes_load(), the egress
+ * MACs through fwd_conf_l2_prepare()).
+ */
+
+#include <stdint.h>
+
+#include "fwd.h"
+
+/*
+ * Fill @p fc for --lookup @p lookup and -p @p portmask from route file
+ * texts @p r4 and @p r6 (written to temporary files, removed again),
+ * MTU 1500, destination MAC 02:00:00:00:00:<port> and source MAC
+ * 02:00:00:00:01:<port>. Fails the test when the routes do not load.
+ * Free with fwd_routes_free().
+ */
+void fu_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup,
+		uint64_t portmask, const char *r4, const char *r6);
+
+#endif /* FWD_UNIT_H */
