@@ -132,11 +132,11 @@ elif [ "$(id -u)" -ne 0 ]; then
 	mem_why="not root: cannot reserve hugepages"
 else
 	read -r huge_dir hp_free hp_added < <(python3 "$hp_py" reserve \
-		--pages "${HUGEPAGES:-1024}" --state "$hp_state" \
+		--pages "${HUGEPAGES:-1024}" --need 256 --state "$hp_state" \
 		--mount "$out/hugetlbfs")
 	if [ "$huge_dir" = - ]; then
 		huge_dir=
-		mem_why="no 2 MiB hugepage granted"
+		mem_why="fewer than 256 2 MiB hugepages (-m 512) granted"
 	fi
 fi
 mem_mode=no-huge
@@ -250,9 +250,16 @@ rm -f "$cg_json"
 if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] && [ -n "$app_benches" ] &&
 		grep -q ' MISS ' "$out/targets.txt"; then
 	echo
-	bash "$root/scripts/bench-callgrind.sh" --rows "$rows" \
-		--out "$cg_json" ||
+	if bash "$root/scripts/bench-callgrind.sh" --rows "$rows" \
+			--out "$cg_json"; then
+		echo
+		python3 "$root/tests/bench/apps_callgrind.py" --show \
+			"$cg_json" --targets "$out/targets.txt" |
+			tee "$out/targets-cg.txt"
+		mv "$out/targets-cg.txt" "$out/targets.txt"
+	else
 		echo "bench.sh: bench-callgrind.sh failed (see above)" >&2
+	fi
 fi
 
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -261,10 +268,6 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "load average $load at the start, $load_end at the end;" \
 		"$((SECONDS - start)) s"
 } | tee -a "$table"
-if [ -f "$cg_json" ]; then
-	python3 "$root/tests/bench/apps_callgrind.py" --show "$cg_json" \
-		>>"$table"
-fi
 cat "$out/targets.txt" >>"$table"
 
 META_BUILD=$mode META_QUICK=${quick:+1} META_GIT=$rev \

@@ -49,7 +49,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from apps_frames import IMIX, imix_sizes, write_pcap  # noqa: E402
+from apps_frames import imix_sizes, write_pcap  # noqa: E402
 from apps_measure import RunError, measure  # noqa: E402
 from apps_tools import Tools  # noqa: E402
 from apps_cases import (MEM_LABEL, SWEEP_SIZES, make_cases,  # noqa: E402
@@ -199,7 +199,8 @@ def plot(cases, out, png):
              'testpmd rxonly': 'anchor', 'npool-fwd npool cb0': 'npool',
              'npool-fwd mempool cb0': 'mempool', 'l3fwd-lpm': 'anchor'}
     for c in cases:
-        if not c.plot:
+        # The sweep is of the first memory mode only.
+        if not c.plot or c.mem != cases[0].mem:
             continue
         for v, (med, lo, hi, _, _) in zip(c.variants, summarize(c)):
             k = kinds.get(v.label)
@@ -226,7 +227,7 @@ def plot(cases, out, png):
     with open(gp, 'w') as f:
         f.write('''set terminal pngcairo size 1400,560 font "sans,11" noenhanced
 set output "%(png)s"
-set multiplot layout 1,2 title "npool apps vs DPDK anchors, 1 forwarding lcore (median, min-max over rounds)"
+set multiplot layout 1,2 title "npool apps vs DPDK anchors, 1 forwarding lcore, %(mem)s (median, min-max over rounds)"
 set logscale x 2
 set xtics (64, 128, 256, 512, 1024, 1514)
 set xrange [56:1750]
@@ -245,7 +246,7 @@ plot "%(dat)s" u ($1*0.97):11:12:13 t "npool-fwd --pool npool" lw 2 pt 7, \\
      "" u 1:14:15:16 t "npool-fwd --pool mempool (stock)" lw 2 pt 5, \\
      "" u ($1*1.03):17:18:19 t "l3fwd --lookup lpm (anchor)" lw 2 pt 9 dt 2
 unset multiplot
-''' % {'png': png, 'dat': dat})
+''' % {'png': png, 'dat': dat, 'mem': MEM_LABEL[cases[0].mem]})
     r = subprocess.run(['gnuplot', gp], capture_output=True, text=True)
     if r.returncode != 0:
         print('apps_bench: gnuplot failed: %s' % r.stderr.strip(),

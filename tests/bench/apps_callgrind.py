@@ -18,8 +18,9 @@ busiest, summed, over all packets.
 
   apps_callgrind.py --rows ROWS --out OUT.json [--build build] ...
       runs and prints the table, writes OUT.json (keyed by row)
-  apps_callgrind.py --show OUT.json
-      prints the table of OUT.json
+  apps_callgrind.py --show OUT.json [--targets TARGETS]
+      prints the table of OUT.json; with TARGETS (bench.sh's list of
+      targets) that list, each MISS line followed by its counts
 """
 
 import argparse
@@ -140,11 +141,30 @@ def show(res):
     sys.stdout.flush()
 
 
+def annotate(res, targets):
+    """bench.sh's target list, the counts beside each MISS line."""
+    print('Targets, with the instructions per packet of the missed ones'
+          ' (callgrind):')
+    with open(targets) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line.startswith('  '):
+                continue
+            print(line)
+            for key, vs in res.items():
+                if ' %s = ' % key.replace('|', ' / ') in line:
+                    print('      instructions/packet: %s' % ', '.join(
+                        '%s %.0f' % (v['variant'], v['ir_per_pkt'])
+                        if v.get('ir_per_pkt') is not None else
+                        '%s ?' % v['variant'] for v in vs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--rows')
     ap.add_argument('--out')
     ap.add_argument('--show')
+    ap.add_argument('--targets', help='with --show: annotate this list')
     ap.add_argument('--build', default='build',
                     help='build folder of npool-drop/npool-fwd (no '
                     '-march=native)')
@@ -155,7 +175,11 @@ def main():
     a = ap.parse_args()
     if a.show:
         with open(a.show) as f:
-            show(json.load(f))
+            res = json.load(f)
+        if a.targets:
+            annotate(res, a.targets)
+        else:
+            show(res)
         return 0
     if not a.rows or not a.out:
         ap.error('--rows and --out (or --show)')

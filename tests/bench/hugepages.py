@@ -11,9 +11,10 @@ unmounted, one that was there stays.
 Used as a module (tests/integration/dpdk_tools.py) and from the shell
 (scripts/bench.sh), which keeps the state in a file between the calls:
 
-  hugepages.py reserve --pages N --state FILE [--mount DIR]
+  hugepages.py reserve --pages N --state FILE [--mount DIR] [--need M]
       prints "DIR FREE ADDED" (the hugetlbfs to pass as --huge-dir, the
-      free pages, the pages added); FREE 0 when none could be had.
+      free pages, the pages added); "- 0 0", nothing kept, when fewer
+      than M pages (default 1) could be had.
   hugepages.py release --state FILE
       gives back what the reserve of FILE added and unmounts what it
       mounted; a missing FILE is nothing to give back.
@@ -141,6 +142,8 @@ def main():
     ap.add_argument('--pages', type=int, default=1024)
     ap.add_argument('--state', required=True)
     ap.add_argument('--mount', help='mount a private hugetlbfs here')
+    ap.add_argument('--need', type=int, default=1,
+                    help='fewer free pages than this: none at all')
     a = ap.parse_args()
     if a.what == 'release':
         if not os.path.exists(a.state):
@@ -154,7 +157,7 @@ def main():
         print('- 0 0')
         return 0
     free = h.reserve()
-    if free == 0 or h.dir is None:
+    if free < max(a.need, 1) or h.dir is None:
         h.release()
         print('- 0 0')
         return 0
