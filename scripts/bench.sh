@@ -133,8 +133,8 @@ elif [ "$(id -u)" -ne 0 ]; then
 else
 	read -r huge_dir hp_free hp_added < <(python3 "$hp_py" reserve \
 		--pages "${HUGEPAGES:-1024}" --need 256 --state "$hp_state" \
-		--mount "$out/hugetlbfs")
-	if [ "$huge_dir" = - ]; then
+		--mount "$out/hugetlbfs") || true
+	if [ -z "$huge_dir" ] || [ "$huge_dir" = - ]; then
 		huge_dir=
 		mem_why="fewer than 256 2 MiB hugepages (-m 512) granted"
 	fi
@@ -142,7 +142,8 @@ fi
 mem_mode=no-huge
 if [ -n "$huge_dir" ]; then
 	mem_mode=hugepages
-	memory="hugepages (2 MiB: $hp_added added, $hp_free free; hugetlbfs $huge_dir)"
+	memory="hugepages (2 MiB: $hp_added added, $hp_free free;"
+	memory+=" hugetlbfs $huge_dir)"
 	alloc_mem=(--huge-dir "$huge_dir")
 else
 	memory="no-huge ($mem_why)"
