@@ -8,9 +8,24 @@
 # example (built in BUILD/l3fwd), Mpps from port counters, their own
 # table in the same files and BUILD/bench/apps-mpps.png.
 #
+# Memory: as root the run reserves 2 MiB hugepages (tests/bench/
+# hugepages.py: HUGEPAGES more than are free, 1024 by default, a private
+# hugetlbfs mounted on BUILD/bench/hugetlbfs) and gives back exactly what
+# it added at the end, also on Ctrl-C or a failure. Every tool then runs
+# on hugepages (--huge-dir, --in-memory), and in full mode the app cases
+# with a target run on --no-huge as well (their second column). Not root,
+# or no page granted: everything runs --no-huge, and the header and
+# results.json say so.
+#
 # Usage: scripts/bench.sh [BUILD_DIR]      (default build-bench)
 #   QUICK=1     quick mode: fewer operations per round, still >= 5 rounds
-#               (apps: 2 rounds of 0.5 s, no size sweep)
+#               (apps: 2 rounds of 0.5 s, no size sweep, hugepages only,
+#               no callgrind)
+#   NOHUGE=1    no hugepages: every bench --no-huge
+#   ALLOC_NOHUGE=1  the allocator benches on --no-huge too (after the
+#               hugepage run)
+#   CALLGRIND=0 no instruction counts for the missed targets (full mode
+#               runs scripts/bench-callgrind.sh for them)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
 #               retain drop fwd)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
@@ -99,23 +114,94 @@ args=(--json "$rows")
 [ -n "$quick" ] && args+=(--quick)
 [ -n "${ROUNDS:-}" ] && args+=(--rounds "$ROUNDS")
 
-load=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "npool allocator benchmarks: build $mode, $(nproc) CPUs (load $load)," \
-	"DPDK $(pkg-config --modversion libdpdk), ${quick:+QUICK }run $(date -u +%FT%TZ)"
-echo "cycles: rte_rdtsc_precise(); value = median over rounds; ratio =" \
-	"median of per-round value/anchor (same process, alternating)"
-echo
-hdr=()
-start=$SECONDS
-for b in $alloc_benches; do
-	if ! "$build/tests/bench/npool-bench-$b" "${args[@]}" "${hdr[@]}" \
-			2>"$out/$b.log" | tee -a "$table"; then
-		echo "bench.sh: npool-bench-$b failed:" >&2
-		tail -20 "$out/$b.log" >&2
-		exit 1
+# ---- Memory: 2 MiB hugepages for the run, given back on any exit -------
+hp_state=$out/hugepages.state
+hp_py=$root/tests/bench/hugepages.py
+release_hugepages() {
+	python3 "$hp_py" release --state "$hp_state" || true
+}
+trap release_hugepages EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+release_hugepages   # a state left by a run killed with SIGKILL
+huge_dir=
+mem_why=
+if [ -n "${NOHUGE:-}" ]; then
+	mem_why="NOHUGE=1"
+elif [ "$(id -u)" -ne 0 ]; then
+	mem_why="not root: cannot reserve hugepages"
+else
+	read -r huge_dir hp_free hp_added < <(python3 "$hp_py" reserve \
+		--pages "${HUGEPAGES:-1024}" --need 256 --state "$hp_state" \
+		--mount "$out/hugetlbfs") || true
+	if [ -z "$huge_dir" ] || [ "$huge_dir" = - ]; then
+		huge_dir=
+		mem_why="fewer than 256 2 MiB hugepages (-m 512) granted"
 	fi
-	hdr=(--no-header)
-done
+fi
+mem_mode=no-huge
+if [ -n "$huge_dir" ]; then
+	mem_mode=hugepages
+	memory="hugepages (2 MiB: $hp_added added, $hp_free free;"
+	memory+=" hugetlbfs $huge_dir)"
+	alloc_mem=(--huge-dir "$huge_dir")
+else
+	memory="no-huge ($mem_why)"
+	alloc_mem=(--no-huge)
+fi
+
+# CPU, kernel, DPDK: the header of the output, of table.md and results.json.
+cpu_field() {
+	lscpu 2>/dev/null | sed -n "s/^$1: *//p" | head -1
+}
+cpu_model=$(cpu_field 'Model name')
+[ -n "$cpu_model" ] || cpu_model=$(sed -n 's/^model name\s*: //p' \
+	/proc/cpuinfo | head -1)
+cpu_vendor=$(cpu_field 'Vendor ID')
+cpu_mhz=$(cpu_field 'CPU max MHz')
+[ -n "$cpu_mhz" ] || cpu_mhz=$(cpu_field 'CPU MHz')
+[ -n "$cpu_mhz" ] || cpu_mhz=$(sed -n 's/^cpu MHz\s*: //p' /proc/cpuinfo |
+	head -1)
+kernel=$(uname -r)
+dpdk=$(pkg-config --modversion libdpdk)
+rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)
+
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+	echo "npool benchmarks at $rev: ${cpu_model:-?} (${cpu_vendor:-?}," \
+		"${cpu_mhz:-?} MHz), $(nproc) CPUs, kernel $kernel, DPDK $dpdk"
+	echo "build $mode; memory $memory; ${quick:+QUICK }run" \
+		"$(date -u +%FT%TZ); load $load at the start"
+	echo "cycles: rte_rdtsc_precise(); value = median over rounds;" \
+		"ratio = median of per-round value/anchor (same process," \
+		"alternating)"
+	echo
+} | tee -a "$table"
+start=$SECONDS
+run_alloc() {
+	local hdr=() b
+	for b in $alloc_benches; do
+		if ! "$build/tests/bench/npool-bench-$b" "${args[@]}" "$@" \
+				"${hdr[@]}" 2>"$out/$b.log" | tee -a "$table"; then
+			echo "bench.sh: npool-bench-$b failed:" >&2
+			tail -20 "$out/$b.log" >&2
+			exit 1
+		fi
+		hdr=(--no-header)
+	done
+}
+if [ -n "$alloc_benches" ]; then
+	echo "Allocator benchmarks, $mem_mode" \
+		"(retain, mem: --no-huge always, they probe RSS):" |
+		tee -a "$table"
+	run_alloc "${alloc_mem[@]}"
+	if [ -n "$huge_dir" ] && [ -n "${ALLOC_NOHUGE:-}" ]; then
+		echo | tee -a "$table"
+		echo "Allocator benchmarks, no-huge (ALLOC_NOHUGE=1):" |
+			tee -a "$table"
+		run_alloc --no-huge
+	fi
+fi
 
 # ---- Apps: npool-drop / npool-fwd against testpmd / l3fwd --------------
 # tests/bench/apps_bench.py builds l3fwd (same -march as the apps), writes
@@ -132,6 +218,13 @@ if [ -n "$app_benches" ]; then
 		app_args+=(--pkg-config-path "$build/dpdk-native-pc")
 	[ -n "$quick" ] && app_args+=(--quick)
 	[ -n "${ROUNDS:-}" ] && app_args+=(--rounds "$ROUNDS")
+	if [ -z "$huge_dir" ]; then
+		app_args+=(--mem nohuge)
+	elif [ -n "$quick" ]; then
+		app_args+=(--mem huge --huge-dir "$huge_dir")
+	else
+		app_args+=(--mem "huge nohuge" --huge-dir "$huge_dir")
+	fi
 	if ! python3 "$root/tests/bench/apps_bench.py" "${app_args[@]}" \
 			2>"$out/apps.log" | tee -a "$table"; then
 		echo "bench.sh: tests/bench/apps_bench.py failed:" >&2
@@ -140,31 +233,74 @@ if [ -n "$app_benches" ]; then
 	fi
 fi
 
-echo
-echo "Targets (issue 3):"
-grep -E '\| (PASS|MISS|MISSING) ' "$table" | awk -F'|' '
-	function t(s) { gsub(/^ +| +$/, "", s); return s }
-	{ printf "  %s: %s / %s / %s = %s %s (ratio %s to %s)\n", t($11),
-		t($2), t($3), t($4), t($6), t($7), t($9), t($10) }
-	END { if (NR == 0) print "  (none in this selection)" }' || true
+{
+	echo
+	echo "Targets (issues 3, 10, 11):"
+	grep -E '\| (PASS|MISS|MISSING) ' "$table" | awk -F'|' '
+		function t(s) { gsub(/^ +| +$/, "", s); return s }
+		{ printf "  %s: %s / %s / %s = %s %s (ratio %s to %s)\n",
+			t($11), t($2), t($3), t($4), t($6), t($7), t($9),
+			t($10) }
+		END { if (NR == 0) print "  (none in this selection)" }' ||
+		true
+} | tee "$out/targets.txt"
 
-python3 - "$rows" "$out/results.json" "$mode" "${quick:+1}" \
-		"$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo -)" \
-		"$((SECONDS - start))" "$load" \
-		"$(cut -d' ' -f1-3 /proc/loadavg)" <<'EOF'
-import json, platform, sys, time
-rows_path, out_path, mode, quick, rev, secs, load, load_end = sys.argv[1:9]
+# ---- Why a target was missed: instructions per packet (callgrind) ------
+cg_json=$out/callgrind.json
+rm -f "$cg_json"
+if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] && [ -n "$app_benches" ] &&
+		grep -q ' MISS ' "$out/targets.txt"; then
+	echo
+	if bash "$root/scripts/bench-callgrind.sh" --rows "$rows" \
+			--out "$cg_json"; then
+		echo
+		python3 "$root/tests/bench/apps_callgrind.py" --show \
+			"$cg_json" --targets "$out/targets.txt" |
+			tee "$out/targets-cg.txt"
+		mv "$out/targets-cg.txt" "$out/targets.txt"
+	else
+		echo "bench.sh: bench-callgrind.sh failed (see above)" >&2
+	fi
+fi
+
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+	echo
+	echo "load average $load at the start, $load_end at the end;" \
+		"$((SECONDS - start)) s"
+} | tee -a "$table"
+cat "$out/targets.txt" >>"$table"
+
+META_BUILD=$mode META_QUICK=${quick:+1} META_GIT=$rev \
+META_CPU_MODEL=$cpu_model META_CPU_VENDOR=$cpu_vendor META_CPU_MHZ=$cpu_mhz \
+META_KERNEL=$kernel META_DPDK=$dpdk META_MEMORY=$memory \
+META_MEMORY_MODE=$mem_mode \
+META_SECONDS=$((SECONDS - start)) META_LOAD=$load META_LOAD_END=$load_end \
+python3 - "$rows" "$out/results.json" "$cg_json" <<'EOF'
+import json, os, sys, time
+rows_path, out_path, cg_path = sys.argv[1:4]
+m = lambda k: os.environ.get('META_' + k, '')
 rows = [json.loads(l) for l in open(rows_path) if l.strip()]
-cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
-            if l.startswith('model name')), platform.machine())
+try:
+    cg = json.load(open(cg_path))
+except OSError:
+    cg = {}
+for r in rows:
+    key = '%s|%s|%s' % (r['bench'], r['case'], r['variant'])
+    if key in cg:
+        r['callgrind'] = cg[key]
 doc = {
-    'meta': {'build': mode, 'quick': bool(quick), 'git': rev,
-             'cpu': cpu, 'kernel': platform.release(),
+    'meta': {'build': m('BUILD'), 'quick': bool(m('QUICK')),
+             'git': m('GIT'),
+             'cpu': {'model': m('CPU_MODEL'), 'vendor': m('CPU_VENDOR'),
+                     'mhz': m('CPU_MHZ'), 'cpus': os.cpu_count()},
+             'kernel': m('KERNEL'), 'dpdk': m('DPDK'),
+             'memory': m('MEMORY'), 'memory_mode': m('MEMORY_MODE'),
              'date': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
-             'seconds': int(secs), 'rows': len(rows),
-             'loadavg_at_start': load, 'loadavg_at_end': load_end},
+             'seconds': int(m('SECONDS')), 'rows': len(rows),
+             'loadavg_at_start': m('LOAD'), 'loadavg_at_end': m('LOAD_END')},
     'results': rows,
 }
 json.dump(doc, open(out_path, 'w'), indent=1)
-print(f"\n{len(rows)} rows in {secs} s -> {out_path}")
+print('\n%d rows in %s s -> %s' % (len(rows), m('SECONDS'), out_path))
 EOF

@@ -3,8 +3,10 @@
 """App benchmarks of make bench (scripts/bench.sh runs this).
 
 npool-drop and npool-fwd against DPDK's own anchors, one forwarding lcore
-on core 1 (the main lcore, where a tool needs one, on core 0), --no-huge,
-virtual devices:
+on core 1 (the main lcore, where a tool needs one, on core 0), on 2 MiB
+hugepages (--huge-dir) and, for the cases with a target, on --no-huge too
+(--mem), virtual devices (apps_cases.py has the cases, the lcore layout
+and the targets):
 
   drop  npool-drop --pool npool | --pool mempool  vs  dpdk-testpmd
         --forward-mode=rxonly, on net_null and on net_pcap infinite_rx,
@@ -16,6 +18,10 @@ virtual devices:
         198.18.1.x (l3fwd's default route 198.18.1.0/24 -> port 1, the
         same table npool-fwd loads by default) and IMIX 7:4:1 of
         60/590/1514 B.
+  lcores npool-drop, npool-fwd (both pools), testpmd rxonly and l3fwd-lpm
+        on 2 RX queues a port, 1 and 2 forwarding lcores: 2lc/1lc per
+        tool, and npool's scaling over the anchor's.
+  fib   npool-fwd --lookup fib vs l3fwd --lookup fib.
   sweep (full mode) Mpps vs frame size 64..1514 for drop and fwd, npool
         vs stock vs anchor, plotted with gnuplot into OUT/apps-mpps.png.
 
@@ -41,159 +47,13 @@ import subprocess
 import sys
 import time
 
-EAL = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf']
-# Pool size of every tool, as npool's apps and l3fwd size theirs (8192):
-# testpmd would make one of ~160k mbufs, which a cache-0 FIFO ring walks
-# cold.
-NB_MBUFS = 8192
-FWD_CONFIG = '(0,0,1),(1,0,1)'
-SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
-TARGET = 1.2
-
-SEED_DROP = '5 drop 8.9->9.8Mpps'
-SEED_NETDEV = '1 netdev vs napi'
-SEED_FWD = '3,4 build_skb+copybreak'
-SEED_SWEEP = '(plot)'
-
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from apps_frames import IMIX, imix_sizes, write_pcap  # noqa: E402
+from apps_frames import imix_sizes, write_pcap  # noqa: E402
 from apps_measure import RunError, measure  # noqa: E402
 from apps_tools import Tools  # noqa: E402
-
-
-# ---------------------------------------------------------------- cases
-
-class Variant:
-    def __init__(self, label, tool, run):
-        self.label = label
-        self.tool = tool
-        self.run = run          # (cmd builder, counters, stop)
-        self.mpps = []          # per round, None when it failed
-        self.errors = []
-
-
-class Case:
-    def __init__(self, bench, name, seed, variants, anchor, target=None,
-                 size=None, plot=None):
-        self.bench = bench
-        self.name = name
-        self.seed = seed
-        self.variants = variants
-        self.anchor = anchor        # index in variants
-        self.target = target        # index of the variant with a target
-        self.size = size            # frame size for the plot, or None
-        self.plot = plot            # 'drop' | 'fwd' | None
-
-
-def drop_cmd(tools, vdev, pool, mbcache=None):
-    def build(prefix):
-        c = [tools.bin['npool-drop'], '-l', '0-1'] + EAL + [
-            '--file-prefix', prefix, '--vdev', vdev, '--',
-            '-p', '0x1', '--pool', pool]
-        if mbcache is not None:
-            c += ['--mbcache', str(mbcache)]
-        return c
-    return build, [(0, 'ipackets')], 'sigint'
-
-
-def testpmd_cmd(tools, vdev, mbcache=None):
-    def build(prefix):
-        c = [tools.bin['testpmd'], '-l', '0-1'] + EAL + [
-            '--file-prefix', prefix, '--vdev', vdev, '--',
-            '--forward-mode=rxonly', '--nb-cores=1', '--rxq=1', '--txq=1',
-            '--disable-link-check',
-            '--total-num-mbufs=%d' % NB_MBUFS]
-        if mbcache is not None:
-            c.append('--mbcache=%d' % mbcache)
-        return c
-    return build, [(0, 'ipackets')], 'stdin'
-
-
-FWD_COUNTERS = [(1, 'opackets'), (0, 'ipackets')]
-
-
-def fwd_vdevs(pcap):
-    return ['--vdev', 'net_pcap0,rx_pcap=%s,infinite_rx=1' % pcap,
-            '--vdev', 'net_null1,no-rx=1']
-
-
-def fwd_cmd(tools, pcap, pool, copybreak):
-    def build(prefix):
-        return [tools.bin['npool-fwd'], '-l', '0-1'] + EAL + [
-            '--file-prefix', prefix] + fwd_vdevs(pcap) + [
-            '--', '-p', '0x3', '--config', FWD_CONFIG, '--pool', pool,
-            '--copybreak', str(copybreak)]
-    return build, FWD_COUNTERS, 'sigint'
-
-
-def l3fwd_cmd(tools, pcap):
-    # One lcore: l3fwd forwards on every lcore it is given and sets up
-    # one TX queue per lcore, so its only lcore is core 1.
-    def build(prefix):
-        return [tools.bin['l3fwd'], '-l', '1'] + EAL + [
-            '--file-prefix', prefix] + fwd_vdevs(pcap) + [
-            '--', '-p', '0x3', '--config=' + FWD_CONFIG, '--lookup=lpm',
-            '--parse-ptype']
-    return build, FWD_COUNTERS, 'sigint'
-
-
-def make_cases(tools, pcaps, quick, only):
-    cases = []
-
-    def drop_case(name, vdev, seed, cache0=False, size=None, plot=None,
-                  target=False):
-        mc = 0 if cache0 else None
-        vs = [Variant('npool-drop npool', 'npool-drop',
-                      lambda: drop_cmd(tools, vdev, 'npool')),
-              Variant('npool-drop mempool' + (' c0' if cache0 else ''),
-                      'npool-drop',
-                      lambda: drop_cmd(tools, vdev, 'mempool', mc)),
-              Variant('testpmd rxonly' + (' c0' if cache0 else ''),
-                      'testpmd', lambda: testpmd_cmd(tools, vdev, mc))]
-        cases.append(Case('drop', name, seed, vs, 2, 0 if target else None,
-                          size, plot))
-
-    def fwd_case(name, pcap, seed, cb=(0, 256), size=None, plot=None,
-                 target=False):
-        vs = []
-        for pool in ('npool', 'mempool'):
-            for c in cb:
-                vs.append(Variant('npool-fwd %s cb%d' % (pool, c),
-                                  'npool-fwd',
-                                  (lambda p=pool, c=c:
-                                   fwd_cmd(tools, pcap, p, c))))
-        vs.append(Variant('l3fwd-lpm', 'l3fwd',
-                          lambda: l3fwd_cmd(tools, pcap)))
-        cases.append(Case('fwd', name, seed, vs, len(vs) - 1,
-                          0 if target else None, size, plot))
-
-    pc = lambda s: 'net_pcap0,rx_pcap=%s,infinite_rx=1' % pcaps[s]
-    if 'drop' in only:
-        drop_case('net_null 64B', 'net_null0,size=64', SEED_DROP,
-                  target=True)
-        drop_case('net_null 1514B', 'net_null0,size=1514', SEED_DROP)
-        drop_case('pcap 64B', pc(64), SEED_DROP, size=64, plot='drop')
-        drop_case('pcap 1514B', pc(1514), SEED_DROP, size=1514,
-                  plot='drop')
-        drop_case('net_null 64B cache0', 'net_null0,size=64', SEED_NETDEV,
-                  cache0=True)
-        if not quick:
-            drop_case('pcap 64B cache0', pc(64), SEED_NETDEV, cache0=True)
-    if 'fwd' in only:
-        fwd_case('pcap->null 64B', pcaps[64], SEED_FWD, size=64,
-                 plot='fwd', target=True)
-        fwd_case('pcap->null IMIX', pcaps['imix'], SEED_FWD)
-    if not quick:
-        for s in SWEEP_SIZES:
-            if 'drop' in only and s not in (64, 1514):
-                drop_case('pcap %dB' % s, pc(s), SEED_SWEEP, size=s,
-                          plot='drop')
-            if 'fwd' in only and s != 64:
-                fwd_case('pcap->null %dB' % s, pcaps[s], SEED_SWEEP,
-                         cb=(0,), size=s, plot='fwd')
-    return cases
+from apps_cases import (MEM_LABEL, SWEEP_SIZES, make_cases,  # noqa: E402
+                        pcap_files)
 
 
 # ---------------------------------------------------------------- stats
@@ -232,21 +92,52 @@ def fmt(x, f='%.2f'):
     return '-' if x is None else f % x
 
 
+def target_cell(thr, value, missing):
+    if thr is None:
+        return '-'
+    if missing:
+        return 'MISSING >=%.2fx' % thr
+    return '%s >=%.2fx' % ('PASS' if value >= thr else 'MISS', thr)
+
+
+def why_missing(case, v, tools):
+    return tools.why.get(v.tool) or (v.errors[-1] if v.errors else '')
+
+
+def derived_values(case, d):
+    """Per-round values of Derived d (None where a run failed)."""
+    vs = case.variants
+    out = []
+    for r in range(len(vs[d.num].mpps)):
+        x = [vs[i].mpps[r] for i in d.involves()]
+        if any(not y for y in x):
+            continue
+        val = x[0] / x[1]
+        if d.num2 is not None:
+            val /= x[2] / x[3]
+        out.append(val)
+    return out
+
+
+def json_row(case, args, **kw):
+    row = {'bench': case.bench, 'case': case.name, 'case_base': case.base,
+           'mem': MEM_LABEL[case.mem], 'warmup_s': args.warmup,
+           'window_s': args.window, 'size': case.size}
+    row.update(kw)
+    return row
+
+
 def emit(case, args, tools, hz, json_fp):
     stats = summarize(case)
     anchor = case.variants[case.anchor]
+    anchor_missing = stats[case.anchor][0] is None
+    rows = []
     for i, (v, (med, lo, hi, ratio, ratios)) in enumerate(
             zip(case.variants, stats)):
         missing = med is None
-        why = tools.why.get(v.tool) or (v.errors[-1] if v.errors else '')
-        if i == case.target:
-            if missing or stats[case.anchor][0] is None:
-                target = 'MISSING >=%.1fx' % TARGET
-            else:
-                target = '%s >=%.1fx' % (
-                    'PASS' if ratio >= TARGET else 'MISS', TARGET)
-        else:
-            target = '-'
+        why = why_missing(case, v, tools)
+        target = target_cell(case.targets.get(i), ratio,
+                             missing or anchor_missing)
         seed = '(anchor)' if i == case.anchor else case.seed
         if missing:
             seed = 'MISSING: %s' % why
@@ -257,22 +148,47 @@ def emit(case, args, tools, hz, json_fp):
                   fmt(med), 'Mpps',
                   '-' if missing else '%.2f-%.2f' % (lo, hi),
                   fmt(ratio), anchor.label, target, seed))
-        sys.stdout.flush()
-        if json_fp:
-            row = {
-                'bench': case.bench, 'case': case.name, 'variant': v.label,
-                'unit': 'Mpps', 'value': med, 'cycles': cyc, 'min': lo,
-                'max': hi, 'ratio': ratio, 'anchor': anchor.label,
-                'target': '' if target == '-' else target,
-                'seed': '(anchor)' if i == case.anchor else case.seed,
-                'note': why if missing or v.errors else '',
-                'rounds': len(v.mpps), 'samples_mpps': v.mpps,
-                'samples_ratio': ratios, 'tool': v.tool,
-                'warmup_s': args.warmup, 'window_s': args.window,
-                'size': case.size,
-            }
+        cmd = v.run()[0]('PREFIX') if v.tool in tools.bin else None
+        rows.append(json_row(
+            case, args, variant=v.label, unit='Mpps', value=med,
+            cycles=cyc, min=lo, max=hi, ratio=ratio, anchor=anchor.label,
+            target='' if target == '-' else target,
+            seed='(anchor)' if i == case.anchor else case.seed,
+            note=why if missing or v.errors else '', rounds=len(v.mpps),
+            samples_mpps=v.mpps, samples_ratio=ratios, tool=v.tool,
+            lcores=v.lcores, cmd=cmd,
+            involves=[v.label, anchor.label] if i in case.targets
+            else []))
+    for d in case.derived:
+        vals = derived_values(case, d)
+        med = median(vals)
+        missing = med is None
+        target = target_cell(d.target, med, missing)
+        ref = case.variants[d.den].label
+        if d.num2 is not None:
+            ref = '%s 2lc/1lc' % case.variants[d.num2].label.split()[0]
+        lost = [case.variants[i] for i in d.involves()
+                if median([x for x in case.variants[i].mpps
+                           if x is not None]) is None]
+        seed = case.seed if not lost else 'MISSING: %s: %s' % (
+            lost[0].label, why_missing(case, lost[0], tools))
+        print('| %-6s | %-24s | %-22s | %8s | %9s | %-6s | %-17s | %6s '
+              '| %-14s | %-14s | %s |' % (
+                  case.bench, case.name, d.label, '-', fmt(med), 'x',
+                  '-' if missing else '%.2f-%.2f' % (min(vals), max(vals)),
+                  fmt(med), ref, target, seed))
+        rows.append(json_row(
+            case, args, variant=d.label, unit='x', value=med, cycles=None,
+            min=min(vals) if vals else None,
+            max=max(vals) if vals else None, ratio=med, anchor=ref,
+            target='' if target == '-' else target, seed=seed, note='',
+            rounds=len(vals), samples_ratio=vals, tool='derived',
+            involves=[case.variants[i].label for i in d.involves()]))
+    sys.stdout.flush()
+    if json_fp:
+        for row in rows:
             json_fp.write(json.dumps(row) + '\n')
-            json_fp.flush()
+        json_fp.flush()
 
 
 # ----------------------------------------------------------------- plot
@@ -283,7 +199,8 @@ def plot(cases, out, png):
              'testpmd rxonly': 'anchor', 'npool-fwd npool cb0': 'npool',
              'npool-fwd mempool cb0': 'mempool', 'l3fwd-lpm': 'anchor'}
     for c in cases:
-        if not c.plot:
+        # The sweep is of the first memory mode only.
+        if not c.plot or c.mem != cases[0].mem:
             continue
         for v, (med, lo, hi, _, _) in zip(c.variants, summarize(c)):
             k = kinds.get(v.label)
@@ -310,7 +227,7 @@ def plot(cases, out, png):
     with open(gp, 'w') as f:
         f.write('''set terminal pngcairo size 1400,560 font "sans,11" noenhanced
 set output "%(png)s"
-set multiplot layout 1,2 title "npool apps vs DPDK anchors, 1 forwarding lcore (median, min-max over rounds)"
+set multiplot layout 1,2 title "npool apps vs DPDK anchors, 1 forwarding lcore, %(mem)s (median, min-max over rounds)"
 set logscale x 2
 set xtics (64, 128, 256, 512, 1024, 1514)
 set xrange [56:1750]
@@ -329,7 +246,7 @@ plot "%(dat)s" u ($1*0.97):11:12:13 t "npool-fwd --pool npool" lw 2 pt 7, \\
      "" u 1:14:15:16 t "npool-fwd --pool mempool (stock)" lw 2 pt 5, \\
      "" u ($1*1.03):17:18:19 t "l3fwd --lookup lpm (anchor)" lw 2 pt 9 dt 2
 unset multiplot
-''' % {'png': png, 'dat': dat})
+''' % {'png': png, 'dat': dat, 'mem': MEM_LABEL[cases[0].mem]})
     r = subprocess.run(['gnuplot', gp], capture_output=True, text=True)
     if r.returncode != 0:
         print('apps_bench: gnuplot failed: %s' % r.stderr.strip(),
@@ -339,6 +256,21 @@ unset multiplot
 
 
 # ----------------------------------------------------------------- main
+
+def last_error(log):
+    """': <the tool's first error line>' (a line starting with its name
+    and a colon, e.g. "npool-fwd: --lookup: ..."), else ''."""
+    try:
+        with open(log) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ''
+    tool = os.path.basename(lines[0].split()[0]) if lines else ''
+    for l in lines[1:]:
+        if tool and l.startswith(tool + ':'):
+            return ': ' + l.strip()[:160]
+    return ''
+
 
 def loadavg():
     with open('/proc/loadavg') as f:
@@ -375,6 +307,10 @@ def main():
     ap.add_argument('--no-header', action='store_true')
     ap.add_argument('--plot', action='store_true',
                     help='write OUT/apps-mpps.png')
+    ap.add_argument('--mem', default='nohuge',
+                    help='memory modes, first the main one: "huge nohuge",'
+                    ' "huge" or "nohuge" (default)')
+    ap.add_argument('--huge-dir', help='hugetlbfs mount for --mem huge')
     ap.add_argument('--show-cmds', action='store_true',
                     help='print the command of every variant and exit')
     args = ap.parse_args()
@@ -386,19 +322,17 @@ def main():
     if args.warmup is None:
         args.warmup = 0.2 if quick else 0.5
     if args.window is None:
-        args.window = 0.5 if quick else 2.0
+        args.window = 0.5 if quick else 1.0
     only = args.only.split()
     out = args.out
     logs = os.path.join(out, 'apps-logs')
     os.makedirs(logs, exist_ok=True)
-    pdir = os.path.join(out, 'pcap')
-    os.makedirs(pdir, exist_ok=True)
-    pcaps = {s: write_pcap(os.path.join(pdir, 'udp%d.pcap' % s), [s])
-             for s in SWEEP_SIZES}
-    pcaps['imix'] = write_pcap(os.path.join(pdir, 'imix.pcap'),
-                               imix_sizes(), 12 * 24)
+    pcaps = pcap_files(os.path.join(out, 'pcap'), write_pcap, imix_sizes)
     tools = Tools(args)
-    cases = make_cases(tools, pcaps, quick, only)
+    mems = args.mem.split()
+    if 'huge' in mems and not args.huge_dir:
+        ap.error('--mem huge needs --huge-dir')
+    cases = make_cases(tools, pcaps, quick, only, mems, args.huge_dir)
     if args.show_cmds:
         for c in cases:
             for v in c.variants:
@@ -410,9 +344,19 @@ def main():
 
     load0 = loadavg()
     hz = tsc_hz()
-    print('npool app benchmarks: %d rounds, warm-up %.1f s, window %.1f s,'
-          ' 1 forwarding lcore on core 1; l3fwd %s; load %s' % (
-              rounds, args.warmup, args.window, tools.l3fwd_march, load0))
+    print('npool app benchmarks: %d rounds, warm-up %.1f s, window %.1f s;'
+          ' memory %s; l3fwd %s; load %s' % (
+              rounds, args.warmup, args.window,
+              ' + '.join(MEM_LABEL[m] + (' (all cases)' if i == 0 and
+                                         len(mems) > 1 else
+                                         ' (cases with a target)' if i
+                                         else '')
+                         for i, m in enumerate(mems)),
+              tools.l3fwd_march, load0))
+    print('  lcores: 1 forwarding lcore on core 1 (npool apps, testpmd: main'
+          ' lcore asleep on core 0; l3fwd -l 1); 2 lcores: npool apps and'
+          ' testpmd --lcores 0@0,1@0,2@1 (main asleep beside lcore 1),'
+          ' l3fwd -l 0-1 (its main lcore forwards)')
     for t, why in sorted(tools.why.items()):
         print('  MISSING %s: %s' % (t, why))
     print()
@@ -452,7 +396,8 @@ def main():
                                            d[counters[1]]))
                 except RunError as e:
                     v.mpps.append(None)
-                    v.errors.append('round %d: %s (%s)' % (r, e, log))
+                    v.errors.append('round %d: %s%s (%s)' % (
+                        r, e, last_error(log), log))
     for c in cases:
         emit(c, args, tools, hz, json_fp)
     if json_fp:

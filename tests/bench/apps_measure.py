@@ -22,6 +22,10 @@ def runtime_dir(prefix):
     return os.path.join(base, prefix)
 
 
+class NotReady(Exception):
+    """The process answers, its port is not there yet (null stats)."""
+
+
 class Telemetry:
     def __init__(self, path):
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -44,6 +48,8 @@ class Telemetry:
         out = {}
         for port in sorted({p for p, _ in counters}):
             st = self.stats(port)
+            if st is None:
+                raise NotReady('no /ethdev/stats of port %d' % port)
             for p, k in counters:
                 if p == port:
                     out[(p, k)] = st[k]
@@ -100,7 +106,12 @@ def measure(cmd, prefix, counters, stop, warmup, window, log_path):
         tel = connect(p, sock)
         main_ctr = counters[0]
         deadline = time.monotonic() + 20
-        while tel.read([main_ctr])[1][main_ctr] == 0:
+        while True:
+            try:
+                if tel.read([main_ctr])[1][main_ctr] != 0:
+                    break
+            except NotReady:
+                pass
             if p.poll() is not None:
                 raise RunError('exited with status %d' % p.returncode)
             if time.monotonic() > deadline:
@@ -113,8 +124,13 @@ def measure(cmd, prefix, counters, stop, warmup, window, log_path):
         if p.poll() is not None:
             raise RunError('exited with status %d while measured'
                            % p.returncode)
-    except (OSError, ValueError, KeyError) as e:
-        raise RunError('telemetry: %s' % e)
+    except (OSError, ValueError, KeyError, NotReady) as e:
+        # The process went away under the client: say how it exited.
+        try:
+            rc = p.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            raise RunError('telemetry: %s' % e)
+        raise RunError('exited with status %d' % rc)
     finally:
         if tel is not None:
             tel.close()

@@ -28,11 +28,15 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [--quick] [--rounds N] [--no-header] [--json FILE] [--only SUBSTR]\n"
+		"          [--huge-dir DIR | --no-huge]\n"
 		"  --quick       fewer operations per round (rounds stay >= 5)\n"
 		"  --rounds N    rounds per variant, 5 .. %d (default 11, quick 5)\n"
 		"  --no-header   print table rows only\n"
 		"  --json FILE   append one JSON object per row to FILE\n"
-		"  --only SUBSTR run only the cases whose name contains SUBSTR\n",
+		"  --only SUBSTR run only the cases whose name contains SUBSTR\n"
+		"  --huge-dir DIR  EAL memory on the 2 MiB hugepages of the\n"
+		"                hugetlbfs mounted at DIR (RSS probes stay --no-huge)\n"
+		"  --no-huge     EAL memory from anonymous 4 KiB pages (default)\n",
 		prog, BENCH_MAX_ROUNDS);
 	exit(2);
 }
@@ -46,6 +50,8 @@ bench_parse(int argc, char **argv)
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "huge-dir", required_argument, NULL, 'g' },
+		{ "no-huge", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -74,6 +80,12 @@ bench_parse(int argc, char **argv)
 		case 'o':
 			bench_opts.only = optarg;
 			break;
+		case 'g':
+			bench_opts.huge_dir = optarg;
+			break;
+		case 'n':
+			bench_opts.huge_dir = NULL;
+			break;
 		default:
 			usage(argv[0]);
 		}
@@ -87,18 +99,32 @@ bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 		int prefault)
 {
 	char mem[16], prefix[64];
-	char *eal[] = {
-		argv[0], "--no-huge", "-m", mem, "--no-pci", "--no-shconf",
+	char *eal[16] = {
+		argv[0], "-m", mem, "--no-pci", "--no-shconf",
 		"--no-telemetry", "--file-prefix", prefix, "-l", "0-1",
 		"--log-level", "lib.eal:error",
 	};
+	int n = 12;
 
 	bench_parse(argc, argv);
+	/*
+	 * An RSS probe (no prefault) counts 4 KiB pages as they are touched:
+	 * on hugepages it would count whole 2 MiB pages, so it stays
+	 * --no-huge whatever was asked.
+	 */
+	if (!prefault)
+		bench_opts.huge_dir = NULL;
+	if (bench_opts.huge_dir != NULL) {
+		eal[n++] = "--huge-dir";
+		eal[n++] = (char *)(uintptr_t)bench_opts.huge_dir;
+	} else {
+		eal[n++] = "--no-huge";
+	}
 	snprintf(mem, sizeof(mem), "%u", mem_mb);
 	snprintf(prefix, sizeof(prefix), "npbench-%s-%d", prog, (int)getpid());
-	if (rte_eal_init(RTE_DIM(eal), eal) < 0) {
-		fprintf(stderr, "%s: rte_eal_init: %s\n", prog,
-				rte_strerror(rte_errno));
+	if (rte_eal_init(n, eal) < 0) {
+		fprintf(stderr, "%s: rte_eal_init (%s): %s\n", prog,
+				bench_mem_mode(), rte_strerror(rte_errno));
 		exit(1);
 	}
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s",
@@ -108,7 +134,8 @@ bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 	 * touch of each page would be timed as the allocator's cost. Pin and
 	 * fault everything now, as hugepages would be (not for RSS probes).
 	 */
-	if (prefault && mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
+	if (prefault && bench_opts.huge_dir == NULL &&
+			mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
 		fprintf(stderr, "%s: mlockall: %s (first touches are timed)\n",
 				prog, strerror(errno));
 	if (rte_lcore_count() < 2) {
@@ -141,6 +168,12 @@ bench_fini(int rc)
 	if (runtime_dir[0] != '\0')
 		nftw(runtime_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 	return rc;
+}
+
+const char *
+bench_mem_mode(void)
+{
+	return bench_opts.huge_dir != NULL ? "hugepages" : "no-huge";
 }
 
 int
@@ -269,11 +302,12 @@ row_json(const struct row *r)
 		"\"unit\":\"%s\",\"value\":%.4f,\"cycles\":%.4f,"
 		"\"min\":%.4f,\"max\":%.4f,\"ratio\":%.4f,\"anchor\":\"%s\","
 		"\"target\":\"%s\",\"seed\":\"%s\",\"note\":\"%s\","
-		"\"rounds\":%u,\"ops_per_round\":%u,\"tsc_hz\":%" PRIu64
-		",\"samples_ns\":[",
+		"\"mem\":\"%s\",\"rounds\":%u,\"ops_per_round\":%u,"
+		"\"tsc_hz\":%" PRIu64 ",\"samples_ns\":[",
 		r->bench, r->name, r->variant, r->unit, r->value, r->cyc,
 		r->min, r->max, r->ratio, r->anchor, r->target, r->seed,
-		r->note, r->nb_samples, r->n, rte_get_tsc_hz());
+		r->note, bench_mem_mode(), r->nb_samples, r->n,
+		rte_get_tsc_hz());
 	for (i = 0; i < r->nb_samples; i++)
 		fprintf(json_fp, "%s%.4f", i ? "," : "",
 				bench_ns(r->samples[i]));

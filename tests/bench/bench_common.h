@@ -35,6 +35,8 @@ struct bench_opts {
 	int no_header;      /**< --no-header: rows only */
 	const char *json;   /**< --json FILE: append JSON lines */
 	const char *only;   /**< --only SUBSTR: cases whose name matches */
+	/** --huge-dir DIR: EAL memory on the hugetlbfs at DIR; NULL: --no-huge */
+	const char *huge_dir;
 };
 
 extern struct bench_opts bench_opts;
@@ -72,13 +74,18 @@ struct bench_case {
 void bench_parse(int argc, char **argv);
 
 /**
- * Parse the common options, build the EAL arguments (--no-huge -m @p mem_mb
- * --no-pci --no-shconf --no-telemetry --file-prefix <unique> -l 0-1) and
- * initialise EAL. With @p prefault, mlockall() pins and faults in all of
- * EAL's memory first, as hugepages would be. Exits on failure.
+ * Parse the common options, build the EAL arguments (-m @p mem_mb --no-pci
+ * --no-shconf --no-telemetry --file-prefix <unique> -l 0-1, and
+ * --huge-dir DIR with --huge-dir, else --no-huge) and initialise EAL.
+ * With @p prefault and --no-huge, mlockall() pins and faults in all of
+ * EAL's memory first, as hugepages would be. Without @p prefault (an RSS
+ * probe) the memory is --no-huge whatever was asked. Exits on failure.
  */
 void bench_init(int argc, char **argv, const char *prog,
 		unsigned int mem_mb, int prefault);
+
+/** "hugepages" or "no-huge": the EAL memory of this run (after init). */
+const char *bench_mem_mode(void);
 
 /** rte_eal_cleanup() and remove the runtime folder. Returns @p rc. */
 int bench_fini(int rc);

@@ -231,9 +231,14 @@ frag_case(enum fmode mode, uint32_t size)
 	}
 	bc.anchor = FV_MBUF256;
 	bench_case_run(&bc);
-	if (mode != M_REMOTE)
+	/* Issue 10: napi alloc+free of 64 B one at a time <= 2 ns. */
+	if (mode != M_REMOTE) {
+		int two = mode == M_OP && size == 64;
+
 		bench_target(bc.v[FV_NAPI].target, sizeof(bc.v[0].target),
-				bench_ns(bc.v[FV_NAPI].med) <= 3.0, "<=3ns");
+				bench_ns(bc.v[FV_NAPI].med) <=
+				(two ? 2.0 : 3.0), two ? "<=2ns" : "<=3ns");
+	}
 	bench_case_print(&bc);
 	if (mode != M_REMOTE)
 		guard_delta_row(&bc);

@@ -40,6 +40,7 @@ sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 
 import gen_test  # noqa: E402
 import harness  # noqa: E402
+import hugepages  # noqa: E402
 import netns  # noqa: E402
 import oracle  # noqa: E402
 import pcaplib  # noqa: E402
@@ -53,59 +54,18 @@ UDP_PORT = 9             # discard
 PATTERN = b'npool-dumpcap %06d'
 
 
-class Hugepages:
-    """At least n free 2 MiB pages and a hugetlbfs mount for the run; what
-    was changed is put back on exit."""
-
-    def __init__(self, n):
-        self.n, self.added, self.mounted = n, 0, None
-
-    @staticmethod
-    def meminfo(key):
-        with open('/proc/meminfo') as f:
-            for line in f:
-                if line.startswith(key + ':'):
-                    return int(line.split()[1])
-        return 0
+class Hugepages(hugepages.Hugepages):
+    """At least n free 2 MiB pages and a hugetlbfs mount for the run (the
+    shared tests/bench/hugepages.py); what was changed is put back on
+    exit. Too few pages: the case is skipped."""
 
     def __enter__(self):
-        # Another process may take pages meanwhile: ask again, twice.
-        for _ in range(3):
-            free = self.meminfo('HugePages_Free')
-            if free >= self.n:
-                break
-            with open('/proc/sys/vm/nr_hugepages') as f:
-                total = int(f.read())
-            with open('/proc/sys/vm/nr_hugepages', 'w') as f:
-                f.write(str(total + self.n - free))
-            # What the kernel really added (it may give fewer).
-            with open('/proc/sys/vm/nr_hugepages') as f:
-                self.added += max(int(f.read()) - total, 0)
-        with open('/proc/mounts') as f:
-            if not any(l.split()[2] == 'hugetlbfs' for l in f):
-                os.makedirs('/dev/hugepages', exist_ok=True)
-                subprocess.run(['mount', '-t', 'hugetlbfs', 'nodev',
-                                '/dev/hugepages'], check=True)
-                self.mounted = '/dev/hugepages'
-        got = self.meminfo('HugePages_Free')
+        got = self.reserve()
         if got < self.n:
-            self.__exit__()
+            self.release()
             harness.skip('only %d free 2 MiB hugepages (want %d)'
                          % (got, self.n))
         return self
-
-    def __exit__(self, *exc):
-        if self.mounted:
-            subprocess.run(['umount', self.mounted])
-            self.mounted = None
-        if self.added:
-            # Relative: another run may have reserved pages meanwhile,
-            # and keeps them.
-            with open('/proc/sys/vm/nr_hugepages') as f:
-                total = int(f.read())
-            with open('/proc/sys/vm/nr_hugepages', 'w') as f:
-                f.write(str(max(total - self.added, 0)))
-            self.added = 0
 
 
 def eal(prefix, vdevs, lcores='0-1'):

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Unit tests of the bench tooling (no DPDK run, no root): the relative
+hugepage reservation, the app cases' command lines and derived rows, and
+scripts/bench-readme.py.
+
+  test_bench_tools.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, '..', '..')
+sys.path.insert(0, HERE)
+
+import apps_bench  # noqa: E402
+import apps_cases  # noqa: E402
+import hugepages  # noqa: E402
+
+README_PY = os.path.join(ROOT, 'scripts', 'bench-readme.py')
+
+
+class FakeKernel:
+    """nr_hugepages in a file; the kernel grants at most `limit` pages
+    and another process may hold `others` free pages."""
+
+    def __init__(self, path, total=0, limit=10 ** 6):
+        self.path, self.limit = path, limit
+        with open(path, 'w') as f:
+            f.write(str(total))
+
+    def nr(self):
+        with open(self.path) as f:
+            return int(f.read())
+
+    def set_nr(self, n):
+        with open(self.path, 'w') as f:
+            f.write(str(min(n, self.limit)))
+
+
+class HugepagesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.k = FakeKernel(os.path.join(self.tmp.name, 'nr'), 0)
+        self.saved = (hugepages._nr, hugepages._set_nr, hugepages.meminfo,
+                      hugepages.Hugepages._mount)
+        hugepages._nr = self.k.nr
+        hugepages._set_nr = self.k.set_nr
+        self.used = 0     # pages other processes have taken
+        hugepages.meminfo = lambda key: self.k.nr() - self.used
+        hugepages.Hugepages._mount = lambda h: '/fake/hugetlbfs'
+
+    def tearDown(self):
+        (hugepages._nr, hugepages._set_nr, hugepages.meminfo,
+         hugepages.Hugepages._mount) = self.saved
+        self.tmp.cleanup()
+
+    def test_gives_back_only_what_it_added(self):
+        self.k.set_nr(100)
+        self.used = 100               # another run's pages, all in use
+        h = hugepages.Hugepages(64)
+        self.assertEqual(h.reserve(), 64)
+        self.assertEqual(h.added, 64)
+        self.assertEqual(self.k.nr(), 164)
+        self.k.set_nr(self.k.nr() + 30)   # another run reserves meanwhile
+        h.release()
+        self.assertEqual(self.k.nr(), 130)
+        self.assertEqual(h.added, 0)
+        h.release()                   # twice: nothing more taken off
+        self.assertEqual(self.k.nr(), 130)
+
+    def test_enough_free_adds_nothing(self):
+        self.k.set_nr(80)
+        h = hugepages.Hugepages(64)
+        self.assertEqual(h.reserve(), 80)
+        self.assertEqual(h.added, 0)
+        h.release()
+        self.assertEqual(self.k.nr(), 80)
+
+    def test_kernel_grants_fewer(self):
+        self.k.set_nr(100)
+        self.used = 100
+        self.k.limit = 140
+        h = hugepages.Hugepages(64)
+        self.assertEqual(h.reserve(), 40)
+        self.assertEqual(h.added, 40)
+        h.release()
+        self.assertEqual(self.k.nr(), 100)
+
+    def test_state_file_round_trip(self):
+        h = hugepages.Hugepages(16, '/x')
+        h.reserve()
+        st = os.path.join(self.tmp.name, 'state')
+        h.save(st)
+        g = hugepages.Hugepages.load(st)
+        self.assertEqual((g.n, g.added, g.dir, g.want_mount),
+                         (16, 16, '/fake/hugetlbfs', '/x'))
+        g.release()
+        self.assertEqual(self.k.nr(), 0)
+
+
+class FakeTools:
+    bin = {'npool-drop': 'DROP', 'npool-fwd': 'FWD', 'testpmd': 'TP',
+           'l3fwd': 'L3'}
+    why = {}
+
+
+def find(cases, name, label):
+    c = next(c for c in cases if c.name == name)
+    return c, next(v for v in c.variants if v.label == label)
+
+
+class CasesTest(unittest.TestCase):
+    def setUp(self):
+        pcaps = {s: 'p%d' % s for s in apps_cases.SWEEP_SIZES}
+        pcaps['imix'] = 'pimix'
+        self.cases = apps_cases.make_cases(
+            FakeTools(), pcaps, True, ['drop', 'fwd'], ['huge', 'nohuge'],
+            '/hp')
+
+    def cmd(self, name, label):
+        return find(self.cases, name, label)[1].run()[0]('PFX')
+
+    def test_memory_mode_per_case(self):
+        c = self.cmd('net_null 64B', 'testpmd rxonly')
+        self.assertIn('--in-memory', c)
+        self.assertEqual(c[c.index('--huge-dir') + 1], '/hp')
+        self.assertNotIn('--no-huge', c)
+        c = self.cmd('net_null 64B nohuge', 'npool-drop npool')
+        self.assertIn('--no-huge', c)
+        self.assertNotIn('--huge-dir', c)
+        # Only the cases with a target get a --no-huge copy.
+        self.assertNotIn('net_null 1514B nohuge',
+                         [c.name for c in self.cases])
+
+    def test_two_lcores(self):
+        c = self.cmd('net_null 64B 2q', 'npool-drop npool 2lc')
+        self.assertEqual(c[1:3], ['--lcores', '0@0,1@0,2@1'])
+        self.assertEqual(c[c.index('--config') + 1], '(0,0,1),(0,1,2)')
+        c = self.cmd('net_null 64B 2q', 'npool-drop npool 1lc')
+        self.assertEqual(c[c.index('--config') + 1], '(0,0,1),(0,1,1)')
+        c = self.cmd('net_null 64B 2q', 'testpmd rxonly 2lc')
+        self.assertIn('--nb-cores=2', c)
+        self.assertIn('--rxq=2', c)
+        c = self.cmd('pcap->null 64B 2q', 'l3fwd-lpm 2lc')
+        self.assertEqual(c[1:3], ['-l', '0-1'])
+        self.assertIn('--config=(0,0,0),(0,1,1),(1,0,0),(1,1,1)', c)
+        self.assertEqual(sum(1 for a in c if 'rx_pcap=p64' in a), 1)
+        self.assertIn('rx_pcap=p64,rx_pcap=p64,', ' '.join(c))
+        c = self.cmd('pcap->null 64B fib', 'npool-fwd fib cb0')
+        self.assertEqual(c[-2:], ['--lookup', 'fib'])
+
+    def test_derived_rows(self):
+        case, _ = find(self.cases, 'net_null 64B 2q', 'npool-drop npool 1lc')
+        mpps = {'npool-drop npool 1lc': [10, 10, 10],
+                'npool-drop npool 2lc': [19, 16, None],
+                'testpmd rxonly 1lc': [10, 10, 10],
+                'testpmd rxonly 2lc': [10, 20, 10]}
+        for v in case.variants:
+            v.mpps = mpps.get(v.label, [1, 1, 1])
+        d = {x.label: x for x in case.derived}
+        self.assertEqual(apps_bench.derived_values(
+            case, d['npool 2lc/1lc']), [1.9, 1.6])
+        self.assertEqual(d['npool 2lc/1lc'].target, 1.8)
+        self.assertIsNone(d['testpmd 2lc/1lc'].target)
+        # Ratio of ratios, paired by round: 1.9 / 1.0 and 1.6 / 2.0.
+        vals = apps_bench.derived_values(case, d["npool 2lc/1lc / "
+                                                 "testpmd's"])
+        self.assertEqual([round(x, 6) for x in vals], [1.9, 0.8])
+
+    def test_targets(self):
+        case, _ = find(self.cases, 'net_null 64B', 'npool-drop npool')
+        self.assertEqual(case.targets, {0: 1.2, 1: 1.0})
+        self.assertEqual(apps_bench.target_cell(1.2, 1.19, False),
+                         'MISS >=1.20x')
+        self.assertEqual(apps_bench.target_cell(1.2, 1.2, False),
+                         'PASS >=1.20x')
+        self.assertEqual(apps_bench.target_cell(1.2, None, True),
+                         'MISSING >=1.20x')
+        case, _ = find(self.cases, 'pcap->null IMIX', 'l3fwd-lpm')
+        cb = [d for d in case.derived if d.target]
+        self.assertEqual([(d.label, d.num, d.den, d.target) for d in cb],
+                         [('npool cb256 / cb0', 1, 0, 0.85)])
+
+
+def results(model, git, rows):
+    return {'meta': {'cpu': {'model': model, 'vendor': 'V', 'mhz': '1',
+                             'cpus': 2}, 'git': git, 'quick': False,
+                     'memory': 'hugepages', 'seconds': 1},
+            'results': rows}
+
+
+ROWS = [
+    {'bench': 'drop', 'case': 'net_null 64B', 'case_base': 'net_null 64B',
+     'variant': 'npool-drop npool', 'unit': 'Mpps', 'value': 250.0,
+     'ratio': 1.31, 'target': 'PASS >=1.20x', 'anchor': 'testpmd rxonly',
+     'mem': 'hugepages'},
+    {'bench': 'drop', 'case': 'net_null 64B nohuge',
+     'case_base': 'net_null 64B', 'variant': 'npool-drop npool',
+     'unit': 'Mpps', 'value': 70.5, 'ratio': 0.96, 'target': 'MISS >=1.20x',
+     'anchor': 'testpmd rxonly', 'mem': 'no-huge',
+     'callgrind': [{'variant': 'npool-drop npool', 'ir_per_pkt': 62.4},
+                   {'variant': 'testpmd rxonly', 'ir_per_pkt': 88.1}]},
+]
+
+
+class ReadmeTest(unittest.TestCase):
+    def run_py(self, *args):
+        return subprocess.run([sys.executable, README_PY] + list(args),
+                              capture_output=True, text=True)
+
+    def write(self, doc):
+        fd, path = tempfile.mkstemp(suffix='.json')
+        with os.fdopen(fd, 'w') as f:
+            json.dump(doc, f)
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_one_line_per_row_both_memories(self):
+        r = self.run_py(self.write(results('CPU X', 'abc1234', ROWS)))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines()
+                 if l.startswith('| drop')]
+        self.assertEqual(lines, [
+            '| drop | net_null 64B | npool-drop npool | 250.0 Mpps | 1.31 '
+            '| **PASS** >=1.20x | 70.50 Mpps | 0.96 | **MISS** >=1.20x '
+            '| testpmd rxonly |'])
+        self.assertIn('commit abc1234', r.stdout)
+        self.assertIn('npool-drop npool 62, testpmd rxonly 88', r.stdout)
+
+    def test_update_replaces_same_cpu_only(self):
+        fd, readme = tempfile.mkstemp(suffix='.md')
+        with os.fdopen(fd, 'w') as f:
+            f.write('intro\n<!-- bench-tables -->\nend\n')
+        self.addCleanup(os.unlink, readme)
+        for model, git in (('CPU X', 'aaa'), ('CPU Y', 'bbb'),
+                           ('CPU X', 'ccc')):
+            r = self.run_py('--update', readme,
+                            self.write(results(model, git, ROWS)))
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(readme) as f:
+            text = f.read()
+        self.assertEqual(text.count('<!-- bench-table: CPU X -->'), 1)
+        self.assertEqual(text.count('<!-- bench-table: CPU Y -->'), 1)
+        self.assertIn('commit ccc', text)
+        self.assertNotIn('commit aaa', text)
+        self.assertTrue(text.startswith('intro\n'))
+        self.assertTrue(text.endswith('<!-- bench-tables -->\nend\n'))
+
+    def test_bad_input(self):
+        r = self.run_py(self.write({'no': 'meta'}))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('bench-readme', r.stderr)
+        r = self.run_py('--bogus')
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == '__main__':
+    unittest.main(argv=[sys.argv[0]] + sys.argv[1:], verbosity=1)
