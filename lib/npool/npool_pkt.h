@@ -401,17 +401,20 @@ npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 		unsigned int n)
 {
 	struct npool *np = npool_g;
+	unsigned int slot;
 
 	if (unlikely(np == NULL)) {
 		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
 		return;
 	}
+	/* The lcore id read once, for the cache and the counter. */
+	slot = npool_slot();
 	if (mp->ops_index == np->hc_ops_index)
-		npool_hc_put_bulk((struct npool_hc *)mp->pool_data,
-				(void * const *)pkts, n);
+		npool_hc_put_bulk_lcore_pvt((struct npool_hc *)mp->pool_data,
+				slot, (void * const *)pkts, n);
 	else
 		rte_mempool_put_bulk(mp, (void * const *)pkts, n);
-	NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);
+	NPOOL_STAT_ADD(slot, pkt_consumes, n);
 }
 
 /**
