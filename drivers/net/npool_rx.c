@@ -85,7 +85,10 @@ copybreak_one(struct rte_mbuf *c, const struct rte_mbuf *m)
 			offsetof(struct rte_mbuf, packet_type) + 12);
 	rte_memcpy(rte_pktmbuf_mtod(c, void *), rte_pktmbuf_mtod(m, void *),
 			m->data_len);
-	memcpy(&c->packet_type, &m->packet_type, desc);
+	/* From the mbuf's base: the copy spans several fields. */
+	memcpy((char *)c + offsetof(struct rte_mbuf, packet_type),
+			(const char *)m +
+			offsetof(struct rte_mbuf, packet_type), desc);
 	c->port = m->port;
 	c->ol_flags |= m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
 			RTE_MBUF_F_INDIRECT);

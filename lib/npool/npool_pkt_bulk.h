@@ -28,7 +28,7 @@ unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
 		const uint32_t *lens, unsigned int n);
 
 /** @internal A fragment cache as a bulk carve keeps it in registers:
- * the writes to the cache itself wait for npool_pkt_bulk_commit_pvt()
+ * the writes to the cache itself wait for npool_pkt_carve_commit_pvt()
  * (stores to the packets could alias it and force reloads). */
 struct npool_pkt_carve_pvt {
 	struct npool_frag_cache *nc;
