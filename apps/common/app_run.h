@@ -89,19 +89,33 @@ app_rx_odd_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 	return odd;
 }
 
+/** @internal The loads of app_rx_odd_plain_pvt() for packet @p m, each
+ * ORed into its own accumulator: the masks wait for the end. */
+#define APP_RX_PLAIN_ACC_PVT(m) do { \
+	uint64_t rearm_; \
+	memcpy(&rearm_, &(m)->data_off, sizeof(rearm_)); \
+	rearm_x |= rearm_ ^ want; \
+	flags |= (m)->ol_flags; \
+	len_x |= (m)->pkt_len ^ (m)->data_len; \
+	pool_x |= (uintptr_t)(m)->pool ^ mp; \
+} while (0)
+
 /**
  * @internal Zero when every packet of the burst is a plain RX mbuf of
  * pkts[0]'s pool on @p port: direct, refcnt 1, one whole segment.
  * refcnt, nb_segs and port follow data_off: one 64-bit load for three.
+ * Branch-free: each condition is ORed over the burst and masked once,
+ * four packets a round (the loads of one round are independent).
  */
 static __rte_always_inline uint64_t
 app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 {
 	const uint64_t want = UINT64_C(1) << 16 | UINT64_C(1) << 32 |
 		(uint64_t)port << 48; /* refcnt 1, nb_segs 1, port */
-	const struct rte_mempool *mp = pkts[0]->pool;
-	uint64_t odd = 0, rearm;
-	uint16_t k;
+	const uintptr_t mp = (uintptr_t)pkts[0]->pool;
+	struct rte_mbuf *const *p = pkts, *const *end = pkts + n;
+	uint64_t rearm_x = 0, flags = 0, pool_x = 0;
+	uint32_t len_x = 0;
 
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
 			offsetof(struct rte_mbuf, data_off) + 2 ||
@@ -109,17 +123,17 @@ app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 			offsetof(struct rte_mbuf, data_off) + 4 ||
 			offsetof(struct rte_mbuf, port) !=
 			offsetof(struct rte_mbuf, data_off) + 6);
-	for (k = 0; k < n; k++) {
-		const struct rte_mbuf *m = pkts[k];
-
-		memcpy(&rearm, &m->data_off, sizeof(rearm));
-		odd |= ((rearm & ~UINT64_C(0xffff)) ^ want) |
-			(m->pkt_len ^ m->data_len) |
-			((uintptr_t)m->pool ^ (uintptr_t)mp) |
-			(m->ol_flags & (RTE_MBUF_F_EXTERNAL |
-					RTE_MBUF_F_INDIRECT));
+	for (; end - p >= 4; p += 4) {
+		APP_RX_PLAIN_ACC_PVT(p[0]);
+		APP_RX_PLAIN_ACC_PVT(p[1]);
+		APP_RX_PLAIN_ACC_PVT(p[2]);
+		APP_RX_PLAIN_ACC_PVT(p[3]);
 	}
-	return odd;
+	for (; p < end; p++)
+		APP_RX_PLAIN_ACC_PVT(p[0]);
+	/* data_off is free; only the extbuf and indirect flags count. */
+	return (rearm_x & ~UINT64_C(0xffff)) | pool_x | len_x |
+		(flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
 }
 
 /** @internal app_rx_burst(), and app_rx_burst_plain() with @p plain. */

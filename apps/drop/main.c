@@ -23,27 +23,36 @@ static int
 drop_lcore_main(void *arg)
 {
 	const struct app_opts *o = arg;
-	const struct app_lcore_conf *lc = &app_lcores[rte_lcore_id()];
-	struct app_lcore_ctr *ctr = &app_ctr[rte_lcore_id()];
+	const unsigned int lcore = rte_lcore_id();
+	const struct app_lcore_conf *lc = &app_lcores[lcore];
+	struct app_lcore_ctr *ctr = &app_ctr[lcore];
 	const uint16_t copybreak = (uint16_t)o->copybreak;
+	const uint16_t nb_rxq = lc->nb_rxq;
+	uint64_t *dropped[APP_MAX_RXQ_PER_LCORE];
 	struct rte_mbuf *pkts[APP_BURST];
 	struct app_loop loop;
 	uint16_t i, n;
 	bool plain;
 
+	/* Where each queue's drops are counted, once for the run. */
+	for (i = 0; i < nb_rxq; i++)
+		dropped[i] = &ctr->port[lc->rxq[i].port].drops[RX_DROP];
 	app_loop_init(&loop);
 	while (app_loop_running(&loop)) {
-		for (i = 0; i < lc->nb_rxq; i++) {
+		for (i = 0; i < nb_rxq; i++) {
 			n = app_rx_burst_plain(lc, i, ctr, pkts, copybreak,
 					&plain);
 			if (n == 0)
 				continue;
+			/* testpmd's rxonly: rte_pktmbuf_free_bulk(). A
+			 * burst checked plain in the RX pass is one bulk
+			 * put, with no second look at the mbufs. */
 			if (likely(plain))
 				npool_napi_consume_plain(pkts[0]->pool,
 						pkts, n);
 			else
 				npool_napi_consume_bulk(pkts, n);
-			ctr->port[lc->rxq[i].port].drops[RX_DROP] += n;
+			*dropped[i] += n;
 		}
 	}
 	return 0;

@@ -66,46 +66,115 @@ rx_stats_add(uint16_t copied, uint16_t nomem)
 	__atomic_fetch_add(&s->copybreak_nomem, nomem, __ATOMIC_RELAXED);
 }
 
+/* Copy RX mbuf @p m into npool packet @p c: data and the metadata the
+ * copy keeps (npool_rx.h). packet_type, pkt_len, data_len, vlan_tci and
+ * hash sit side by side (the PMDs' rx_descriptor_fields1): one copy. */
+static __rte_always_inline void
+copybreak_one(struct rte_mbuf *c, const struct rte_mbuf *m)
+{
+	const size_t desc = offsetof(struct rte_mbuf, hash) +
+		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, pkt_len) !=
+			offsetof(struct rte_mbuf, packet_type) + 4 ||
+			offsetof(struct rte_mbuf, data_len) !=
+			offsetof(struct rte_mbuf, packet_type) + 8 ||
+			offsetof(struct rte_mbuf, vlan_tci) !=
+			offsetof(struct rte_mbuf, packet_type) + 10 ||
+			offsetof(struct rte_mbuf, hash) !=
+			offsetof(struct rte_mbuf, packet_type) + 12);
+	rte_memcpy(rte_pktmbuf_mtod(c, void *), rte_pktmbuf_mtod(m, void *),
+			m->data_len);
+	/* From the mbuf's base: the copy spans several fields. */
+	memcpy((char *)c + offsetof(struct rte_mbuf, packet_type),
+			(const char *)m +
+			offsetof(struct rte_mbuf, packet_type), desc);
+	c->port = m->port;
+	c->ol_flags |= m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
+			RTE_MBUF_F_INDIRECT);
+	c->vlan_tci_outer = m->vlan_tci_outer;
+	/* Dynamic fields (RX timestamp, ...) go with their flags. */
+	memcpy(c->dynfield1, m->dynfield1, sizeof(c->dynfield1));
+}
+
+/*
+ * Copy-break up to NPOOL_PKT_BULK_MAX packets: one pass finds the small
+ * ones, one bulk allocation makes their npool packets, the copies run
+ * back to back and the RX mbufs go back in one bulk put.
+ */
+static __rte_always_inline uint16_t
+copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
+		uint16_t *nomem)
+{
+	/* refcnt 1 and nb_segs 1 in the rearm word (data_off masked). */
+	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
+	struct rte_mbuf *c[NPOOL_PKT_BULK_MAX], *done[NPOOL_PKT_BULK_MAX];
+	uint32_t len[NPOOL_PKT_BULK_MAX];
+	uint16_t at[NPOOL_PKT_BULK_MAX];
+	uint64_t odd = 0, rearm;
+	unsigned int i, k = 0, got;
+	const struct rte_mempool *mp;
+	uint16_t nd = 0;
+
+	/* Which packets to copy: a single whole segment of at most
+	 * @p copybreak bytes; a chain, or a segment whose lengths disagree,
+	 * stays. Branch-free: every index is written, the small ones kept. */
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		at[k] = (uint16_t)i;
+		len[k] = m->pkt_len;
+		k += (m->pkt_len <= copybreak) & (m->nb_segs == 1) &
+			(m->data_len == m->pkt_len);
+	}
+	if (k == 0)
+		return 0;
+	got = npool_napi_alloc_pkt_bulk(c, len, k);
+	/* The packets that got no npool packet stay in their RX mbuf: late,
+	 * never lost. */
+	*nomem += (uint16_t)(k - got);
+	if (unlikely(got == 0))
+		return 0;
+	mp = pkts[at[0]]->pool;
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[at[i]];
+
+		if (i + 1 < k)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[at[i + 1]],
+					void *));
+		if (unlikely(c[i] == NULL))
+			continue;
+		copybreak_one(c[i], m);
+		/* Whether the RX mbufs are all plain (direct, refcnt 1, one
+		 * segment) of one pool: OR the differences, test once. */
+		rearm = (uint64_t)npool_pkt_rc_segs_pvt(m) << 16;
+		odd |= (rearm ^ want) | ((uintptr_t)m->pool ^ (uintptr_t)mp) |
+			(m->ol_flags & (RTE_MBUF_F_EXTERNAL |
+					RTE_MBUF_F_INDIRECT));
+		done[nd++] = m;
+		pkts[at[i]] = c[i];
+	}
+	/* The RX buffers go back in one bulk, hot for the next refill;
+	 * anything else (npool packets, other pools) one by one. */
+	if (likely(odd == 0))
+		npool_napi_consume_plain((struct rte_mempool *)(uintptr_t)mp,
+				done, nd);
+	else
+		npool_napi_consume_bulk_pvt(done, nd);
+	return nd;
+}
+
 uint16_t
 npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 {
-	struct rte_mbuf *done[n > 0 ? n : 1];
-	uint16_t i, nd = 0, nomem = 0;
+	uint16_t i, nd = 0, nomem = 0, b;
 
 	if (copybreak == 0)
 		return 0;
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i], *c;
-
-		/* A chain, or a segment whose lengths disagree, stays. */
-		if (m->pkt_len > copybreak || m->nb_segs != 1 ||
-				m->data_len != m->pkt_len)
-			continue;
-		c = npool_napi_alloc_pkt(m->pkt_len);
-		if (unlikely(c == NULL)) {
-			/* The RX mbuf goes on: late, never lost. */
-			nomem++;
-			continue;
-		}
-		rte_memcpy(rte_pktmbuf_mtod(c, void *),
-				rte_pktmbuf_mtod(m, void *), m->data_len);
-		c->data_len = m->data_len;
-		c->pkt_len = m->pkt_len;
-		c->port = m->port;
-		c->packet_type = m->packet_type;
-		c->ol_flags |= m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
-				RTE_MBUF_F_INDIRECT);
-		c->hash = m->hash;
-		c->vlan_tci = m->vlan_tci;
-		c->vlan_tci_outer = m->vlan_tci_outer;
-		/* Dynamic fields (RX timestamp, ...) go with their flags. */
-		memcpy(c->dynfield1, m->dynfield1, sizeof(c->dynfield1));
-		done[nd++] = m;
-		pkts[i] = c;
+	for (i = 0; i < n; i += b) {
+		b = (uint16_t)RTE_MIN(n - i, NPOOL_PKT_BULK_MAX);
+		nd += copybreak_block(&pkts[i], b, copybreak, &nomem);
 	}
-	/* The RX buffers go back in one bulk, hot for the next refill. */
-	if (nd != 0)
-		npool_napi_consume_bulk(done, nd);
 	if (nd != 0 || nomem != 0)
 		rx_stats_add(nd, nomem);
 	return nd;

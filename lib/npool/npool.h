@@ -20,6 +20,7 @@
 #include "npool_frag.h"
 #include "npool_head_cache.h"
 #include "npool_pkt.h"
+#include "npool_pkt_bulk.h"
 #include "npool_stats.h"
 
 #ifdef __cplusplus

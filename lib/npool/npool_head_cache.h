@@ -243,18 +243,13 @@ npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 #endif
 }
 
-/**
- * Put @p n objects back. Kernel: napi_skb_cache_put().
- *
- * Context: as npool_hc_get_bulk(). Never fails: the store holds every
- * object that exists. Debug builds panic, naming the object, when one is
- * not of the pool the cache serves (@c mp) or is put twice without a get
- * between (npool_debug.h).
- */
+/** @internal npool_hc_put_bulk() for a caller that knows its lcore id
+ * (@p lcore, rte_lcore_id(); LCORE_ID_ANY or any id >= RTE_MAX_LCORE for
+ * a thread without one). */
 static __rte_always_inline void
-npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
+npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
+		void * const *objs, unsigned int n)
 {
-	unsigned int lcore = rte_lcore_id();
 	struct npool_hc_lcore *c;
 
 #if NPOOL_DEBUG_HOOKS
@@ -277,6 +272,20 @@ npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 	else
 		memcpy(&c->objs[c->len], objs, n * sizeof(void *));
 	c->len += n;
+}
+
+/**
+ * Put @p n objects back. Kernel: napi_skb_cache_put().
+ *
+ * Context: as npool_hc_get_bulk(). Never fails: the store holds every
+ * object that exists. Debug builds panic, naming the object, when one is
+ * not of the pool the cache serves (@c mp) or is put twice without a get
+ * between (npool_debug.h).
+ */
+static __rte_always_inline void
+npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
+{
+	npool_hc_put_bulk_lcore_pvt(hc, rte_lcore_id(), objs, n);
 }
 
 #ifdef __cplusplus

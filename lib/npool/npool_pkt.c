@@ -4,6 +4,7 @@
 #include <rte_errno.h>
 
 #include "npool_pkt.h"
+#include "npool_pkt_bulk.h"
 
 /* Heads released in one batch by the consume path. */
 #define NPOOL_CONSUME_BATCH 64
@@ -157,4 +158,22 @@ npool_pkt_truesize(const struct rte_mbuf *m)
 		return head + RTE_ALIGN_CEIL((uint32_t)m->buf_len +
 				NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE);
 	return head;
+}
+
+unsigned int
+npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts, const uint32_t *lens,
+		unsigned int n)
+{
+	unsigned int i, got = 0;
+
+	if (n > NPOOL_PKT_BULK_MAX) {
+		for (i = 0; i < n; i++)
+			pkts[i] = npool_pkt_fail_pvt(npool_slot(), EINVAL);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		pkts[i] = npool_napi_alloc_pkt(lens[i]);
+		got += pkts[i] != NULL;
+	}
+	return got;
 }

@@ -125,50 +125,68 @@ npool_pkt_fragsz(uint32_t len)
 			RTE_CACHE_LINE_SIZE);
 }
 
-/** @internal Attach fragment @p frag of @p fragsz bytes to head @p m.
- * Writes every field rte_pktmbuf_reset() and rte_pktmbuf_attach_extbuf()
- * would, the rearm word (data_off, refcnt, nb_segs, port) in one store as
- * PMDs do with their mbuf initialiser. @p data_off: the headroom, at most
- * the buffer length (fragsz - NPOOL_SHINFO_SIZE at least). */
-static __rte_always_inline void
-npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
-		rte_iova_t iova, uint16_t data_off)
+/** @internal The rearm word of an mbuf (data_off, refcnt, nb_segs,
+ * port) of a fresh npool packet with @p data_off: refcnt 1, one segment,
+ * no port. */
+static __rte_always_inline uint64_t
+npool_pkt_rearm_pvt(uint16_t data_off)
 {
-	struct rte_mbuf_ext_shared_info *shinfo;
 	union {
 		uint64_t u64;
 		struct {
 			uint16_t data_off, refcnt, nb_segs, port;
 		};
 	} rearm;
-	uint16_t buf_len;
 
-	/* As high as it fits, 8-byte aligned (npool_build_pkt()). */
-	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
-			frag + fragsz - NPOOL_SHINFO_SIZE, 8);
-	shinfo->free_cb = npool_pkt_free_cb_pvt;
-	shinfo->fcb_opaque = NULL;
-	rte_mbuf_ext_refcnt_set(shinfo, 1);
-	buf_len = (uint16_t)((char *)shinfo - frag);
-
-	m->buf_addr = frag;
-	rte_mbuf_iova_set(m, iova);
 	rearm.data_off = data_off;
 	rearm.refcnt = 1;
 	rearm.nb_segs = 1;
 	rearm.port = RTE_MBUF_PORT_INVALID;
-	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm.u64,
-			sizeof(rearm.u64));
+	return rearm.u64;
+}
+
+/** @internal Make head @p m a packet over fragment @p frag, whose shared
+ * info is at @p shinfo (buf_len = @p shinfo - @p frag): every field
+ * rte_pktmbuf_reset() and rte_pktmbuf_attach_extbuf() would write, the
+ * rearm word in one store as PMDs do with their mbuf initialiser. */
+static __rte_always_inline void
+npool_pkt_attach_at_pvt(struct rte_mbuf *m, char *frag,
+		struct rte_mbuf_ext_shared_info *shinfo, rte_iova_t iova,
+		uint64_t rearm)
+{
+	shinfo->free_cb = npool_pkt_free_cb_pvt;
+	shinfo->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(shinfo, 1);
+	m->buf_addr = frag;
+	rte_mbuf_iova_set(m, iova);
+	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm,
+			sizeof(rearm));
 	m->ol_flags = RTE_MBUF_F_EXTERNAL;
 	m->packet_type = 0;
 	m->pkt_len = 0;
 	m->data_len = 0;
 	m->vlan_tci = 0;
 	m->vlan_tci_outer = 0;
-	m->buf_len = buf_len;
+	m->buf_len = (uint16_t)((char *)shinfo - frag);
 	m->next = NULL;
 	m->tx_offload = 0;
 	m->shinfo = shinfo;
+}
+
+/** @internal Attach fragment @p frag of @p fragsz bytes to head @p m,
+ * the shared info as high as it fits, 8-byte aligned (npool_build_pkt()).
+ * @p data_off: the headroom, at most the buffer length (the caller knows
+ * which: npool_build_pkt() takes the smaller). */
+static __rte_always_inline void
+npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
+		rte_iova_t iova, uint16_t data_off)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+
+	shinfo = (struct rte_mbuf_ext_shared_info *)RTE_PTR_ALIGN_FLOOR(
+			frag + fragsz - NPOOL_SHINFO_SIZE, 8);
+	npool_pkt_attach_at_pvt(m, frag, shinfo, iova,
+			npool_pkt_rearm_pvt(data_off));
 }
 
 /**
@@ -464,6 +482,7 @@ static __rte_always_inline void
 npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 		unsigned int n)
 {
+	/* Inline into this lcore's mempool cache, for any pool. */
 	rte_mempool_put_bulk(mp, (void * const *)pkts, n);
 	if (likely(npool_g != NULL))
 		NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_PKT_BULK_H
+#define NPOOL_PKT_BULK_H
+
+/**
+ * @file
+ * Packets made a burst at a time: napi_alloc_skb() for a whole RX burst,
+ * the heads in one bulk get from the head cache and the fragments carved
+ * back to back (the driver copy-break's allocator, npool_rx_copybreak()).
+ */
+
+#include <stdint.h>
+#include <rte_mbuf.h>
+
+#include "npool_pkt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most packets one npool_napi_alloc_pkt_bulk() call makes: what one
+ * lcore's head cache holds (NPOOL_HC_SIZE). */
+#define NPOOL_PKT_BULK_MAX NPOOL_HC_SIZE
+
+/** @internal npool_napi_alloc_pkt_bulk() one npool_napi_alloc_pkt() at
+ * a time: no lcore id, @p n out of range, or fewer heads than packets. */
+unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
+		const uint32_t *lens, unsigned int n);
+
+/** @internal A fragment cache as a bulk carve keeps it in registers:
+ * the writes to the cache itself wait for npool_pkt_carve_commit_pvt()
+ * (stores to the packets could alias it and force reloads). */
+struct npool_pkt_carve_pvt {
+	struct npool_frag_cache *nc;
+	char *va;            /**< nc->va */
+	rte_iova_t iova;     /**< IOVA of nc->va */
+	int32_t off;         /**< nc->offset after the fragments taken */
+	uint32_t taken;      /**< fragments taken, not yet in the bias */
+};
+
+/** @internal Start carving from @p nc. */
+static __rte_always_inline void
+npool_pkt_carve_init_pvt(struct npool_pkt_carve_pvt *k,
+		struct npool_frag_cache *nc)
+{
+	k->nc = nc;
+	k->va = nc->va;
+	k->iova = nc->chunk != NULL ? nc->chunk->iova : 0;
+	/* Fragments are cache-line multiples: carving from a line-aligned
+	 * offset needs no mask per packet. No chunk: offset 0. */
+	k->off = nc->offset & -(int32_t)RTE_CACHE_LINE_SIZE;
+	k->taken = 0;
+}
+
+/** @internal Write back what @p k took: offset and bias. */
+static __rte_always_inline void
+npool_pkt_carve_commit_pvt(struct npool_pkt_carve_pvt *k)
+{
+	if (k->taken == 0)
+		return;
+	k->nc->offset = k->off;
+	k->nc->pagecnt_bias -= k->taken;
+	k->taken = 0;
+}
+
+/** @internal Carve @p fragsz bytes (a cache-line multiple) through @p k:
+ * npool_frag_cache_alloc_pvt() with its writes deferred; @p *iova is the
+ * fragment's. NULL with rte_errno set (ENOMEM) when no chunk can be had. */
+static __rte_always_inline char *
+npool_pkt_carve_pvt(struct npool_pkt_carve_pvt *k, uint32_t fragsz,
+		rte_iova_t *iova)
+{
+	int32_t o = k->off - (int32_t)fragsz;
+	char *frag;
+
+	if (likely(o >= 0)) {
+		k->off = o;
+		k->taken++;
+		frag = k->va + o;
+#if NPOOL_DEBUG_HOOKS
+		npool_debug_frag_alloc_pvt(&npool_g->arena, k->nc->chunk,
+				frag, fragsz);
+#endif
+		*iova = k->iova + (uint32_t)o;
+		return frag;
+	}
+	/* The chunk is used up: one refill for this fragment. */
+	npool_pkt_carve_commit_pvt(k);
+	frag = npool_frag_refill_pvt(k->nc, fragsz,
+			-(uint32_t)RTE_CACHE_LINE_SIZE);
+	npool_pkt_carve_init_pvt(k, k->nc);
+	*iova = k->iova + (uint32_t)k->off;
+	return frag;
+}
+
+/**
+ * Allocate @p n empty packets at once, with lens[i] bytes of room for the
+ * i-th, from the calling lcore's napi caches: the heads in one bulk get
+ * from the head cache, the fragments carved back to back. Each packet is
+ * the one npool_napi_alloc_pkt(lens[i]) would give, with the same
+ * counters, in the same order; a packet that cannot be had is a NULL
+ * entry and the others are still made, as with @p n calls of
+ * npool_napi_alloc_pkt(). Kernel: napi_alloc_skb() on a burst, the heads
+ * taken as napi_skb_cache_get() does (kmem_cache_alloc_bulk()).
+ *
+ * Per packet it costs one subtraction whose sign says whether the chunk
+ * still has room, and the writes of the packet's head; the chunk's
+ * offset, bias and the counters are written once per call, and a cache
+ * refills once per chunk it uses up (with 4 KiB small chunks, every 16
+ * packets of 64 B).
+ *
+ * Context: as npool_napi_alloc_pkt() (owner lcore only).
+ *
+ * @param pkts
+ *   Array of @p n entries to fill: pkts[i] the packet (data_len 0,
+ *   data_off = headroom), or NULL.
+ * @param lens
+ *   Bytes of room of each packet, as for npool_napi_alloc_pkt().
+ * @param n
+ *   Number of packets, 0 .. NPOOL_PKT_BULK_MAX (above: every entry NULL,
+ *   EINVAL, counted as failures).
+ * @return
+ *   Number of packets made (non-NULL entries). When fewer than @p n,
+ *   rte_errno is that of the last failure: EINVAL, EPERM, ENOBUFS,
+ *   ENOMEM, ENODEV as for npool_napi_alloc_pkt().
+ */
+static __rte_always_inline unsigned int
+npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
+		unsigned int n)
+{
+	unsigned int slot = npool_slot(), i, got = 0, nspare = 0;
+	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
+	struct npool_pkt_carve_pvt big, small;
+	uint32_t headroom, small_max;
+	struct npool_lcore *lc;
+	uint64_t rearm;
+
+	if (unlikely(npool_g == NULL || slot == NPOOL_NON_EAL_SLOT ||
+			n - 1 >= NPOOL_PKT_BULK_MAX))
+		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
+#if NPOOL_DEBUG
+	npool_debug_napi_owner_pvt(slot);
+#endif
+	/* Fewer heads than packets: each packet in turn gets one or not,
+	 * and a head given back on a fragment failure serves the next. */
+	if (unlikely(rte_mempool_get_bulk(npool_g->head_pool, (void **)pkts,
+			n) < 0))
+		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
+	lc = &npool_g->lc[slot];
+	npool_pkt_carve_init_pvt(&big, &lc->napi);
+	npool_pkt_carve_init_pvt(&small, &lc->napi_small);
+	headroom = npool_g->headroom;
+	small_max = npool_g->small_fragsz;
+	/* buf_len = fragsz - NPOOL_SHINFO_SIZE >= headroom: one rearm. */
+	rearm = npool_pkt_rearm_pvt((uint16_t)headroom);
+	for (i = 0; i < n; i++) {
+		uint32_t fragsz = RTE_ALIGN_CEIL(headroom + lens[i] +
+				NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE);
+		rte_iova_t iova;
+		char *frag;
+
+		if (unlikely(lens[i] > NPOOL_PKT_MAX_LEN ||
+				fragsz > NPOOL_CHUNK_SIZE)) {
+			rte_errno = EINVAL;
+			frag = NULL;
+		} else if (fragsz <= small_max) {
+			/* Small packets pin at most a small chunk. */
+			frag = npool_pkt_carve_pvt(&small, fragsz, &iova);
+		} else {
+			frag = npool_pkt_carve_pvt(&big, fragsz, &iova);
+		}
+		if (unlikely(frag == NULL)) {
+			spare[nspare++] = pkts[i];
+			pkts[i] = npool_pkt_fail_pvt(slot, rte_errno);
+			continue;
+		}
+		npool_pkt_attach_at_pvt(pkts[i], frag,
+				(struct rte_mbuf_ext_shared_info *)(frag +
+					fragsz - NPOOL_SHINFO_SIZE),
+				iova, rearm);
+		got++;
+	}
+	npool_pkt_carve_commit_pvt(&big);
+	npool_pkt_carve_commit_pvt(&small);
+	if (unlikely(nspare != 0))
+		rte_mempool_put_bulk(npool_g->head_pool,
+				(void * const *)spare, nspare);
+	lc->stats.allocs += got;
+	lc->stats.pkt_allocs += got;
+	return got;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_PKT_BULK_H */
