@@ -308,6 +308,9 @@ struct rte_mbuf *npool_build_pkt(void *frag, uint32_t fragsz);
 void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
 
 
+/** @internal Most packets npool_napi_consume_bulk() frees inline. */
+#define NPOOL_CONSUME_FAST_MAX 64
+
 /** @internal npool_pkt_rc_segs_pvt() of an mbuf with refcnt 1 and
  * nb_segs 1 (the same in either byte order). */
 #define NPOOL_PKT_RC_SEGS_ONE (1u | 1u << 16)
@@ -514,14 +517,33 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 	if (unlikely(n == 0 || pkts[0] == NULL))
 		goto general;
 	mp = pkts[0]->pool;
-	if (unlikely(!npool_pkt_all_plain_pvt(pkts, n, mp)))
-		goto general;
-	npool_napi_consume_plain(mp, pkts, n);
-	return;
+	if (likely(npool_pkt_all_plain_pvt(pkts, n, mp))) {
+		npool_napi_consume_plain(mp, pkts, n);
+		return;
+	}
+	/* A burst of lone npool packets (a TX completion of copy-broken or
+	 * built packets): each freed inline, the heads put back in one. */
+	if (npool_g != NULL && mp == npool_g->head_pool &&
+			n <= NPOOL_CONSUME_FAST_MAX) {
+		unsigned int slot = npool_slot(), i;
+
+		for (i = 0; i < n; i++)
+			if (pkts[i] == NULL ||
+					!npool_pkt_consume_fast_pvt(pkts[i], mp,
+						slot))
+				break;
+		if (i != 0) {
+			rte_mempool_put_bulk(mp, (void * const *)pkts, i);
+			NPOOL_STAT_ADD(slot, pkt_consumes, i);
+		}
+		if (likely(i == n))
+			return;
+		pkts += i;
+		n -= i;
+	}
 general:
 	npool_napi_consume_bulk_pvt(pkts, n);
 }
-
 
 /**
  * Truesize of a packet segment in bytes, as the kernel's skb->truesize:

@@ -76,6 +76,17 @@ pv_burst(enum pv v, const struct pkt_arg *a)
 	if (v == PV_MBUF256 || v == PV_MBUF_NPOOL) {
 		if (rte_pktmbuf_alloc_bulk(a->mp, pkts, BENCH_BURST) != 0)
 			rte_panic("bench pkt: pool empty\n");
+	} else if (v == PV_NAPI) {
+		/* A burst's API: napi_alloc_skb() on a burst, heads in one
+		 * bulk get (npool_pkt_bulk.h). */
+		uint32_t l[BENCH_BURST];
+
+		for (i = 0; i < BENCH_BURST; i++)
+			l[i] = a->len;
+		if (npool_napi_alloc_pkt_bulk(pkts, l, BENCH_BURST) !=
+				BENCH_BURST)
+			rte_panic("bench pkt: napi bulk: %s\n",
+					rte_strerror(rte_errno));
 	} else {
 		for (i = 0; i < BENCH_BURST; i++)
 			pkts[i] = pv_alloc(v, a);
