@@ -21,7 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * Start EAL (ut_eal_init(): --no-huge -m 512 --no-pci --no-shconf
+ * Start EAL (ut_eal_init(): --no-huge -m 1024 --no-pci --no-shconf
  * --no-telemetry -l 0-1, logs at error level) with the file prefix
  * np-fz-<target>-<pid>, plus @p extra_argc arguments; rte_eal_cleanup()
  * and the runtime folder's removal run at exit. Aborts on failure.

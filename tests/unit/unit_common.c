@@ -31,7 +31,7 @@ ut_eal_init(const char *prefix, int extra_argc, const char **extra_argv)
 	argv[argc++] = (char *)(uintptr_t)"npool_unit";
 	argv[argc++] = (char *)(uintptr_t)"--no-huge";
 	argv[argc++] = (char *)(uintptr_t)"-m";
-	argv[argc++] = (char *)(uintptr_t)"512";
+	argv[argc++] = (char *)(uintptr_t)"1024";
 	argv[argc++] = (char *)(uintptr_t)"--no-pci";
 	argv[argc++] = (char *)(uintptr_t)"--no-shconf";
 	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";

@@ -23,7 +23,7 @@
 #define UT_OTHER_LCORE 1
 
 /*
- * Start EAL for a test binary: --no-huge -m 512 --no-pci --no-shconf
+ * Start EAL for a test binary: --no-huge -m 1024 --no-pci --no-shconf
  * --no-telemetry --file-prefix @p prefix -l 0-1, plus @p extra_argc
  * arguments from @p extra_argv (e.g. "--vdev=net_null0").
  * Return 0, or -1 after printing why.
