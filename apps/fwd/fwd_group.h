@@ -101,8 +101,9 @@ fwd_plain6(const struct fwd_conf *fc, const struct rte_mbuf *m)
 	ok &= l3 <= fc->mtu;
 	if (!ok)
 		return 0;
-	return !fwd_v6_martian(APP_IPV6_BYTES(ip->dst_addr)) &
-		!fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr));
+	/* Both tests run (no branch between them): as ints, for clang. */
+	return (uint32_t)!fwd_v6_martian(APP_IPV6_BYTES(ip->dst_addr)) &
+		(uint32_t)!fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr));
 }
 
 /* 1 when the route's port is enabled (fwd_check_hop() passes). */
