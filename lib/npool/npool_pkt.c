@@ -99,12 +99,6 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	return m;
 }
 
-static inline void
-consume_flush(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	rte_mempool_put_bulk(mp, objs, n);
-}
-
 void
 npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 {
@@ -135,7 +129,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 			}
 			if (m->pool != mp || np == NPOOL_CONSUME_BATCH) {
 				if (np != 0)
-					consume_flush(mp, pending, np);
+					rte_mempool_put_bulk(mp, pending, np);
 				mp = m->pool;
 				np = 0;
 			}
@@ -143,7 +137,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 		}
 	}
 	if (np != 0)
-		consume_flush(mp, pending, np);
+		rte_mempool_put_bulk(mp, pending, np);
 	NPOOL_STAT_ADD(slot, pkt_consumes, segs);
 }
 
