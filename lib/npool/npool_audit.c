@@ -22,6 +22,8 @@
 /* Per chunk: which cache holds it, and whether a free stack does. */
 struct chunk_seen {
 	const struct npool_frag_cache *cache;
+	uint32_t bias;  /**< the cache's references: its pagecnt_bias, or
+	                 *   prev_bias for the chunk it carved before */
 	uint8_t free;
 };
 
@@ -36,11 +38,31 @@ struct audit_ctx {
 		NPOOL_LOG(ERR, "audit: " fmt, ##__VA_ARGS__); \
 } while (0)
 
-/* Record which cache holds each chunk; check the caches themselves. */
+/* Record that cache @p nc holds chunk @p c with @p bias references. */
+static int
+audit_hold(struct audit_ctx *ctx, const struct npool_frag_cache *nc,
+		const struct npool_chunk *c, uint32_t bias, const char *what,
+		unsigned int slot)
+{
+	const struct npool_arena *a = &ctx->np->arena;
+
+	if (c < a->chunks || c >= a->chunks + a->nb_chunks + a->nb_small) {
+		AUDIT_ERR(ctx, "%s cache of slot %u holds %p, not a chunk",
+				what, slot, (const void *)c);
+		return -1;
+	}
+	if (ctx->seen[c->index].cache != NULL)
+		AUDIT_ERR(ctx, "chunk %u held by two caches", c->index);
+	ctx->seen[c->index].cache = nc;
+	ctx->seen[c->index].bias = bias;
+	return 0;
+}
+
+/* Record which cache holds each chunk (its current one, and a napi
+ * cache's previous one); check the caches themselves. */
 static void
 audit_caches(struct audit_ctx *ctx)
 {
-	const struct npool_arena *a = &ctx->np->arena;
 	unsigned int i, k;
 
 	static const char *const names[4] = {
@@ -57,20 +79,13 @@ audit_caches(struct audit_ctx *ctx)
 			const struct npool_frag_cache *nc = caches[k];
 			const struct npool_chunk *c = nc->chunk;
 
-			if (c == NULL)
+			if (nc->prev != NULL)
+				audit_hold(ctx, nc, nc->prev, nc->prev_bias,
+						names[k], i);
+			if (c == NULL ||
+					audit_hold(ctx, nc, c, nc->pagecnt_bias,
+						names[k], i) < 0)
 				continue;
-			if (c < a->chunks ||
-					c >= a->chunks + a->nb_chunks +
-					a->nb_small) {
-				AUDIT_ERR(ctx, "%s cache of slot %u holds %p, not a chunk",
-						names[k], i,
-						(const void *)c);
-				continue;
-			}
-			if (ctx->seen[c->index].cache != NULL)
-				AUDIT_ERR(ctx, "chunk %u held by two caches",
-						c->index);
-			ctx->seen[c->index].cache = nc;
 			if (nc->va != c->va || nc->offset < 0 ||
 					(uint32_t)nc->offset > c->size)
 				AUDIT_ERR(ctx, "%s cache of slot %u: va %p offset %d for chunk %u at %p",
@@ -147,7 +162,7 @@ audit_chunks_in_use(struct audit_ctx *ctx)
 			continue;
 		if (nc != NULL) {
 			ctx->out->chunks_cached++;
-			bias = nc->pagecnt_bias;
+			bias = ctx->seen[i].bias;
 			if (bias == 0 || ref < bias ||
 					ref > NPOOL_FRAG_BIAS_MAX) {
 				AUDIT_ERR(ctx, "cached chunk %u: refcount %u, bias %u",

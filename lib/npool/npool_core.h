@@ -52,6 +52,13 @@ struct npool_frag_cache {
 	uint16_t pad;
 	/** The instance whose arena the cache carves. */
 	struct npool *np;
+	/** napi caches: the chunk carved before @c chunk, kept with its
+	 * bias so that frees of the burst that used it up still cost no
+	 * atomic operation; given up at the next refill (a fragment of it
+	 * still out then costs one atomic decrement). NULL if none. */
+	struct npool_chunk *prev;
+	/** References of @c prev not handed out (its pagecnt_bias). */
+	uint32_t prev_bias;
 };
 
 /** Per-lcore state, one cache line group per lcore. */

@@ -52,47 +52,110 @@ frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
 	return c;
 }
 
+/* Whether chunk @p c is of cache @p nc's own kind (small or big). */
+static inline int
+kind_ok(const struct npool_frag_cache *nc, const struct npool_chunk *c)
+{
+	return !(c->flags & NPOOL_CHUNK_F_SMALL) == !nc->small;
+}
+
+/* Every fragment of @p c is back, @p bias being the references its
+ * cache still holds: nobody else can touch the count then (none is
+ * out), and the acquire orders the frees' accesses before the reuse. */
+static inline int
+chunk_all_back(const struct npool_chunk *c, uint32_t bias)
+{
+	return __atomic_load_n(&c->refcnt, __ATOMIC_ACQUIRE) == bias;
+}
+
+/* Give up @p bias references of @p c: 1 if they were its last (every
+ * fragment is back), else the last fragment freed gives it back. */
+static inline int
+chunk_release(struct npool_chunk *c, uint32_t bias)
+{
+	return __atomic_sub_fetch(&c->refcnt, bias, __ATOMIC_ACQ_REL) == 0;
+}
+
 /*
  * The current chunk cannot hold the request: the slow half of
  * __page_frag_alloc_align().
+ *
+ * A napi cache keeps the chunk it used up as @c prev, with its bias, so
+ * that the fragments of a burst larger than a chunk (32 small packets
+ * over 4 KiB chunks of 16) still come back without an atomic operation
+ * (npool_free_frag()); the chunk before it is given up now, and reused
+ * at once if every fragment of it is back. A burst then alternates
+ * between two chunks with one atomic operation per chunk and no trip
+ * through the arena, where giving the chunk up at once cost an atomic
+ * decrement per fragment and two stack operations per chunk.
  */
 void *
 npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		uint32_t align_mask)
 {
 	struct npool_arena *a = &nc->np->arena;
-	struct npool_chunk *c = nc->chunk;
+	struct npool_chunk *c = nc->chunk, *old = NULL;
 	unsigned int slot = nc->lcore;
+	uint32_t old_bias = 0;
 	int32_t offset;
 
 	if (c != NULL) {
-		/*
-		 * Give up the references not handed out. If that drops the
-		 * count to zero every fragment is already back: reuse the
-		 * chunk in place, no trip through the arena. A chunk of the
-		 * other kind than the cache's (a fallback) goes back
-		 * instead, so that one of the cache's kind is tried first.
-		 */
-		if (__atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
-				__ATOMIC_ACQ_REL) == 0) {
-			if (!(c->flags & NPOOL_CHUNK_F_SMALL) == !nc->small) {
-				NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
-				goto reset;
-			}
-			npool_arena_put(a, c);
+		/* Every fragment back: reuse the chunk in place, no atomic
+		 * and no trip through the arena. */
+		if (kind_ok(nc, c) && chunk_all_back(c, nc->pagecnt_bias)) {
+			NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
+			goto reset;
 		}
-		/* Else the last fragment freed gives the chunk back. */
+		if (!nc->guarded && kind_ok(nc, c)) {
+			old = nc->prev;
+			old_bias = nc->prev_bias;
+			nc->prev = c;
+			nc->prev_bias = nc->pagecnt_bias;
+		} else {
+			/* A fallback chunk of the other kind goes back, so
+			 * that one of the cache's kind is tried first. */
+			old = c;
+			old_bias = nc->pagecnt_bias;
+		}
 		nc->chunk = NULL;
 		nc->va = NULL;
 		nc->offset = 0;
 		nc->pagecnt_bias = 0;
+		if (old != NULL && chunk_release(old, old_bias)) {
+			if (kind_ok(nc, old)) {
+				c = old;
+				NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
+				goto install;
+			}
+			npool_arena_put(a, old);
+		}
+	}
+	if (nc->prev != NULL && chunk_all_back(nc->prev, nc->prev_bias)) {
+		/* The chunk carved before has everything back (the current
+		 * one was of the other kind, or there was none: a failed
+		 * refill or a drain): carve it again. */
+		c = nc->prev;
+		nc->prev = NULL;
+		NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
+		goto install;
 	}
 
 	c = frag_chunk_get(nc, size, align_mask);
-	if (unlikely(c == NULL))
-		return npool_frag_fail_pvt(slot, ENOMEM);
+	if (unlikely(c == NULL)) {
+		/* The arena is dry: give up the previous chunk's bias too,
+		 * so that its last fragment gives it back (now, if it was
+		 * already back). */
+		old = nc->prev;
+		nc->prev = NULL;
+		if (old == NULL || !chunk_release(old, nc->prev_bias))
+			return npool_frag_fail_pvt(slot, ENOMEM);
+		c = old;
+		NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
+		goto install;
+	}
 	NPOOL_STAT_ADD_NP(nc->np, slot, refills, 1);
 	c->owner = (uint16_t)slot;
+install:
 	nc->chunk = c;
 	nc->va = c->va;
 
@@ -146,15 +209,20 @@ npool_alloc_frag_guarded_small_pvt(uint32_t size, uint32_t align)
 	return guarded_alloc(size, align, 1);
 }
 
-/* Give back what cache @p nc holds (page_frag_cache_drain()). */
+/* Give back what cache @p nc holds (page_frag_cache_drain()), its
+ * previous chunk included. */
 static void
 frag_cache_drain(struct npool_frag_cache *nc)
 {
 	struct npool_chunk *c = nc->chunk;
 
-	if (c != NULL && __atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
-			__ATOMIC_ACQ_REL) == 0)
+	if (c != NULL && chunk_release(c, nc->pagecnt_bias))
 		npool_arena_put(&nc->np->arena, c);
+	c = nc->prev;
+	if (c != NULL && chunk_release(c, nc->prev_bias))
+		npool_arena_put(&nc->np->arena, c);
+	nc->prev = NULL;
+	nc->prev_bias = 0;
 	nc->chunk = NULL;
 	nc->va = NULL;
 	nc->offset = 0;

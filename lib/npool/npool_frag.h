@@ -189,8 +189,6 @@ static __rte_always_inline void
 npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		struct npool_chunk *c, const void *p)
 {
-	struct npool_frag_cache *nc;
-
 	RTE_SET_USED(p);
 #if NPOOL_DEBUG_HOOKS
 	/* Before the reference goes: the chunk may be reused right after. */
@@ -200,22 +198,29 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		struct npool_lcore *lc = &np->lc[slot];
 
 		lc->stats.frees++;
+		uint32_t *bias;
+
 		/* The chunk of one of our own napi caches (frags and big
-		 * packets, or small packets): no one else touches its bias. */
+		 * packets, or small packets), or the one each carved before
+		 * it: no one else touches their bias. */
 		if (likely(lc->napi.chunk == c))
-			nc = &lc->napi;
+			bias = &lc->napi.pagecnt_bias;
 		else if (lc->napi_small.chunk == c)
-			nc = &lc->napi_small;
+			bias = &lc->napi_small.pagecnt_bias;
+		else if (lc->napi_small.prev == c)
+			bias = &lc->napi_small.prev_bias;
+		else if (lc->napi.prev == c)
+			bias = &lc->napi.prev_bias;
 		else
-			nc = NULL;
-		if (nc != NULL) {
+			bias = NULL;
+		if (bias != NULL) {
 #if NPOOL_DEBUG
 			npool_debug_napi_owner_pvt(slot);
-			if (nc->pagecnt_bias >=
-					__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED))
+			if (*bias >= __atomic_load_n(&c->refcnt,
+					__ATOMIC_RELAXED))
 				rte_panic("npool: double free of fragment %p\n", p);
 #endif
-			nc->pagecnt_bias++;
+			(*bias)++;
 			return;
 		}
 		if (c->owner != slot)
@@ -261,8 +266,9 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
  * lookup over the instances (out of line).
  *
  * A fragment freed on the lcore whose napi cache (or napi small-packet
- * cache, npool_pkt.h) is still carving its chunk costs no atomic
- * operation: the reference goes back into that cache's pagecnt_bias
+ * cache, npool_pkt.h) is still carving its chunk, or carved it just
+ * before the current one, costs no atomic operation: the reference goes
+ * back into that cache's pagecnt_bias
  * (refcount - bias stays the number of fragments out). This is why a
  * napi cache is only ever drained by its owner or while its owner is
  * idle (npool_frag_cache_drain_all()). Any other free is one atomic

@@ -341,22 +341,43 @@ static void
 test_new_chunk_when_a_frag_is_still_out(void **state __rte_unused)
 {
 	struct npool_stats s0 = ut_stats_self(), s1;
-	struct npool_chunk *c;
-	char *p[4], *q;
+	struct npool_frag_cache *nc = ut_napi_cache();
+	struct npool_chunk *c, *d;
+	char *p[4], *q, *r;
+	unsigned int i;
 
 	c = fill_chunk_with_quarters(p, 3);
 	q = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE / 4);
-	assert_ptr_not_equal(ut_chunk_of(q), c);
+	d = ut_chunk_of(q);
+	assert_ptr_not_equal(d, c);
 	s1 = ut_stats_self();
 	assert_int_equal(s1.reuses - s0.reuses, 0);
 	assert_int_equal(s1.refills - s0.refills, 2);
-	/* The old chunk is held by its one fragment, not by the cache. */
-	assert_int_equal(c->refcnt, 1);
+	/* The cache keeps the old chunk as its previous one, with its
+	 * bias: one fragment out, whose free costs no atomic. */
+	assert_ptr_equal(nc->prev, c);
+	assert_int_equal(c->refcnt - nc->prev_bias, 1);
 	assert_int_equal(npool_arena_in_use(&npool_g->arena), 2);
 	npool_free_frag(p[3] + 17);
-	assert_int_equal(c->refcnt, 0);
-	assert_int_equal(npool_arena_in_use(&npool_g->arena), 1);
+	assert_int_equal(c->refcnt - nc->prev_bias, 0);
+	assert_int_equal(c->refcnt, NPOOL_FRAG_BIAS_MAX);
+	/* The next refill reuses it, all back, without the arena. */
+	for (i = 0; i < 3; i++) {
+		p[i] = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE / 4);
+		assert_ptr_equal(ut_chunk_of(p[i]), d);
+	}
+	for (i = 0; i < 3; i++)
+		npool_free_frag(p[i]);
+	r = npool_napi_alloc_frag(NPOOL_CHUNK_SIZE / 4);
+	assert_ptr_equal(ut_chunk_of(r), c);
+	assert_ptr_equal(nc->prev, d);
+	s0 = s1;
+	s1 = ut_stats_self();
+	assert_int_equal(s1.reuses - s0.reuses, 1);
+	assert_int_equal(s1.refills - s0.refills, 0);
+	assert_int_equal(npool_arena_in_use(&npool_g->arena), 2);
 	npool_free_frag(q);
+	npool_free_frag(r);
 }
 
 static void
@@ -373,7 +394,9 @@ test_chunk_returned_to_arena_exactly_once(void **state __rte_unused)
 		assert_int_equal(ut_free_big(), nb - 4);
 		for (i = 0; i < 8; i++)
 			npool_free_frag(p[7 - i]);
-		assert_int_equal(ut_free_big(), nb - 1);
+		/* Chunks 1-2 are back; the cache holds the 4th and, as its
+		 * previous one, the 3rd. */
+		assert_int_equal(ut_free_big(), nb - 2);
 		npool_frag_cache_drain_all();
 		assert_int_equal(ut_free_big(), nb);
 		assert_int_equal(npool_arena_in_use(&npool_g->arena), 0);

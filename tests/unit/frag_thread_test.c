@@ -125,12 +125,20 @@ test_remote_last_free_returns_chunk_once(void **state __rte_unused)
 
 	napi_alloc_set(&s, NPOOL_CHUNK_SIZE / NB);
 	c = ut_chunk_of(s.p[0]);
-	/* The cache moves on; the old chunk is held by its fragments. */
+	/* The cache moves on, keeping the old chunk as its previous one
+	 * with its bias, its fragments out. */
 	q = npool_napi_alloc_frag(64);
 	assert_ptr_not_equal(ut_chunk_of(q), c);
-	assert_int_equal(c->refcnt, NB);
+	assert_ptr_equal(ut_napi_cache()->prev, c);
+	assert_int_equal(c->refcnt - ut_napi_cache()->prev_bias, NB);
 	assert_int_equal(ut_free_big(), nb - 2);
+	/* Freed on another lcore: one atomic decrement each. */
 	assert_int_equal(ut_on_other_lcore(free_set, &s), 0);
+	assert_int_equal(c->refcnt, ut_napi_cache()->prev_bias);
+	assert_int_equal(ut_free_big(), nb - 2);
+	/* The cache's references are the last: given up, the chunk goes
+	 * back to the arena once. */
+	npool_frag_cache_drain_local();
 	assert_int_equal(c->refcnt, 0);
 	assert_int_equal(ut_free_big(), nb - 1);
 	npool_free_frag(q);
