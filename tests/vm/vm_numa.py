@@ -226,6 +226,21 @@ def probe_check(R, run):
                           lc['data_memseg'], sock, freer))
     ok &= R.check(seen == set(NODES), 'numa_probe: lcores allocated on '
                   'sockets %s (want %s)' % (sorted(seen), sorted(NODES)))
+    def held(i):
+        """Its own lcores' objects were out of it after the allocations."""
+        try:
+            want = PROBE_N * int(i['lcores'])
+            return (want > 0 and int(i['held_frags']) >= want and
+                    int(i['held_heads']) >= want)
+        except (KeyError, ValueError):
+            return False
+    ok &= R.check(insts and all(held(i) for i in insts),
+                  'numa_probe: out of each instance after the allocations: '
+                  '%s (want >= %d per lcore of its socket)' % ('; '.join(
+                      'socket %s: %s lcores, %s frags, %s heads' % (
+                          i.get('socket'), i.get('lcores'),
+                          i.get('held_frags'), i.get('held_heads'))
+                      for i in insts) or 'none', PROBE_N))
     keys = ('frags_out', 'heads_out', 'chunks_in_use', 'destroy')
     ok &= R.check(sorted(int(i.get('socket', -1)) for i in insts) ==
                   sorted(NODES) and
