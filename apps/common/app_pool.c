@@ -12,6 +12,7 @@
 #include "npool_asan.h"
 #include "rte_mempool_npool.h"
 #include "app_compat.h"
+#include "app_numa.h"
 #include "app_pool.h"
 
 #define MAX_POOLS 64
@@ -27,6 +28,7 @@ int
 app_pool_init(const struct app_opts *o, uint32_t heads)
 {
 	struct npool_conf conf;
+	unsigned int lcore;
 	int ret;
 
 	mempool_cache = o->mbcache;
@@ -42,14 +44,37 @@ app_pool_init(const struct app_opts *o, uint32_t heads)
 		conf.nb_chunks = o->nb_chunks;
 	if (o->nb_small_chunks != APP_NPOOL_DEFAULT)
 		conf.nb_small_chunks = o->nb_small_chunks;
-	ret = npool_init(&conf);
-	if (ret < 0) {
-		app_err("npool_init (%u + %u chunks, %u heads): %s",
-				conf.nb_chunks, conf.nb_small_chunks,
-				conf.nb_heads, rte_strerror(-ret));
-		return -1;
+	if (o->no_numa) {
+		/* One instance for every lcore, as l3fwd's one pool. */
+		ret = npool_init(&conf);
+		if (ret < 0) {
+			app_err("npool_init (%u + %u chunks, %u heads): %s",
+					conf.nb_chunks, conf.nb_small_chunks,
+					conf.nb_heads, rte_strerror(-ret));
+			return -1;
+		}
+		npool_up = true;
+		return 0;
 	}
+	/* One instance per socket of an lcore (page_pool per node): each
+	 * lcore carves and builds from memory on its own socket. */
 	npool_up = true;
+	RTE_LCORE_FOREACH(lcore) {
+		conf.socket_id = (int)app_numa_lcore_socket(lcore);
+		if (npool_lookup_socket(conf.socket_id) != NULL)
+			continue;
+		if (npool_create(&conf) == NULL) {
+			app_err("npool instance on socket %d (%u + %u chunks, %u heads): %s%s",
+					conf.socket_id, conf.nb_chunks,
+					conf.nb_small_chunks, conf.nb_heads,
+					rte_strerror(rte_errno),
+					rte_errno == ENOMEM ?
+					" (EAL memory on that socket: --socket-mem, or --no-numa)" :
+					"");
+			app_pool_fini();
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -113,10 +138,47 @@ free_count(const struct rte_mempool *mp)
 	return n;
 }
 
+/* The npool part of the leak check, instance by instance. */
+static void
+npool_leak_check(FILE *f, struct app_leak *lk)
+{
+	struct npool *list[RTE_MAX_NUMA_NODES + 1];
+	struct npool_usage u;
+	unsigned int n, k;
+
+	/* Caches keep their current chunk: give them back first. */
+	npool_frag_cache_drain_all();
+	n = RTE_MIN(npool_instance_list(list, RTE_DIM(list)),
+			(unsigned int)RTE_DIM(list));
+	for (k = 0; k < n; k++) {
+		struct rte_mempool *hp = npool_instance_head_pool(list[k]);
+
+		char tag[24] = "";
+
+		/* One instance prints as before there were several. */
+		if (n > 1)
+			snprintf(tag, sizeof(tag), " %s", npool_name(list[k]));
+		npool_instance_usage_get(list[k], &u);
+		fprintf(f, "  npool heads%-5s npool   size %7u  avail %7u  out %d\n",
+				tag, u.heads, u.heads - u.heads_out,
+				(int32_t)u.heads_out);
+		fprintf(f, "  npool arena%s: %" PRId64 " fragments out, %u of %u+%u chunks in use (socket %d)\n",
+				tag, u.frags_out, u.chunks_in_use, u.chunks,
+				u.small_chunks, u.socket_id);
+		/* More heads back than handed out: a double free. */
+		if ((int32_t)u.heads_out < 0)
+			lk->double_free += -(int64_t)(int32_t)u.heads_out;
+		else
+			lk->mbufs_out += u.heads_out;
+		rte_mempool_obj_iter(hp, count_bad_refcnt, &lk->bad_refcnt);
+		lk->frags_out += u.frags_out;
+		lk->chunks_in_use += u.chunks_in_use;
+	}
+}
+
 void
 app_pool_leak_check(FILE *f, struct app_leak *lk)
 {
-	struct npool_usage u;
 	unsigned int i;
 
 	memset(lk, 0, sizeof(*lk));
@@ -135,26 +197,8 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 		rte_mempool_obj_iter(pools[i], count_bad_refcnt,
 				&lk->bad_refcnt);
 	}
-	if (npool_up) {
-		/* Caches keep their current chunk: give them back first. */
-		npool_frag_cache_drain_all();
-		npool_usage_get(&u);
-		fprintf(f, "  %-16s %-7s size %7u  avail %7u  out %u\n",
-				"npool heads", "npool", u.heads,
-				u.heads - u.heads_out, u.heads_out);
-		fprintf(f, "  npool arena: %" PRId64 " fragments out, %u of %u+%u chunks in use\n",
-				u.frags_out, u.chunks_in_use, u.chunks,
-				u.small_chunks);
-		/* More heads back than handed out: a double free. */
-		if ((int32_t)u.heads_out < 0)
-			lk->double_free += -(int64_t)(int32_t)u.heads_out;
-		else
-			lk->mbufs_out += u.heads_out;
-		rte_mempool_obj_iter(npool_head_pool(), count_bad_refcnt,
-				&lk->bad_refcnt);
-		lk->frags_out = u.frags_out;
-		lk->chunks_in_use = u.chunks_in_use;
-	}
+	if (npool_up)
+		npool_leak_check(f, lk);
 	lk->ok = lk->mbufs_out == 0 && lk->frags_out == 0 &&
 		lk->chunks_in_use == 0 && lk->bad_refcnt == 0 &&
 		lk->double_free == 0;

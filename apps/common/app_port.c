@@ -8,6 +8,7 @@
 #include <rte_errno.h>
 
 #include "npool_rx.h"
+#include "app_numa.h"
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_rss.h"
@@ -61,16 +62,6 @@ app_port_rss(uint16_t port, bool *read_back)
 	if (read_back != NULL)
 		*read_back = ports[port].rss_read_back;
 	return &ports[port].rss;
-}
-
-/* Socket of an lcore's RX pool and queues: --no-numa puts everything on
- * socket 0, as l3fwd does. */
-static unsigned int
-lcore_socket(unsigned int lcore)
-{
-	unsigned int socket = rte_lcore_to_socket_id(lcore);
-
-	return opts->no_numa || socket >= RTE_MAX_NUMA_NODES ? 0 : socket;
 }
 
 unsigned int
@@ -312,7 +303,7 @@ create_rx_pools(const struct app_opts *o)
 	RTE_LCORE_FOREACH(lcore) {
 		if (app_lcores[lcore].nb_rxq == 0)
 			continue;
-		socket = lcore_socket(lcore);
+		socket = app_numa_lcore_socket(lcore);
 		if (rx_pools[socket] != NULL)
 			continue;
 		snprintf(name, sizeof(name), "rx_s%u", socket);
@@ -320,6 +311,8 @@ create_rx_pools(const struct app_opts *o)
 				(int)socket, o->pool);
 		if (rx_pools[socket] == NULL)
 			return -1;
+		app_numa_note(APP_NUMA_RX_POOL, name, (int)socket,
+				STAILQ_FIRST(&rx_pools[socket]->mem_list)->addr);
 	}
 	return 0;
 }
@@ -353,11 +346,20 @@ setup_queues(void)
 	RTE_LCORE_FOREACH(lcore) {
 		const struct app_lcore_conf *lc = &app_lcores[lcore];
 
-		socket = lcore_socket(lcore);
-		for (i = 0; i < lc->nb_rxq; i++)
-			if (setup_rxq(lc->rxq[i].port, lc->rxq[i].queue,
+		socket = app_numa_lcore_socket(lcore);
+		for (i = 0; i < lc->nb_rxq; i++) {
+			p = lc->rxq[i].port;
+			/* l3fwd's warning: it works, across the interconnect. */
+			if (!opts->no_numa && rte_eth_dev_socket_id(p) >= 0 &&
+					(unsigned int)rte_eth_dev_socket_id(p) !=
+					socket)
+				app_err("warning: port %u is on socket %d, polled by lcore %u on socket %u: its RX pool and route tables are on the lcore's",
+						p, rte_eth_dev_socket_id(p),
+						lcore, socket);
+			if (setup_rxq(p, lc->rxq[i].queue,
 					rx_pools[socket]) < 0)
 				return -1;
+		}
 	}
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!ports[p].configured)

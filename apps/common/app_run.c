@@ -11,6 +11,7 @@
 #include <rte_ethdev.h>
 #include <rte_pdump.h>
 
+#include "app_numa.h"
 #include "app_pool.h"
 #include "app_run.h"
 #include "app_telemetry.h"
@@ -290,6 +291,7 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 	ret = app_cli_parse(argc - ret, argv + ret, o, cli);
 	if (ret != 0)
 		return ret > 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
+	app_numa_init(o);
 	return -1;
 }
 

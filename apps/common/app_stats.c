@@ -8,6 +8,7 @@
 #include "app_json.h"
 #include "app_port.h"
 #include "app_rss.h"
+#include "app_numa.h"
 #include "app_stats.h"
 
 struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
@@ -478,6 +479,7 @@ json_ports(struct app_json *j)
 		add_ctr(&total, &c);
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
+		app_json_i64(j, "socket", rte_eth_dev_socket_id(p));
 		json_ctr(j, &c);
 		if (st.eth_ok[p]) {
 			app_json_obj_begin(j, "eth");
@@ -545,6 +547,7 @@ app_stats_write_json(const char *path, double duration_s,
 	json_lcores(&j);
 	if (st.x != NULL && st.x->json != NULL)
 		st.x->json(&j, duration_s);
+	app_numa_json(&j);
 	app_json_obj_begin(&j, "leak");
 	app_json_u64(&j, "mbufs_out", lk->mbufs_out);
 	app_json_i64(&j, "frags_out", lk->frags_out);

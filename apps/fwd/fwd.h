@@ -73,34 +73,6 @@ struct fwd_l2 {
 	struct rte_ether_addr src; /**< the port's MAC */
 };
 
-/** Forwarding configuration: written at setup, read-only while running. */
-struct fwd_conf {
-	enum fwd_lookup lookup; /**< which of the tables below are made */
-	struct rte_lpm *lpm4;
-	struct rte_lpm6 *lpm6;
-	struct rte_fib *fib4;   /**< with FWD_LOOKUP_FIB, in place of lpm4 */
-	struct rte_fib6 *fib6;  /**< with FWD_LOOKUP_FIB, in place of lpm6 */
-	bool fib_vec4;          /**< fib4 looks up with AVX512 */
-	bool fib_vec6;          /**< fib6 looks up with AVX512 */
-	int32_t def4;          /**< port of the IPv4 default route, -1 none */
-	int32_t def6;          /**< port of the IPv6 default route, -1 none */
-	uint64_t portmask;     /**< enabled ports (-p) */
-	uint16_t mtu;          /**< egress IP MTU of every port */
-	uint16_t copybreak;    /**< --copybreak bytes, 0 = off */
-	struct rte_mempool *frag_direct;   /**< fragment headers */
-	struct rte_mempool *frag_indirect; /**< fragment payload references */
-	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
-	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
-	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
-	/* Command line only. */
-	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
-	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
-	uint32_t eth_dest_set; /**< bit per port given by --eth-dest */
-	bool mtu_set;          /**< --mtu given */
-	uint32_t max_pkt_len;  /**< --max-pkt-len (then mtu is it - 18), 0 */
-	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
-};
-
 /** One route of a route file ("R<prefix>/<depth> <port>"). */
 struct fwd_route {
 	uint8_t ip[16];  /**< prefix as written (not masked), network order;
@@ -130,6 +102,41 @@ struct fwd_route_set {
 	unsigned int n;      /**< routes in @c r */
 	unsigned int cap;    /**< room in @c r */
 };
+
+/** Forwarding configuration: written at setup, read-only while running. */
+struct fwd_conf {
+	enum fwd_lookup lookup; /**< which of the tables below are made */
+	/** Socket of the tables (l3fwd's per-socket lookup structs). */
+	int socket_id;
+	/** The routes the tables were filled from ([0] IPv4, [1] IPv6),
+	 * kept for fwd_routes_copy(); owned unless @c routes_shared. */
+	struct fwd_route_set routes[2];
+	bool routes_shared;
+	struct rte_lpm *lpm4;
+	struct rte_lpm6 *lpm6;
+	struct rte_fib *fib4;   /**< with FWD_LOOKUP_FIB, in place of lpm4 */
+	struct rte_fib6 *fib6;  /**< with FWD_LOOKUP_FIB, in place of lpm6 */
+	bool fib_vec4;          /**< fib4 looks up with AVX512 */
+	bool fib_vec6;          /**< fib6 looks up with AVX512 */
+	int32_t def4;          /**< port of the IPv4 default route, -1 none */
+	int32_t def6;          /**< port of the IPv6 default route, -1 none */
+	uint64_t portmask;     /**< enabled ports (-p) */
+	uint16_t mtu;          /**< egress IP MTU of every port */
+	uint16_t copybreak;    /**< --copybreak bytes, 0 = off */
+	struct rte_mempool *frag_direct;   /**< fragment headers */
+	struct rte_mempool *frag_indirect; /**< fragment payload references */
+	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
+	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
+	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
+	/* Command line only. */
+	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
+	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
+	uint32_t eth_dest_set; /**< bit per port given by --eth-dest */
+	bool mtu_set;          /**< --mtu given */
+	uint32_t max_pkt_len;  /**< --max-pkt-len (then mtu is it - 18), 0 */
+	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
+};
+
 
 /**
  * Parse an l3fwd route file, appending its routes to @p s: a line is
@@ -175,8 +182,8 @@ int fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s,
 		bool v6, unsigned int *failed);
 
 /**
- * Load the routes (files or l3fwd's default tables) into new tables of
- * fc->lookup (rte_lpm and rte_lpm6, or rte_fib and rte_fib6 with the
+ * Load the routes (files or l3fwd's default tables) into new tables on
+ * socket fc->socket_id of fc->lookup (rte_lpm and rte_lpm6, or rte_fib and rte_fib6 with the
  * fastest lookup function the CPU and EAL's SIMD width allow); depth 0
  * becomes fc->def4 / fc->def6. Prints a line per family and one naming
  * the lookup. A file's routes
@@ -200,13 +207,29 @@ struct app_cli;
  */
 void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
 
-/** Free the route tables (any of them may be NULL). */
+/**
+ * Make @p dst a copy of @p src with tables of its own on @p socket,
+ * filled from @p src's routes (which it shares: free @p dst first).
+ * l3fwd's lookup struct per socket. Prints nothing on success.
+ *
+ * @return 0, or -2 after app_err() when the tables cannot be made.
+ */
+int fwd_routes_copy(struct fwd_conf *dst, const struct fwd_conf *src,
+		int socket);
+
+/** Free the route tables (any of them may be NULL), and the routes
+ * unless shared. */
 void fwd_routes_free(struct fwd_conf *fc);
+
+/** Free the route tables only (any of them may be NULL). */
+void fwd_routes_free_tables(struct fwd_conf *fc);
 
 /** Fill fc->eth16 from fc->l2, once fc->l2 is set (setup). */
 void fwd_conf_l2_prepare(struct fwd_conf *fc);
 
-/** The lcore loop (lcore_function_t); @p arg is the struct fwd_conf. */
+/** The lcore loop (lcore_function_t); @p arg is an array of
+ * RTE_MAX_NUMA_NODES const struct fwd_conf pointers, the one of each
+ * socket (app_numa_lcore_socket()). */
 int fwd_lcore_main(void *arg);
 
 #ifdef __cplusplus

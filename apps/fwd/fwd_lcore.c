@@ -13,6 +13,7 @@
 #include <rte_prefetch.h>
 
 #include "npool.h"
+#include "app_numa.h"
 #include "app_port.h"
 #include "app_run.h"
 #include "app_stats.h"
@@ -210,7 +211,9 @@ fwd_lcore_main(void *arg)
 	uint16_t i, n, copybreak;
 
 	memset(fl, 0, sizeof(*fl));
-	fl->fc = arg;
+	/* The tables of this lcore's socket (fwd_lcore_main()'s doc). */
+	fl->fc = ((const struct fwd_conf *const *)arg)[
+		app_numa_lcore_socket(lcore)];
 	fl->ctr = &app_ctr[lcore];
 	fl->txq = lc->txq;
 	copybreak = fl->fc->copybreak;

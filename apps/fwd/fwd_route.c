@@ -370,9 +370,9 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 
 	snprintf(name, sizeof(name), "fwd_lpm%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
-		fc->lpm6 = rte_lpm6_create(name, SOCKET_ID_ANY, &cfg6);
+		fc->lpm6 = rte_lpm6_create(name, fc->socket_id, &cfg6);
 	else
-		fc->lpm4 = rte_lpm_create(name, SOCKET_ID_ANY, &cfg4);
+		fc->lpm4 = rte_lpm_create(name, fc->socket_id, &cfg4);
 	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
 		app_err("%s: LPM table for %u routes: %s (EAL memory: -m)",
 				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
@@ -430,9 +430,9 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 
 	snprintf(name, sizeof(name), "fwd_fib%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
-		fc->fib6 = rte_fib6_create(name, SOCKET_ID_ANY, &cfg6);
+		fc->fib6 = rte_fib6_create(name, fc->socket_id, &cfg6);
 	else
-		fc->fib4 = rte_fib_create(name, SOCKET_ID_ANY, &cfg4);
+		fc->fib4 = rte_fib_create(name, fc->socket_id, &cfg4);
 	if (v6 ? fc->fib6 == NULL : fc->fib4 == NULL) {
 		app_err("%s: FIB table for %u routes: %s (EAL memory: -m)",
 				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
@@ -461,6 +461,14 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	return 0;
 }
 
+/* The tables of one family from @p s. */
+static int
+fill_family(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
+{
+	return fc->lookup == FWD_LOOKUP_FIB ? fill_fib(fc, s, v6) :
+		fill_lpm(fc, s, v6);
+}
+
 /* Routes of one family: the file, or l3fwd's table without one. */
 static int
 load_family(struct fwd_conf *fc, bool v6)
@@ -482,8 +490,7 @@ load_family(struct fwd_conf *fc, bool v6)
 	} else
 		rc = 0;
 	if (rc == 0)
-		rc = fc->lookup == FWD_LOOKUP_FIB ? fill_fib(fc, &s, v6) :
-			fill_lpm(fc, &s, v6);
+		rc = fill_family(fc, &s, v6);
 	if (rc == 0) {
 		def = v6 ? fc->def6 : fc->def4;
 		if (def >= 0)
@@ -500,7 +507,11 @@ load_family(struct fwd_conf *fc, bool v6)
 				v6 ? '6' : '4', s.n, path != NULL ? path :
 				"l3fwd's default table", skip, rep, dflt);
 	}
-	free(s.r);
+	/* Kept for the tables of other sockets (fwd_routes_copy()). */
+	if (!fc->routes_shared)
+		free(fc->routes[v6].r);
+	fc->routes[v6] = s;
+	fc->routes_shared = false;
 	return rc;
 }
 
@@ -523,8 +534,40 @@ fwd_routes_load(struct fwd_conf *fc)
 	return rc;
 }
 
+int
+fwd_routes_copy(struct fwd_conf *dst, const struct fwd_conf *src,
+		int socket)
+{
+	int rc;
+
+	*dst = *src;
+	dst->socket_id = socket;
+	dst->routes_shared = true;
+	dst->lpm4 = NULL;
+	dst->lpm6 = NULL;
+	dst->fib4 = NULL;
+	dst->fib6 = NULL;
+	rc = fill_family(dst, &src->routes[0], false);
+	if (rc == 0)
+		rc = fill_family(dst, &src->routes[1], true);
+	if (rc != 0)
+		fwd_routes_free_tables(dst);
+	return rc;
+}
+
 void
 fwd_routes_free(struct fwd_conf *fc)
+{
+	fwd_routes_free_tables(fc);
+	if (!fc->routes_shared) {
+		free(fc->routes[0].r);
+		free(fc->routes[1].r);
+	}
+	memset(fc->routes, 0, sizeof(fc->routes));
+}
+
+void
+fwd_routes_free_tables(struct fwd_conf *fc)
 {
 	rte_lpm_free(fc->lpm4);
 	rte_lpm6_free(fc->lpm6);

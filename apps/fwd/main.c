@@ -11,6 +11,7 @@
 
 #include "app_cli.h"
 #include "app_json.h"
+#include "app_numa.h"
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_run.h"
@@ -39,12 +40,64 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 /* The configuration the report describes (main lcore, after setup). */
 static const struct fwd_conf *fwd_report;
 
+/* The tables of each socket of a forwarding lcore (l3fwd's
+ * ipv4_l3fwd_lookup_struct[socketid]): the loaded ones for their own
+ * socket, copies for the others. */
+static struct fwd_conf fc_copies[RTE_MAX_NUMA_NODES];
+static const struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
+
 /* The JSON report's "lookup": which route tables the run used. */
 static void
 fwd_json(struct app_json *j, double duration_s __rte_unused)
 {
 	app_json_str(j, "lookup",
 			fwd_report->lookup == FWD_LOOKUP_FIB ? "fib" : "lpm");
+}
+
+/* Route tables on each forwarding lcore's socket, noted for --json. */
+static int
+fwd_place_tables(struct fwd_conf *fc)
+{
+	unsigned int lcore, s;
+	char name[32];
+
+	RTE_LCORE_FOREACH(lcore) {
+		if (app_lcores[lcore].nb_rxq == 0)
+			continue;
+		s = app_numa_lcore_socket(lcore);
+		if (fc_socket[s] != NULL)
+			continue;
+		if ((int)s == fc->socket_id)
+			fc_socket[s] = fc;
+		else if (fwd_routes_copy(&fc_copies[s], fc, (int)s) != 0)
+			return -1;
+		else
+			fc_socket[s] = &fc_copies[s];
+		snprintf(name, sizeof(name), "routes_s%u", s);
+		app_numa_note(APP_NUMA_ROUTES, name, (int)s,
+				fc->lookup == FWD_LOOKUP_FIB ?
+				(const void *)fc_socket[s]->fib4 :
+				(const void *)fc_socket[s]->lpm4);
+	}
+	/* Loaded on a socket that no forwarding lcore is on. */
+	if ((unsigned int)fc->socket_id < RTE_MAX_NUMA_NODES &&
+			fc_socket[fc->socket_id] == NULL)
+		fwd_routes_free_tables(fc);
+	return 0;
+}
+
+static void
+fwd_free_tables(struct fwd_conf *fc)
+{
+	unsigned int s;
+
+	app_numa_forget(APP_NUMA_ROUTES);
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		if (fc_socket[s] == &fc_copies[s])
+			fwd_routes_free(&fc_copies[s]);
+		fc_socket[s] = NULL;
+	}
+	fwd_routes_free(fc);
 }
 
 /* Fragments of one packet at most in flight per lcore, for pool sizing. */
@@ -101,6 +154,9 @@ main(int argc, char **argv)
 		goto out;
 	fc.portmask = o.portmask;
 	fc.copybreak = (uint16_t)o.copybreak;
+	/* On the main lcore's socket; copies for the other sockets once
+	 * the lcores' queues are known (fwd_place_tables()). */
+	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
 	ret = fwd_routes_load(&fc);
 	if (ret == -1)
 		app_cli_usage(stderr, &o, &cli);
@@ -113,16 +169,17 @@ main(int argc, char **argv)
 	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.mtu;
 	pp.max_pkt_len = fc.max_pkt_len;
 	if (app_pool_init(&o, 0) < 0 || app_ports_start(&o, &pp) < 0 ||
-			fwd_setup(&fc, &o) < 0) {
+			fwd_setup(&fc, &o) < 0 || fwd_place_tables(&fc) < 0) {
 		status = APP_EXIT_SETUP;
 		goto out;
 	}
 	app_stats_init(&desc, &o);
 	fwd_report = &fc;
 	app_stats_set_extra(&extra);
-	status = app_run_report(&o, app_run(&o, fwd_lcore_main, &fc));
+	status = app_run_report(&o, app_run(&o, fwd_lcore_main,
+				(void *)fc_socket));
 out:
-	fwd_routes_free(&fc);
+	fwd_free_tables(&fc);
 	app_run_cleanup();
 	return status;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -13,6 +14,9 @@
 #include "npool_head_cache.h"
 
 struct npool *npool_g;
+struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
+struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
+unsigned int npool_nb_instances_pvt;
 
 RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);
 
@@ -27,58 +31,121 @@ npool_conf_defaults(struct npool_conf *conf)
 	conf->socket_id = SOCKET_ID_ANY;
 }
 
-static int
-fail(int err)
+/* The instance serving socket @p socket_id exactly, or NULL. */
+static struct npool *
+instance_of(int socket_id)
 {
-	rte_errno = err;
-	return -err;
+	unsigned int k;
+
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		if (npool_instances_pvt[k]->socket_id == socket_id)
+			return npool_instances_pvt[k];
+	return NULL;
 }
 
-int
-npool_init(const struct npool_conf *conf)
+/*
+ * Point every slot at its instance after a create or destroy: an lcore
+ * of the EAL (or a service lcore) at the one of its socket, else at the
+ * default one, as are the non-EAL slot and the ids rte_thread_register()
+ * hands out later (they have no socket yet).
+ */
+static void
+lcore_map_update(void)
 {
+	struct npool *def = instance_of(SOCKET_ID_ANY);
+	unsigned int i;
+
+	if (def == NULL)
+		def = npool_nb_instances_pvt != 0 ? npool_instances_pvt[0] :
+			NULL;
+	npool_g = def;
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		struct npool *np = NULL;
+
+		if (i < RTE_MAX_LCORE && def != NULL &&
+				(rte_lcore_has_role(i, ROLE_RTE) ||
+				 rte_lcore_has_role(i, ROLE_SERVICE)))
+			np = instance_of((int)rte_lcore_to_socket_id(i));
+		npool_lcore_np[i] = np != NULL ? np : def;
+	}
+}
+
+static int
+conf_check(const struct npool_conf *conf)
+{
+	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
+			conf->headroom > 1024)
+		return -EINVAL;
+	if (conf->socket_id != SOCKET_ID_ANY &&
+			(conf->socket_id < 0 ||
+			 conf->socket_id >= RTE_MAX_NUMA_NODES))
+		return -EINVAL;
+	return 0;
+}
+
+static struct npool *
+create_fail(int err)
+{
+	rte_errno = err;
+	return NULL;
+}
+
+struct npool *
+npool_create(const struct npool_conf *conf)
+{
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	struct npool_conf def;
 	struct npool *np;
 	unsigned int i;
 	int ret, idx;
 
-	if (npool_g != NULL)
-		return fail(EALREADY);
 	if (conf == NULL) {
 		npool_conf_defaults(&def);
 		conf = &def;
 	}
-	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
-			conf->headroom > 1024)
-		return fail(EINVAL);
+	ret = conf_check(conf);
+	if (ret < 0)
+		return create_fail(-ret);
+	if (instance_of(conf->socket_id) != NULL)
+		return create_fail(EEXIST);
+	if (npool_nb_instances_pvt == RTE_DIM(npool_instances_pvt))
+		return create_fail(ENOSPC);
 	idx = npool_mempool_ops_register();
 	if (idx < 0) {
 		NPOOL_LOG(ERR, "mempool ops \"%s\" cannot be registered: %s",
 				NPOOL_MEMPOOL_OPS_NAME, rte_strerror(-idx));
-		return fail(-idx);
+		return create_fail(-idx);
 	}
 
 	np = rte_zmalloc_socket("npool", sizeof(*np), RTE_CACHE_LINE_SIZE,
 			conf->socket_id);
 	if (np == NULL)
-		return fail(ENOMEM);
-	ret = npool_arena_create(&np->arena, "main", conf->nb_chunks,
+		return create_fail(ENOMEM);
+	np->socket_id = conf->socket_id;
+	if (conf->socket_id == SOCKET_ID_ANY)
+		snprintf(np->name, sizeof(np->name), "any");
+	else
+		snprintf(np->name, sizeof(np->name), "s%d", conf->socket_id);
+	ret = npool_arena_create(&np->arena, np->name, conf->nb_chunks,
 			conf->nb_small_chunks, conf->socket_id);
 	if (ret < 0) {
 		rte_free(np);
-		return fail(-ret);
+		return create_fail(-ret);
 	}
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
 		struct npool_lcore *lc = &np->lc[i];
+		struct npool_frag_cache *caches[4] = {
+			&lc->napi, &lc->napi_small, &lc->guarded,
+			&lc->guarded_small,
+		};
+		unsigned int k;
 
-		lc->napi.lcore = (uint16_t)i;
-		lc->napi_small.lcore = (uint16_t)i;
-		lc->napi_small.small = 1;
-		lc->guarded.lcore = (uint16_t)i;
-		lc->guarded.guarded = 1;
-		lc->guarded_small.lcore = (uint16_t)i;
-		lc->guarded_small.guarded = 1;
-		lc->guarded_small.small = 1;
+		for (k = 0; k < RTE_DIM(caches); k++) {
+			caches[k]->lcore = (uint16_t)i;
+			caches[k]->small = k == 1 || k == 3;
+			caches[k]->guarded = k >= 2;
+			caches[k]->np = np;
+		}
 		rte_spinlock_init(&lc->lock);
 	}
 	np->headroom = conf->headroom;
@@ -95,47 +162,132 @@ npool_init(const struct npool_conf *conf)
 	 * which every rte_mempool_get/put() of a PMD or of npool reaches
 	 * inline; the "npool" ops behind it are the backing store (debug
 	 * and ASan builds: the ops' own caches, npool_hc_mempool_cache_size()). */
-	np->head_pool = rte_pktmbuf_pool_create_by_ops("npool_heads",
+	/* The default name for SOCKET_ID_ANY, as with one instance. */
+	if (conf->socket_id == SOCKET_ID_ANY)
+		snprintf(pool_name, sizeof(pool_name), "npool_heads");
+	else
+		snprintf(pool_name, sizeof(pool_name), "npool_heads_s%d",
+				conf->socket_id);
+	np->head_pool = rte_pktmbuf_pool_create_by_ops(pool_name,
 			conf->nb_heads,
 			npool_hc_mempool_cache_size(conf->nb_heads), 0, 0,
 			conf->socket_id,
 			NPOOL_MEMPOOL_OPS_NAME);
 	if (np->head_pool == NULL) {
 		ret = rte_errno;
-		NPOOL_LOG(ERR, "head pool: %s", rte_strerror(ret));
+		NPOOL_LOG(ERR, "head pool %s: %s", pool_name,
+				rte_strerror(ret));
 		npool_arena_free(&np->arena);
 		rte_free(np);
-		return fail(ret);
+		return create_fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
 #if NPOOL_DEBUG_HOOKS
 	npool_debug_hc_arm_pvt(np->head_hc);
 #endif
-	npool_g = np;
 #if NPOOL_DEBUG
-	if (npool_debug_lcore_cb_register_pvt() != 0)
+	if (npool_nb_instances_pvt == 0 &&
+			npool_debug_lcore_cb_register_pvt() != 0)
 		NPOOL_LOG(WARNING, "debug: no lcore callback, napi cache owners are kept across rte_thread_unregister()");
 #endif
-	NPOOL_LOG(DEBUG, "%u chunks of %u B, %u small, %u heads",
-			conf->nb_chunks, NPOOL_CHUNK_SIZE,
+	npool_instances_pvt[npool_nb_instances_pvt++] = np;
+	lcore_map_update();
+	NPOOL_LOG(DEBUG, "instance %s: %u chunks of %u B, %u small, %u heads",
+			np->name, conf->nb_chunks, NPOOL_CHUNK_SIZE,
 			conf->nb_small_chunks, conf->nb_heads);
+	return np;
+}
+
+int
+npool_init(const struct npool_conf *conf)
+{
+	if (npool_nb_instances_pvt != 0) {
+		rte_errno = EALREADY;
+		return -EALREADY;
+	}
+	return npool_create(conf) != NULL ? 0 : -rte_errno;
+}
+
+struct npool *
+npool_lookup_socket(int socket_id)
+{
+	return instance_of(socket_id);
+}
+
+struct npool *
+npool_local(void)
+{
+	return npool_lcore_np[npool_slot()];
+}
+
+int
+npool_socket_id(const struct npool *np)
+{
+	return np != NULL ? np->socket_id : SOCKET_ID_ANY;
+}
+
+const char *
+npool_name(const struct npool *np)
+{
+	return np != NULL ? np->name : NULL;
+}
+
+unsigned int
+npool_instance_list(struct npool **out, unsigned int max)
+{
+	unsigned int k;
+
+	for (k = 0; k < npool_nb_instances_pvt && k < max; k++)
+		out[k] = npool_instances_pvt[k];
+	return npool_nb_instances_pvt;
+}
+
+struct npool *
+npool_of_addr(const void *p)
+{
+	struct npool_chunk *c;
+
+	return npool_owner_pvt(p, &c);
+}
+
+int
+npool_instance_usage_get(const struct npool *np, struct npool_usage *u)
+{
+	if (u == NULL || np == NULL)
+		return -EINVAL;
+	memset(u, 0, sizeof(*u));
+	u->socket_id = np->socket_id;
+	u->chunks = np->arena.nb_chunks;
+	u->small_chunks = np->arena.nb_small;
+	u->chunks_in_use = npool_arena_in_use(&np->arena);
+	u->frags_out = npool_instance_frags_outstanding(np);
+	u->heads = np->head_pool->size;
+	u->heads_out = rte_mempool_in_use_count(np->head_pool);
 	return 0;
 }
 
 int
 npool_usage_get(struct npool_usage *u)
 {
+	struct npool_usage one;
+	unsigned int k;
+
 	if (u == NULL)
 		return -EINVAL;
-	if (npool_g == NULL)
+	if (npool_nb_instances_pvt == 0)
 		return -ENODEV;
 	memset(u, 0, sizeof(*u));
-	u->chunks = npool_g->arena.nb_chunks;
-	u->small_chunks = npool_g->arena.nb_small;
-	u->chunks_in_use = npool_arena_in_use(&npool_g->arena);
-	u->frags_out = npool_frags_outstanding();
-	u->heads = npool_g->head_pool->size;
-	u->heads_out = rte_mempool_in_use_count(npool_g->head_pool);
+	u->socket_id = npool_nb_instances_pvt == 1 ?
+		npool_instances_pvt[0]->socket_id : SOCKET_ID_ANY;
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		npool_instance_usage_get(npool_instances_pvt[k], &one);
+		u->chunks += one.chunks;
+		u->small_chunks += one.small_chunks;
+		u->chunks_in_use += one.chunks_in_use;
+		u->frags_out += one.frags_out;
+		u->heads += one.heads;
+		u->heads_out += one.heads_out;
+	}
 	return 0;
 }
 
@@ -145,69 +297,187 @@ npool_head_pool(void)
 	return npool_g != NULL ? npool_g->head_pool : NULL;
 }
 
-int
-npool_fini(void)
+struct rte_mempool *
+npool_instance_head_pool(const struct npool *np)
 {
-	struct npool *np = npool_g;
-	unsigned int left;
+	return np != NULL ? np->head_pool : NULL;
+}
 
-	if (np == NULL)
-		return -ENODEV;
-	if (npool_frags_outstanding() != 0 ||
-			rte_mempool_in_use_count(np->head_pool) != 0)
-		return -EBUSY;
-	left = npool_frag_cache_drain_all();
-	if (npool_arena_in_use(&np->arena) != 0) {
-		NPOOL_LOG(ERR, "fini: %u chunks still in use (%u napi caches left to lcores that run or threads still registered)",
-				npool_arena_in_use(&np->arena), left);
-		return -EBUSY;
-	}
+/* Whether instance @p np has anything out (fragments, heads). */
+static int
+instance_busy(const struct npool *np)
+{
+	return npool_instance_frags_outstanding(np) != 0 ||
+		rte_mempool_in_use_count(np->head_pool) != 0;
+}
+
+/* Free instance @p np, its caches drained and nothing out. */
+static void
+instance_free(struct npool *np)
+{
+	unsigned int k;
+
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		if (npool_instances_pvt[k] == np)
+			break;
+	memmove(&npool_instances_pvt[k], &npool_instances_pvt[k + 1],
+			(npool_nb_instances_pvt - k - 1) *
+			sizeof(npool_instances_pvt[0]));
+	npool_nb_instances_pvt--;
+	lcore_map_update();
 #if NPOOL_DEBUG
-	npool_debug_lcore_cb_unregister_pvt();
+	if (npool_nb_instances_pvt == 0)
+		npool_debug_lcore_cb_unregister_pvt();
 #endif
-	npool_g = NULL;
 	rte_mempool_free(np->head_pool);
 	npool_arena_free(&np->arena);
 	rte_free(np);
+}
+
+/* Drain every cache; -EBUSY (logged) if a chunk of @p np is still held. */
+static int
+instance_drain(const struct npool *np)
+{
+	unsigned int left = npool_frag_cache_drain_all();
+
+	if (npool_arena_in_use(&np->arena) != 0) {
+		NPOOL_LOG(ERR, "instance %s: %u chunks still in use (%u napi caches left to lcores that run or threads still registered)",
+				np->name, npool_arena_in_use(&np->arena), left);
+		return -EBUSY;
+	}
 	return 0;
+}
+
+int
+npool_destroy(struct npool *np)
+{
+	int ret;
+
+	if (np == NULL || instance_of(np->socket_id) != np)
+		return -EINVAL;
+	if (instance_busy(np))
+		return -EBUSY;
+	ret = instance_drain(np);
+	if (ret < 0)
+		return ret;
+	instance_free(np);
+	return 0;
+}
+
+int
+npool_fini(void)
+{
+	unsigned int k;
+	int ret;
+
+	if (npool_nb_instances_pvt == 0)
+		return -ENODEV;
+	/* All or nothing: check every instance before freeing any. */
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		if (instance_busy(npool_instances_pvt[k]))
+			return -EBUSY;
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		ret = instance_drain(npool_instances_pvt[k]);
+		if (ret < 0)
+			return ret;
+	}
+	while (npool_nb_instances_pvt != 0)
+		instance_free(npool_instances_pvt[npool_nb_instances_pvt - 1]);
+	return 0;
+}
+
+/* Add the counters of @p src less those of @p base to @p dst. */
+static void
+stats_add(struct npool_stats *dst, const struct npool_stats *src,
+		const struct npool_stats *base)
+{
+	const uint64_t *from = (const uint64_t *)src;
+	const uint64_t *off = (const uint64_t *)base;
+	uint64_t *to = (uint64_t *)dst;
+	unsigned int j;
+
+	for (j = 0; j < sizeof(*dst) / sizeof(uint64_t); j++)
+		to[j] += from[j] - off[j];
+}
+
+/* Slot @p i of @p np since the last reset, added to @p dst. */
+static void
+slot_add(struct npool_stats *dst, const struct npool *np, unsigned int i)
+{
+	stats_add(dst, &np->lc[i].stats, &np->lc[i].stats_base);
 }
 
 int
 npool_stats_get(unsigned int slot, struct npool_stats *out)
 {
-	if (npool_g == NULL || out == NULL || slot > NPOOL_NON_EAL_SLOT)
+	unsigned int k;
+
+	if (npool_nb_instances_pvt == 0 || out == NULL ||
+			slot > NPOOL_NON_EAL_SLOT)
 		return -EINVAL;
-	*out = npool_g->lc[slot].stats;
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		slot_add(out, npool_instances_pvt[k], slot);
+	return 0;
+}
+
+int
+npool_instance_stats_sum(const struct npool *np, struct npool_stats *out)
+{
+	unsigned int i;
+
+	if (np == NULL || out == NULL)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
+		slot_add(out, np, i);
 	return 0;
 }
 
 int
 npool_stats_sum(struct npool_stats *out)
 {
-	unsigned int i, j;
+	struct npool_stats one, zero;
+	unsigned int k;
 
-	if (npool_g == NULL || out == NULL)
+	if (npool_nb_instances_pvt == 0 || out == NULL)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		const uint64_t *src = (const uint64_t *)&npool_g->lc[i].stats;
-		uint64_t *dst = (uint64_t *)out;
-
-		for (j = 0; j < sizeof(*out) / sizeof(uint64_t); j++)
-			dst[j] += src[j];
+	memset(&zero, 0, sizeof(zero));
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		npool_instance_stats_sum(npool_instances_pvt[k], &one);
+		stats_add(out, &one, &zero);
 	}
 	return 0;
+}
+
+int64_t
+npool_instance_frags_counted_pvt(const struct npool *np)
+{
+	int64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		const struct npool_stats *s = &np->lc[i].stats;
+
+		n += (int64_t)(__atomic_load_n(&s->allocs, __ATOMIC_RELAXED) +
+			__atomic_load_n(&s->guarded_allocs, __ATOMIC_RELAXED)) -
+			(int64_t)__atomic_load_n(&s->frees, __ATOMIC_RELAXED);
+	}
+	return n;
 }
 
 void
 npool_stats_reset(void)
 {
-	unsigned int i;
+	unsigned int i, k;
 
-	if (npool_g == NULL)
-		return;
-	/* Keep npool_frags_outstanding() true across the reset. */
-	npool_g->frags_out_base = npool_frags_outstanding();
-	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
-		memset(&npool_g->lc[i].stats, 0, sizeof(npool_g->lc[i].stats));
+	/* The counters run on (npool_audit() reads them whole); a reset
+	 * moves the base that readers subtract. */
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		struct npool *np = npool_instances_pvt[k];
+
+		for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
+			np->lc[i].stats_base = np->lc[i].stats;
+	}
 }

@@ -6,9 +6,13 @@
  * @file
  * libnpool: the Linux kernel's NAPI packet-buffer allocation for DPDK.
  *
- * Include this one header. Call npool_init() once after rte_eal_init(),
- * then allocate fragments (npool_frag.h) and packets (npool_pkt.h) from
- * any lcore; npool_fini() before rte_eal_cleanup().
+ * Include this one header. After rte_eal_init(), create the instances:
+ * npool_init() for one serving every lcore, or npool_create() once per
+ * NUMA socket (the kernel's page_pool_create() with a .nid, l3fwd's pools
+ * per socket). Then allocate fragments (npool_frag.h) and packets
+ * (npool_pkt.h) from any lcore: each lcore allocates from the instance of
+ * its socket, and every free goes back to the instance owning the
+ * address, from any lcore. npool_fini() before rte_eal_cleanup().
  */
 
 #include <stdint.h>
@@ -30,7 +34,8 @@ extern "C" {
 /** Name of npool's rte_mempool ops (drivers/mempool/npool). */
 #define NPOOL_MEMPOOL_OPS_NAME "npool"
 
-/** Settings of npool_init(). Fill with npool_conf_defaults() first. */
+/** Settings of npool_create() and npool_init() (the kernel's struct
+ * page_pool_params). Fill with npool_conf_defaults() first. */
 struct npool_conf {
 	/** Big chunks in the arena, 1 .. 2^20 (default 1024 = 32 MiB). */
 	uint32_t nb_chunks;
@@ -44,7 +49,9 @@ struct npool_conf {
 	/** Headroom of npool packets in bytes, 0 .. 1024
 	 * (default RTE_PKTMBUF_HEADROOM; the kernel's NET_SKB_PAD). */
 	uint32_t headroom;
-	/** NUMA socket of all memory, or SOCKET_ID_ANY (default). */
+	/** NUMA socket the instance serves and holds its memory on,
+	 * 0 .. RTE_MAX_NUMA_NODES - 1, or SOCKET_ID_ANY (default): memory
+	 * anywhere, serving every lcore whose socket has no instance. */
 	int socket_id;
 };
 
@@ -52,9 +59,52 @@ struct npool_conf {
 void npool_conf_defaults(struct npool_conf *conf);
 
 /**
- * Create the process's npool: chunk arena, per-lcore fragment caches and
- * the head pool (an rte_mempool with ops "npool" behind a mempool cache
- * of NPOOL_HC_SIZE per lcore).
+ * Create an npool instance serving one NUMA socket: a chunk arena,
+ * per-lcore fragment caches and a head pool (an rte_mempool with ops
+ * "npool" behind a mempool cache of NPOOL_HC_SIZE per lcore), all on
+ * @c conf->socket_id. Kernel: page_pool_create() with params.nid.
+ *
+ * From then on the EAL lcores of that socket allocate from it (the
+ * napi and guarded flavors, packets and copy-break alike). An instance
+ * of SOCKET_ID_ANY is the default one: it serves the lcores of sockets
+ * without an instance, threads without an lcore id, and the ids that
+ * rte_thread_register() hands out; without one, the first instance
+ * created is the default. At most one instance per socket (and one of
+ * SOCKET_ID_ANY).
+ *
+ * Context: main lcore, after rte_eal_init(), while no other thread uses
+ * npool (the lcores' instance changes under them otherwise).
+ *
+ * @param conf
+ *   Settings, or NULL for the defaults (SOCKET_ID_ANY).
+ * @return
+ *   The instance, or NULL with rte_errno: EEXIST (the socket already has
+ *   one), EINVAL (a setting out of range), ENOMEM (no memory on that
+ *   socket), ENOSPC (RTE_MAX_NUMA_NODES + 1 instances already, or the
+ *   "npool" mempool ops could not be registered: the ops table is full).
+ *   Call it after rte_eal_init(): it registers the ops
+ *   (npool_mempool_ops_register()).
+ */
+struct npool *npool_create(const struct npool_conf *conf);
+
+/**
+ * Destroy one instance; its fragment caches are drained first (as
+ * npool_frag_cache_drain_all()). Every fragment and head of it must be
+ * back. The lcores it served fall back to the default instance.
+ * Kernel: page_pool_destroy().
+ *
+ * Context: main lcore, while no other thread uses npool.
+ *
+ * @return
+ *   0, -EINVAL (@p np is not an instance), or -EBUSY as npool_fini()
+ *   (nothing is freed then).
+ */
+int npool_destroy(struct npool *np);
+
+/**
+ * Create the process's one npool instance, serving every lcore: as
+ * npool_create() (with @c conf->socket_id for its memory), for a program
+ * that wants a single instance.
  *
  * Context: main lcore, after rte_eal_init(), before any other npool call.
  *
@@ -62,29 +112,69 @@ void npool_conf_defaults(struct npool_conf *conf);
  *   Settings, or NULL for the defaults.
  * @return
  *   0 on success, or a negative errno (also in rte_errno): -EALREADY
- *   (already initialised), -EINVAL (a setting out of range), -ENOMEM (no
- *   memory), -ENOSPC (the "npool" mempool ops could not be registered:
- *   the ops table is full). Call it after rte_eal_init(): it registers
- *   the ops (npool_mempool_ops_register()).
+ *   (an instance exists already), or the errors of npool_create().
  */
 int npool_init(const struct npool_conf *conf);
 
 /**
- * Destroy the process's npool. Every fragment and head must be back.
+ * Destroy every instance (npool_init()'s, or all of npool_create()'s).
+ * Every fragment and head must be back.
  *
  * Context: main lcore, when no other thread uses npool.
  *
  * @return
- *   0, or -EBUSY if fragments or heads are still out, or if a napi cache
- *   that npool_frag_cache_drain_all() must leave to its owner (an lcore
- *   still running a launched function, a thread still registered) holds
- *   a chunk (nothing is freed then; npool keeps working), -ENODEV if
- *   npool is not initialised.
+ *   0, or -EBUSY if fragments or heads of any instance are still out, or
+ *   if a napi cache that npool_frag_cache_drain_all() must leave to its
+ *   owner (an lcore still running a launched function, a thread still
+ *   registered) holds a chunk (nothing is freed then, except instances
+ *   already checked empty when that is found; npool keeps working),
+ *   -ENODEV if there is no instance.
  */
 int npool_fini(void);
 
+/**
+ * The instance serving socket @p socket_id (SOCKET_ID_ANY: the one made
+ * with SOCKET_ID_ANY), or NULL if there is none. Any thread.
+ */
+struct npool *npool_lookup_socket(int socket_id);
+
+/**
+ * The instance the calling thread allocates from (its lcore's socket's,
+ * else the default one), or NULL if there is none. Any thread.
+ */
+struct npool *npool_local(void);
+
+/**
+ * The instance whose arena holds @p p (a fragment or any address inside
+ * one), or NULL. Any thread; walks the instances.
+ */
+struct npool *npool_of_addr(const void *p);
+
+/** The socket @p np serves (its npool_conf.socket_id); SOCKET_ID_ANY
+ * for NULL. Any thread. */
+int npool_socket_id(const struct npool *np);
+
+/** Name of @p np ("s<socket>", or "any" for SOCKET_ID_ANY), or NULL for
+ * NULL. Any thread. */
+const char *npool_name(const struct npool *np);
+
+/**
+ * Every instance, in creation order.
+ *
+ * @param out
+ *   Where to write up to @p max instances.
+ * @param max
+ *   Room in @p out (0 to count only).
+ * @return
+ *   The number of instances (may exceed @p max). Any thread, while no
+ *   instance is created or destroyed.
+ */
+unsigned int npool_instance_list(struct npool **out, unsigned int max);
+
 /** Memory state, for leak checks and monitoring. */
 struct npool_usage {
+	/** Socket of the instance (SOCKET_ID_ANY for a sum over several). */
+	int socket_id;
 	uint32_t chunks;          /**< big chunks in the arena */
 	uint32_t small_chunks;    /**< small chunks in the arena */
 	uint32_t chunks_in_use;   /**< chunks (both sizes) not free */
@@ -94,15 +184,28 @@ struct npool_usage {
 };
 
 /**
- * Read the memory state. Any thread; exact only when no thread allocates.
+ * Read the memory state, summed over every instance. Any thread; exact
+ * only when no thread allocates.
  *
- * @return 0, -EINVAL if @p u is NULL, or -ENODEV if npool is not
- *   initialised.
+ * @return 0, -EINVAL if @p u is NULL, or -ENODEV if there is no
+ *   instance.
  */
 int npool_usage_get(struct npool_usage *u);
 
-/** The head pool (ops "npool"), or NULL before npool_init(). */
+/**
+ * Read the memory state of one instance. Any thread; exact only when no
+ * thread allocates.
+ *
+ * @return 0, or -EINVAL if @p np or @p u is NULL.
+ */
+int npool_instance_usage_get(const struct npool *np, struct npool_usage *u);
+
+/** The default instance's head pool (ops "npool"), or NULL while there
+ * is no instance. */
 struct rte_mempool *npool_head_pool(void);
+
+/** The head pool of @p np, or NULL for NULL. Any thread. */
+struct rte_mempool *npool_instance_head_pool(const struct npool *np);
 
 #ifdef __cplusplus
 }

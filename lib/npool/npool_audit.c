@@ -26,6 +26,7 @@ struct chunk_seen {
 };
 
 struct audit_ctx {
+	struct npool *np;
 	struct npool_audit *out;
 	struct chunk_seen *seen;
 };
@@ -39,7 +40,7 @@ struct audit_ctx {
 static void
 audit_caches(struct audit_ctx *ctx)
 {
-	const struct npool_arena *a = &npool_g->arena;
+	const struct npool_arena *a = &ctx->np->arena;
 	unsigned int i, k;
 
 	static const char *const names[4] = {
@@ -48,8 +49,8 @@ audit_caches(struct audit_ctx *ctx)
 
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
 		const struct npool_frag_cache *caches[4] = {
-			&npool_g->lc[i].napi, &npool_g->lc[i].napi_small,
-			&npool_g->lc[i].guarded, &npool_g->lc[i].guarded_small,
+			&ctx->np->lc[i].napi, &ctx->np->lc[i].napi_small,
+			&ctx->np->lc[i].guarded, &ctx->np->lc[i].guarded_small,
 		};
 
 		for (k = 0; k < RTE_DIM(caches); k++) {
@@ -83,7 +84,7 @@ audit_caches(struct audit_ctx *ctx)
 static int
 audit_free_stack(struct audit_ctx *ctx, int small)
 {
-	struct npool_arena *a = &npool_g->arena;
+	struct npool_arena *a = &ctx->np->arena;
 	const uint32_t total = a->nb_chunks + a->nb_small;
 	struct npool_chunk **got;
 	uint32_t n = 0, i;
@@ -132,7 +133,7 @@ audit_free_stack(struct audit_ctx *ctx, int small)
 static void
 audit_chunks_in_use(struct audit_ctx *ctx)
 {
-	const struct npool_arena *a = &npool_g->arena;
+	const struct npool_arena *a = &ctx->np->arena;
 	const uint32_t total = a->nb_chunks + a->nb_small;
 	uint32_t i;
 
@@ -199,8 +200,8 @@ audit_cache_objs(const struct rte_mempool *mp, const struct npool_hc *hc,
 static int
 audit_heads(struct audit_ctx *ctx)
 {
-	struct rte_mempool *mp = npool_g->head_pool;
-	const struct npool_hc *hc = npool_g->head_hc;
+	struct rte_mempool *mp = ctx->np->head_pool;
+	const struct npool_hc *hc = ctx->np->head_hc;
 	unsigned int in_store, n, i, avail;
 	void **objs, **sorted;
 
@@ -251,22 +252,19 @@ audit_heads(struct audit_ctx *ctx)
 }
 
 int
-npool_audit(struct npool_audit *out)
+npool_instance_audit(struct npool *np, struct npool_audit *out)
 {
 	struct audit_ctx ctx;
 	int ret;
 
-	if (out == NULL) {
+	if (out == NULL || np == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (npool_g == NULL) {
-		rte_errno = ENODEV;
-		return -ENODEV;
-	}
 	memset(out, 0, sizeof(*out));
+	ctx.np = np;
 	ctx.out = out;
-	out->chunks = npool_g->arena.nb_chunks + npool_g->arena.nb_small;
+	out->chunks = np->arena.nb_chunks + np->arena.nb_small;
 	ctx.seen = calloc(out->chunks, sizeof(*ctx.seen));
 	if (ctx.seen == NULL) {
 		rte_errno = ENOMEM;
@@ -285,13 +283,50 @@ npool_audit(struct npool_audit *out)
 		rte_errno = -ret;
 		return ret;
 	}
-	out->frags_counted = npool_frags_outstanding();
+	out->frags_counted = npool_instance_frags_counted_pvt(np);
 	if (out->frags_counted != out->frags_out)
-		AUDIT_ERR(&ctx, "fragments out: %" PRId64 " by the counters, %" PRId64 " by the refcounts",
-				out->frags_counted, out->frags_out);
+		AUDIT_ERR(&ctx, "instance %s: fragments out: %" PRId64 " by the counters, %" PRId64 " by the refcounts",
+				np->name, out->frags_counted, out->frags_out);
 	if (out->errors != 0) {
 		rte_errno = EUCLEAN;
 		return -EUCLEAN;
 	}
 	return 0;
+}
+
+int
+npool_audit(struct npool_audit *out)
+{
+	struct npool_audit one;
+	unsigned int k;
+	int ret, worst = 0;
+
+	if (out == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (npool_nb_instances_pvt == 0) {
+		rte_errno = ENODEV;
+		return -ENODEV;
+	}
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		ret = npool_instance_audit(npool_instances_pvt[k], &one);
+		out->chunks += one.chunks;
+		out->chunks_free += one.chunks_free;
+		out->chunks_cached += one.chunks_cached;
+		out->chunks_pinned += one.chunks_pinned;
+		out->frags_out += one.frags_out;
+		out->frags_counted += one.frags_counted;
+		out->heads += one.heads;
+		out->heads_free += one.heads_free;
+		out->errors += one.errors;
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret != 0)
+			worst = ret;
+	}
+	if (worst != 0)
+		rte_errno = -worst;
+	return worst;
 }

@@ -4,7 +4,7 @@
 
 /**
  * @file
- * A full consistency check of the process's npool, for tests, stress runs
+ * A full consistency check of the process's npool instances, for tests, stress runs
  * and leak hunts: the arena walked chunk by chunk against the fragment
  * caches, the counters and (debug builds) the fragment maps, and the head
  * pool walked object by object. The kernel's nearest counterpart is SLUB's
@@ -31,8 +31,10 @@ struct npool_audit {
 	/** Fragments out according to the chunks: the sum over chunks in
 	 * use of refcount minus the bias of the cache holding it. */
 	int64_t frags_out;
-	/** Fragments out according to the counters
-	 * (npool_frags_outstanding()); equal to @c frags_out when sound. */
+	/** Fragments out according to the lifetime counters (allocs +
+	 * guarded_allocs - frees since the instance was made, which
+	 * npool_stats_reset() does not move); equal to @c frags_out when
+	 * sound. */
 	int64_t frags_counted;
 	/** Heads the head pool was created with. */
 	uint32_t heads;
@@ -53,7 +55,7 @@ struct npool_audit {
  * - every chunk not free is held by one cache at most; held, its bias is
  *   1 .. NPOOL_CHUNK_SIZE + 1 and its refcount at least the bias; not
  *   held, its refcount is at least 1 (else it would never come back);
- * - refcount minus bias summed over chunks equals the counters'
+ * - refcount minus bias summed over chunks equals the lifetime counters'
  *   fragments out; debug builds: per chunk, equals its live fragments;
  * - every free head is an object of the head pool, there once, and their
  *   number is what rte_mempool_avail_count() says.
@@ -69,10 +71,20 @@ struct npool_audit {
  * @return
  *   0 if everything is consistent; a negative errno, also in rte_errno:
  *   -EUCLEAN (an inconsistency: see @c out->errors and the log), -EINVAL
- *   (@p out is NULL), -ENODEV (npool not initialised), -ENOMEM (no memory
+ *   (@p out is NULL), -ENODEV (no instance), -ENOMEM (no memory
  *   for the walk: @p out holds only what was counted before).
  */
 int npool_audit(struct npool_audit *out);
+
+struct npool;
+
+/**
+ * npool_audit() of one instance (npool_create()); npool_audit() sums
+ * this over every instance.
+ *
+ * @return As npool_audit(), with -EINVAL also for @p np NULL.
+ */
+int npool_instance_audit(struct npool *np, struct npool_audit *out);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,14 @@
 
 /**
  * @file
- * The npool instance (one per process) and its per-lcore state.
+ * The npool instances (one per NUMA socket, or one per process) and their
+ * per-lcore state.
+ *
+ * Each instance is the kernel's per-node page_pool: its own chunk arena
+ * and head pool on its socket, and its own fragment caches per lcore. An
+ * lcore allocates from the instance of its socket (npool_lcore_np[]); a
+ * fragment or head goes back to the instance that owns its address, from
+ * any lcore.
  *
  * Exposed only because the fast paths in npool_frag.h, npool_pkt.h and
  * npool_head_cache.h are inline, as rte_mempool.h exposes struct
@@ -25,6 +32,7 @@ extern "C" {
 
 struct rte_mempool;
 struct npool_hc;
+struct npool;
 
 /**
  * A fragment cache: the kernel's struct page_frag_cache. Fragments are
@@ -42,6 +50,8 @@ struct npool_frag_cache {
 	 * (small ones as the order-0 fallback). */
 	uint16_t small;
 	uint16_t pad;
+	/** The instance whose arena the cache carves. */
+	struct npool *np;
 };
 
 /** Per-lcore state, one cache line group per lcore. */
@@ -59,26 +69,47 @@ struct npool_lcore {
 	rte_spinlock_t lock;
 	/** Debug builds: thread id owning @c napi (0: none yet). */
 	int dbg_owner;
-	/** This slot's counters. */
+	/** This slot's counters, counting from the instance's creation:
+	 * never reset (npool_audit() checks the refcounts against them). */
 	struct npool_stats stats __rte_cache_aligned;
+	/** @c stats at the last npool_stats_reset(): what npool_stats_get()
+	 * and npool_stats_sum() subtract (a PMD's stats offset). */
+	struct npool_stats stats_base;
 } __rte_cache_aligned;
 
-/** The process-wide npool instance created by npool_init(). */
+/** Longest instance name, terminating NUL included. */
+#define NPOOL_NAMESIZE 16
+
+/** An npool instance, made by npool_create() (or npool_init()). */
 struct npool {
 	struct npool_arena arena;        /**< chunks */
+	/** The socket it serves (SOCKET_ID_ANY: every lcore without an
+	 * instance of its own socket). Its memory is there. */
+	int socket_id;
+	char name[NPOOL_NAMESIZE];       /**< "s<socket>" or "any" */
 	struct rte_mempool *head_pool;   /**< packet heads (ops "npool") */
 	struct npool_hc *head_hc;        /**< head_pool's backing store */
 	uint32_t headroom;               /**< headroom of npool packets */
 	/** Packets whose fragment is at most this many bytes are small:
 	 * they come from the small-packet caches (npool_pkt.h). */
 	uint32_t small_fragsz;
-	int64_t frags_out_base;          /**< outstanding at the last reset */
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
 };
 
-/** The instance, NULL before npool_init() and after npool_fini(). */
+/** The default instance: the one of SOCKET_ID_ANY if there is one,
+ * else the first created; NULL while there is none. */
 extern struct npool *npool_g;
+
+/** Instance of each slot (lcore id, or NPOOL_NON_EAL_SLOT): the one of
+ * the lcore's socket, else the default one; NULL while there is none.
+ * Written only by npool_create() and npool_destroy(). */
+extern struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
+
+/** @internal Every instance, in creation order (slow paths walk it). */
+extern struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
+/** @internal Number of entries of npool_instances_pvt[]. */
+extern unsigned int npool_nb_instances_pvt;
 
 /** Slot of the calling thread: its lcore id, or NPOOL_NON_EAL_SLOT. */
 static __rte_always_inline unsigned int
@@ -89,14 +120,28 @@ npool_slot(void)
 	return likely(id < RTE_MAX_LCORE) ? id : NPOOL_NON_EAL_SLOT;
 }
 
-/** Add @p n to counter @p field of slot @p slot (atomic for non-EAL). */
-#define NPOOL_STAT_ADD(slot, field, n) do { \
+/** Add @p n to counter @p field of slot @p slot of instance @p np
+ * (atomic for non-EAL). */
+#define NPOOL_STAT_ADD_NP(np, slot, field, n) do { \
 	if (likely((slot) != NPOOL_NON_EAL_SLOT)) \
-		npool_g->lc[slot].stats.field += (n); \
+		(np)->lc[slot].stats.field += (n); \
 	else \
-		__atomic_fetch_add(&npool_g->lc[slot].stats.field, (n), \
+		__atomic_fetch_add(&(np)->lc[slot].stats.field, (n), \
 				__ATOMIC_RELAXED); \
 } while (0)
+
+/** NPOOL_STAT_ADD_NP() on the slot's own instance. */
+#define NPOOL_STAT_ADD(slot, field, n) \
+	NPOOL_STAT_ADD_NP(npool_lcore_np[slot], slot, field, n)
+
+/** @internal Fragments out of @p np by its lifetime counters (allocs +
+ * guarded_allocs - frees of every slot), for npool_audit(). */
+int64_t npool_instance_frags_counted_pvt(const struct npool *np);
+
+/** @internal Instance owning address @p p and its chunk header in @p cp;
+ * NULL if no instance does (out of line: a free of another socket's
+ * fragment, or of an address outside every arena). */
+struct npool *npool_owner_pvt(const void *p, struct npool_chunk **cp);
 
 #ifdef __cplusplus
 }

@@ -181,7 +181,8 @@ npool_debug_chunk_live_pvt(const struct npool_arena *a,
 void
 npool_debug_napi_owner_pvt(unsigned int slot)
 {
-	int *owner = &npool_g->lc[slot].dbg_owner;
+	/* One owner per lcore id, kept in its own instance's slot. */
+	int *owner = &npool_lcore_np[slot]->lc[slot].dbg_owner;
 	int self = rte_gettid(), cur = 0;
 
 	if (likely(__atomic_load_n(owner, __ATOMIC_RELAXED) == self))
@@ -200,9 +201,9 @@ static void *lcore_cb_handle;
 static void
 lcore_uninit(unsigned int lcore_id, void *arg __rte_unused)
 {
-	if (npool_g != NULL && lcore_id < RTE_MAX_LCORE)
-		__atomic_store_n(&npool_g->lc[lcore_id].dbg_owner, 0,
-				__ATOMIC_RELAXED);
+	if (npool_lcore_np[lcore_id] != NULL && lcore_id < RTE_MAX_LCORE)
+		__atomic_store_n(&npool_lcore_np[lcore_id]->lc[lcore_id].dbg_owner,
+				0, __ATOMIC_RELAXED);
 }
 
 int

@@ -12,7 +12,7 @@
 void *
 npool_frag_fail_pvt(unsigned int slot, int err)
 {
-	if (npool_g != NULL)
+	if (npool_lcore_np[slot] != NULL)
 		NPOOL_STAT_ADD(slot, failures, 1);
 	rte_errno = err;
 	return NULL;
@@ -27,7 +27,7 @@ static struct npool_chunk *
 frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
 		uint32_t align_mask)
 {
-	struct npool_arena *a = &npool_g->arena;
+	struct npool_arena *a = &nc->np->arena;
 	unsigned int slot = nc->lcore;
 	struct npool_chunk *c = npool_arena_get(a, nc->small);
 
@@ -38,7 +38,7 @@ frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
 		 * coming, at the cost of the bound on what they pin. */
 		c = npool_arena_get(a, 0);
 		if (c != NULL)
-			NPOOL_STAT_ADD(slot, big_fallbacks, 1);
+			NPOOL_STAT_ADD_NP(nc->np, slot, big_fallbacks, 1);
 		return c;
 	}
 	/* The order-0 fallback: one 4 KiB chunk, if it fits and its 4 KiB
@@ -48,7 +48,7 @@ frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
 		return NULL;
 	c = npool_arena_get(a, 1);
 	if (c != NULL)
-		NPOOL_STAT_ADD(slot, small_fallbacks, 1);
+		NPOOL_STAT_ADD_NP(nc->np, slot, small_fallbacks, 1);
 	return c;
 }
 
@@ -60,7 +60,7 @@ void *
 npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		uint32_t align_mask)
 {
-	struct npool_arena *a = &npool_g->arena;
+	struct npool_arena *a = &nc->np->arena;
 	struct npool_chunk *c = nc->chunk;
 	unsigned int slot = nc->lcore;
 	int32_t offset;
@@ -76,7 +76,7 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		if (__atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
 				__ATOMIC_ACQ_REL) == 0) {
 			if (!(c->flags & NPOOL_CHUNK_F_SMALL) == !nc->small) {
-				NPOOL_STAT_ADD(slot, reuses, 1);
+				NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
 				goto reset;
 			}
 			npool_arena_put(a, c);
@@ -91,7 +91,7 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 	c = frag_chunk_get(nc, size, align_mask);
 	if (unlikely(c == NULL))
 		return npool_frag_fail_pvt(slot, ENOMEM);
-	NPOOL_STAT_ADD(slot, refills, 1);
+	NPOOL_STAT_ADD_NP(nc->np, slot, refills, 1);
 	c->owner = (uint16_t)slot;
 	nc->chunk = c;
 	nc->va = c->va;
@@ -116,20 +116,21 @@ static __rte_always_inline void *
 guarded_alloc(uint32_t size, uint32_t align, int small)
 {
 	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_lcore *lc;
 	void *p;
 
-	if (unlikely(npool_g == NULL))
+	if (unlikely(np == NULL))
 		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
-	lc = &npool_g->lc[slot];
+	lc = &np->lc[slot];
 	rte_spinlock_lock(&lc->lock);
 	p = npool_frag_cache_alloc_pvt(small ? &lc->guarded_small :
 			&lc->guarded, size, -align);
 	rte_spinlock_unlock(&lc->lock);
 	if (likely(p != NULL))
-		NPOOL_STAT_ADD(slot, guarded_allocs, 1);
+		NPOOL_STAT_ADD_NP(np, slot, guarded_allocs, 1);
 	return p;
 }
 
@@ -153,7 +154,7 @@ frag_cache_drain(struct npool_frag_cache *nc)
 
 	if (c != NULL && __atomic_sub_fetch(&c->refcnt, nc->pagecnt_bias,
 			__ATOMIC_ACQ_REL) == 0)
-		npool_arena_put(&npool_g->arena, c);
+		npool_arena_put(&nc->np->arena, c);
 	nc->chunk = NULL;
 	nc->va = NULL;
 	nc->offset = 0;
@@ -211,20 +212,23 @@ npool_frag_cache_drain_all(void)
 {
 	const unsigned int self = npool_slot();
 	const int on_main = rte_lcore_id() == rte_get_main_lcore();
-	unsigned int i, left = 0;
+	unsigned int i, k, left = 0;
 
-	if (npool_g == NULL)
+	if (npool_nb_instances_pvt == 0)
 		return 0;
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		struct npool_lcore *lc = &npool_g->lc[i];
-
-		frag_cache_drain_guarded(lc);
 		/* The non-EAL slot's napi cache is never used. */
-		if (i == self || i == NPOOL_NON_EAL_SLOT ||
-				(on_main && napi_owner_idle(i)))
-			frag_cache_drain_napi(lc);
-		else
-			left++;
+		int napi = i == self || i == NPOOL_NON_EAL_SLOT ||
+			(on_main && napi_owner_idle(i));
+
+		for (k = 0; k < npool_nb_instances_pvt; k++) {
+			struct npool_lcore *lc = &npool_instances_pvt[k]->lc[i];
+
+			frag_cache_drain_guarded(lc);
+			if (napi)
+				frag_cache_drain_napi(lc);
+		}
+		left += !napi;
 	}
 	return left;
 }
@@ -233,25 +237,69 @@ void
 npool_frag_cache_drain_local(void)
 {
 	const unsigned int self = npool_slot();
+	unsigned int k;
 
-	if (npool_g == NULL)
-		return;
-	frag_cache_drain_guarded(&npool_g->lc[self]);
-	if (self != NPOOL_NON_EAL_SLOT) {
+	if (self != NPOOL_NON_EAL_SLOT && npool_nb_instances_pvt != 0) {
 #if NPOOL_DEBUG
 		npool_debug_napi_owner_pvt(self);
 #endif
-		frag_cache_drain_napi(&npool_g->lc[self]);
 	}
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		struct npool_lcore *lc = &npool_instances_pvt[k]->lc[self];
+
+		frag_cache_drain_guarded(lc);
+		if (self != NPOOL_NON_EAL_SLOT)
+			frag_cache_drain_napi(lc);
+	}
+}
+
+struct npool *
+npool_owner_pvt(const void *p, struct npool_chunk **cp)
+{
+	unsigned int k;
+
+	for (k = 0; k < npool_nb_instances_pvt; k++) {
+		struct npool *np = npool_instances_pvt[k];
+		struct npool_chunk *c = npool_arena_chunk(&np->arena, p);
+
+		if (c != NULL) {
+			*cp = c;
+			return np;
+		}
+	}
+	*cp = NULL;
+	return NULL;
+}
+
+void
+npool_free_frag_other_pvt(unsigned int slot, const void *p)
+{
+	struct npool_chunk *c;
+	struct npool *np = npool_owner_pvt(p, &c);
+
+	if (unlikely(np == NULL)) {
+#if NPOOL_DEBUG
+		rte_panic("npool: free of %p, not an npool fragment\n", p);
+#endif
+		NPOOL_STAT_ADD(slot, failures, 1);
+		return;
+	}
+	npool_free_frag_chunk_pvt(np, slot, c, p);
+}
+
+int64_t
+npool_instance_frags_outstanding(const struct npool *np)
+{
+	return np != NULL ? npool_instance_frags_counted_pvt(np) : 0;
 }
 
 int64_t
 npool_frags_outstanding(void)
 {
-	struct npool_stats s;
+	int64_t out = 0;
+	unsigned int k;
 
-	if (npool_stats_sum(&s) != 0)
-		return 0;
-	return npool_g->frags_out_base +
-		(int64_t)(s.allocs + s.guarded_allocs) - (int64_t)s.frees;
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		out += npool_instance_frags_outstanding(npool_instances_pvt[k]);
+	return out;
 }

@@ -81,8 +81,8 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 	nc->pagecnt_bias--;
 	nc->offset = offset;
 #if NPOOL_DEBUG_HOOKS
-	npool_debug_frag_alloc_pvt(&npool_g->arena, nc->chunk, nc->va + offset,
-			size);
+	npool_debug_frag_alloc_pvt(&nc->np->arena, nc->chunk,
+			nc->va + offset, size);
 #endif
 	return nc->va + offset;
 }
@@ -90,6 +90,8 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 /**
  * Allocate a fragment from the calling lcore's napi cache, aligned.
  * Kernel: napi_alloc_frag_align() / __napi_alloc_frag_align().
+ * The memory comes from the instance of the lcore's socket
+ * (npool_create()), or from the default instance if its socket has none.
  *
  * Context: the owner lcore only, i.e. an EAL lcore (or a registered
  * non-EAL thread) allocating from its own cache; never two threads with
@@ -112,10 +114,11 @@ static __rte_always_inline void *
 npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 {
 	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_lcore *lc;
 	void *p;
 
-	if (unlikely(npool_g == NULL))
+	if (unlikely(np == NULL))
 		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
 	if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
 #if NPOOL_DEBUG
@@ -128,7 +131,7 @@ npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 #endif
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
-	lc = &npool_g->lc[slot];
+	lc = &np->lc[slot];
 	p = npool_frag_cache_alloc_pvt(&lc->napi, size, -align);
 	lc->stats.allocs += (p != NULL);
 	return p;
@@ -180,22 +183,15 @@ npool_alloc_frag(uint32_t size)
 	return npool_alloc_frag_guarded_pvt(size, 1);
 }
 
-/** @internal npool_free_frag() of a non-NULL @p p while @p np exists, by
- * the thread of slot @p slot (npool_slot()). */
+/** @internal Free of a fragment of instance @p np whose chunk (header
+ * @p c) holds @p p, by the thread of slot @p slot (npool_slot()). */
 static __rte_always_inline void
-npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
+npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
+		struct npool_chunk *c, const void *p)
 {
 	struct npool_frag_cache *nc;
-	struct npool_chunk *c;
 
-	c = npool_arena_chunk(&np->arena, p);
-	if (unlikely(c == NULL)) {
-#if NPOOL_DEBUG
-		rte_panic("npool: free of %p, not an npool fragment\n", p);
-#endif
-		NPOOL_STAT_ADD(slot, failures, 1);
-		return;
-	}
+	RTE_SET_USED(p);
 #if NPOOL_DEBUG_HOOKS
 	/* Before the reference goes: the chunk may be reused right after. */
 	npool_debug_frag_free_pvt(&np->arena, c, p);
@@ -225,9 +221,9 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 		if (c->owner != slot)
 			lc->stats.remote_frees++;
 	} else {
-		NPOOL_STAT_ADD(slot, frees, 1);
+		NPOOL_STAT_ADD_NP(np, slot, frees, 1);
 		if (c->owner != slot)
-			NPOOL_STAT_ADD(slot, remote_frees, 1);
+			NPOOL_STAT_ADD_NP(np, slot, remote_frees, 1);
 	}
 #if NPOOL_DEBUG
 	if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0)
@@ -237,9 +233,32 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 		npool_arena_put(&np->arena, c);
 }
 
+/** @internal npool_free_frag() of @p p, not in @p np's arena: another
+ * instance's fragment, or not an npool address (out of line). */
+void npool_free_frag_other_pvt(unsigned int slot, const void *p);
+
+/** @internal npool_free_frag() of a non-NULL @p p by the thread of slot
+ * @p slot (npool_slot()), whose instance is @p np (non-NULL): a
+ * fragment of @p np is freed inline, any other goes to its owner. */
+static __rte_always_inline void
+npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
+{
+	struct npool_chunk *c = npool_arena_chunk(&np->arena, p);
+
+	if (likely(c != NULL))
+		npool_free_frag_chunk_pvt(np, slot, c, p);
+	else
+		npool_free_frag_other_pvt(slot, p);
+}
+
 /**
  * Free a fragment of either flavor, given any address inside it.
  * Kernel: page_frag_free() (formerly skb_free_frag()).
+ *
+ * The fragment goes back to the instance that owns it, whichever lcore
+ * frees it: a fragment of the caller's own instance is found by a
+ * subtraction and a shift, one of another socket's instance after a
+ * lookup over the instances (out of line).
  *
  * A fragment freed on the lcore whose napi cache (or napi small-packet
  * cache, npool_pkt.h) is still carving its chunk costs no atomic
@@ -266,9 +285,12 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 static __rte_always_inline void
 npool_free_frag(const void *p)
 {
-	if (unlikely(p == NULL || npool_g == NULL))
+	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
+
+	if (unlikely(p == NULL || np == NULL))
 		return;
-	npool_free_frag_pvt(npool_g, npool_slot(), p);
+	npool_free_frag_pvt(np, slot, p);
 }
 
 /**
@@ -277,19 +299,20 @@ npool_free_frag(const void *p)
  * @param p
  *   Any address inside a fragment.
  * @return
- *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside the arena (or npool
- *   is not initialised).
+ *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside an instance's arena
+ *   (or npool is not initialised).
  *   Any thread.
  */
 static __rte_always_inline rte_iova_t
 npool_frag_iova(const void *p)
 {
-	const struct npool_chunk *c;
+	struct npool *np = npool_lcore_np[npool_slot()];
+	struct npool_chunk *c;
 
-	if (unlikely(npool_g == NULL))
+	if (unlikely(np == NULL))
 		return RTE_BAD_IOVA;
-	c = npool_arena_chunk(&npool_g->arena, p);
-	if (unlikely(c == NULL))
+	c = npool_arena_chunk(&np->arena, p);
+	if (unlikely(c == NULL) && npool_owner_pvt(p, &c) == NULL)
 		return RTE_BAD_IOVA;
 	return c->iova + (uintptr_t)((const char *)p - c->va);
 }
@@ -344,11 +367,23 @@ unsigned int npool_frag_cache_drain_all(void);
 void npool_frag_cache_drain_local(void);
 
 /**
- * Fragments handed out and not yet freed, over all flavors and lcores
- * (sum of allocs + guarded_allocs - frees). Any thread; exact only when
- * no thread allocates or frees.
+ * Fragments handed out and not yet freed, over all flavors, lcores and
+ * instances: allocs + guarded_allocs - frees of every slot, counted from
+ * each instance's creation. npool_stats_reset() does not move these
+ * counters (it moves the base that npool_stats_get() subtracts), and
+ * npool_audit() checks them against the chunks' reference counts. Any
+ * thread; exact only when no thread allocates or frees (a slot being
+ * updated may be read mid-way).
  */
 int64_t npool_frags_outstanding(void);
+
+/**
+ * npool_frags_outstanding() of one instance.
+ *
+ * @param np
+ *   The instance (npool_create()), or NULL for 0.
+ */
+int64_t npool_instance_frags_outstanding(const struct npool *np);
 
 #ifdef __cplusplus
 }

@@ -18,18 +18,18 @@ npool_pkt_free_cb_pvt(void *addr, void *opaque __rte_unused)
 struct rte_mbuf *
 npool_pkt_fail_pvt(unsigned int slot, int err)
 {
-	if (npool_g != NULL)
+	if (npool_lcore_np[slot] != NULL)
 		NPOOL_STAT_ADD(slot, pkt_failures, 1);
 	rte_errno = err;
 	return NULL;
 }
 
 static struct rte_mbuf *
-pkt_head_get(unsigned int slot)
+pkt_head_get(struct npool *np, unsigned int slot)
 {
 	struct rte_mbuf *m;
 
-	if (rte_mempool_get(npool_g->head_pool, (void **)&m) != 0)
+	if (rte_mempool_get(np->head_pool, (void **)&m) != 0)
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
 	return m;
 }
@@ -38,32 +38,33 @@ struct rte_mbuf *
 npool_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
 	struct rte_mbuf *m;
 	uint32_t fragsz;
 	void *frag;
 
-	if (npool_g == NULL)
+	if (np == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
-	fragsz = npool_pkt_fragsz(len);
+	fragsz = npool_pkt_fragsz_np_pvt(np, len);
 	if (len > NPOOL_PKT_MAX_LEN || fragsz > NPOOL_CHUNK_SIZE)
 		return npool_pkt_fail_pvt(slot, EINVAL);
-	m = pkt_head_get(slot);
+	m = pkt_head_get(np, slot);
 	if (m == NULL)
 		return NULL;
 	/* Small packets pin at most a small chunk (npool_pkt.h). */
-	frag = fragsz <= npool_g->small_fragsz ?
+	frag = fragsz <= np->small_fragsz ?
 		npool_alloc_frag_guarded_small_pvt(fragsz,
 				RTE_CACHE_LINE_SIZE) :
 		npool_alloc_frag_guarded_pvt(fragsz, RTE_CACHE_LINE_SIZE);
 	if (frag == NULL) {
 		int err = rte_errno;
 
-		rte_mempool_put(npool_g->head_pool, m);
+		rte_mempool_put(np->head_pool, m);
 		return npool_pkt_fail_pvt(slot, err);
 	}
-	NPOOL_STAT_ADD(slot, pkt_allocs, 1);
+	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
 	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag),
-			(uint16_t)npool_g->headroom);
+			(uint16_t)np->headroom);
 	return m;
 }
 
@@ -71,13 +72,17 @@ struct rte_mbuf *
 npool_build_pkt(void *frag, uint32_t fragsz)
 {
 	unsigned int slot = npool_slot();
-	const struct npool_chunk *c;
+	struct npool *np = npool_lcore_np[slot];
+	struct npool_chunk *c;
 	struct rte_mbuf *m;
 	uintptr_t off, buf_len;
 
-	if (npool_g == NULL)
+	if (np == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
-	c = npool_arena_chunk(&npool_g->arena, frag);
+	/* The head from the caller's instance, whichever owns the frag. */
+	c = npool_arena_chunk(&np->arena, frag);
+	if (c == NULL)
+		npool_owner_pvt(frag, &c);
 	if (c == NULL || ((uintptr_t)frag & (sizeof(uintptr_t) - 1)) != 0 ||
 			fragsz <= NPOOL_SHINFO_SIZE ||
 			fragsz > UINT16_MAX + NPOOL_SHINFO_SIZE)
@@ -86,16 +91,16 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	off = (uintptr_t)((char *)frag - c->va);
 	if (off + fragsz > c->size)
 		return npool_pkt_fail_pvt(slot, EINVAL);
-	m = pkt_head_get(slot);
+	m = pkt_head_get(np, slot);
 	if (m == NULL)
 		return NULL;
-	NPOOL_STAT_ADD(slot, pkt_builds, 1);
+	NPOOL_STAT_ADD_NP(np, slot, pkt_builds, 1);
 	/* The headroom, or all the buffer before the shinfo if that is
 	 * less (npool_pkt_attach_pvt() places it so). */
 	buf_len = (uintptr_t)RTE_PTR_ALIGN_FLOOR((char *)frag + fragsz -
 			NPOOL_SHINFO_SIZE, 8) - (uintptr_t)frag;
 	npool_pkt_attach_pvt(m, frag, fragsz, c->iova + off,
-			(uint16_t)RTE_MIN(npool_g->headroom, buf_len));
+			(uint16_t)RTE_MIN(np->headroom, buf_len));
 	return m;
 }
 
@@ -103,22 +108,22 @@ void
 npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
-	struct rte_mempool *mp = NULL, *hp;
+	struct rte_mempool *mp = NULL;
 	unsigned int i, np = 0, slot = npool_slot();
+	struct npool *inst = npool_lcore_np[slot];
 	uint64_t segs = 0;
 
-	if (npool_g == NULL) {
+	if (inst == NULL) {
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
 	}
-	hp = npool_g->head_pool;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *next;
 
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			if (!npool_pkt_consume_fast_pvt(m, hp, slot)) {
+			if (!npool_pkt_consume_fast_pvt(m, inst, slot)) {
 				/* Acquire before DPDK's relaxed refcnt check,
 				 * as consume_fast(). */
 				(void)__atomic_load_n(&m->refcnt,
@@ -138,7 +143,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	}
 	if (np != 0)
 		rte_mempool_put_bulk(mp, pending, np);
-	NPOOL_STAT_ADD(slot, pkt_consumes, segs);
+	NPOOL_STAT_ADD_NP(inst, slot, pkt_consumes, segs);
 }
 
 uint32_t

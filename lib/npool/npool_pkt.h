@@ -114,15 +114,24 @@ void npool_pkt_free_cb_pvt(void *addr, void *opaque);
 /** @internal Out-of-line failure of the packet allocators. */
 struct rte_mbuf *npool_pkt_fail_pvt(unsigned int slot, int err);
 
+/** @internal npool_pkt_fragsz() for instance @p np. */
+static __rte_always_inline uint32_t
+npool_pkt_fragsz_np_pvt(const struct npool *np, uint32_t len)
+{
+	return RTE_ALIGN_CEIL(np->headroom + len + NPOOL_SHINFO_SIZE,
+			RTE_CACHE_LINE_SIZE);
+}
+
 /**
  * Fragment size (truesize of the data part) of a packet with @p len bytes
- * of room: headroom + len + shared info, rounded up to a cache line.
+ * of room: headroom + len + shared info, rounded up to a cache line. The
+ * headroom is that of the calling thread's instance (npool_local()).
+ * Context: any thread, while an instance exists.
  */
 static __rte_always_inline uint32_t
 npool_pkt_fragsz(uint32_t len)
 {
-	return RTE_ALIGN_CEIL(npool_g->headroom + len + NPOOL_SHINFO_SIZE,
-			RTE_CACHE_LINE_SIZE);
+	return npool_pkt_fragsz_np_pvt(npool_lcore_np[npool_slot()], len);
 }
 
 /** @internal The rearm word of an mbuf (data_off, refcnt, nb_segs,
@@ -212,37 +221,38 @@ static __rte_always_inline struct rte_mbuf *
 npool_napi_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_frag_cache *nc;
 	struct npool_lcore *lc;
 	struct rte_mbuf *m;
 	uint32_t fragsz;
 	char *frag;
 
-	if (unlikely(npool_g == NULL || slot == NPOOL_NON_EAL_SLOT ||
+	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			len > NPOOL_PKT_MAX_LEN)) {
 #if NPOOL_DEBUG
-		if (npool_g != NULL && slot == NPOOL_NON_EAL_SLOT)
+		if (np != NULL && slot == NPOOL_NON_EAL_SLOT)
 			rte_panic("npool: napi flavor called from a non-EAL thread\n");
 #endif
-		return npool_pkt_fail_pvt(slot, npool_g == NULL ? ENODEV :
+		return npool_pkt_fail_pvt(slot, np == NULL ? ENODEV :
 				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
 	}
 #if NPOOL_DEBUG
 	npool_debug_napi_owner_pvt(slot);
 #endif
-	fragsz = npool_pkt_fragsz(len);
+	fragsz = npool_pkt_fragsz_np_pvt(np, len);
 	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
 	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))
 		return npool_pkt_fail_pvt(slot, EINVAL);
-	lc = &npool_g->lc[slot];
+	lc = &np->lc[slot];
 	/* Small packets pin at most a small chunk (the file doc). */
-	nc = fragsz <= npool_g->small_fragsz ? &lc->napi_small : &lc->napi;
-	if (unlikely(rte_mempool_get(npool_g->head_pool, (void **)&m) < 0))
+	nc = fragsz <= np->small_fragsz ? &lc->napi_small : &lc->napi;
+	if (unlikely(rte_mempool_get(np->head_pool, (void **)&m) < 0))
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
 	frag = npool_frag_cache_alloc_pvt(nc, fragsz,
 			-(uint32_t)RTE_CACHE_LINE_SIZE);
 	if (unlikely(frag == NULL)) {
-		rte_mempool_put(npool_g->head_pool, m);
+		rte_mempool_put(np->head_pool, m);
 		return npool_pkt_fail_pvt(slot, rte_errno);
 	}
 	lc->stats.allocs++;
@@ -250,7 +260,7 @@ npool_napi_alloc_pkt(uint32_t len)
 	/* fragsz holds the headroom: no RTE_MIN(headroom, buf_len). */
 	npool_pkt_attach_pvt(m, frag, fragsz,
 			nc->chunk->iova + (uintptr_t)(frag - nc->va),
-			(uint16_t)npool_g->headroom);
+			(uint16_t)np->headroom);
 	return m;
 }
 
@@ -384,11 +394,13 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
 /**
  * @internal The consume path's common case: a lone npool packet that
  * nobody else references (head refcnt 1, no next segment, nb_segs 1,
- * fragment refcnt 1) on a head of pool @p hp. Free the fragment and give
+ * fragment refcnt 1) on a head of instance @p np's head pool (a head of
+ * another instance takes the general path). Free the fragment and give
  * the head the state rte_pktmbuf_detach() would (its own empty buffer),
  * skipping the generic prefree branches and the callback indirection.
  *
- * @return 1 with the head ready to go back to @p hp, else 0 (nothing
+ * @return 1 with the head ready to go back to @p np's head pool, else 0
+ * (nothing
  *   done: the general path, rte_pktmbuf_prefree_seg(), takes it).
  *
  * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
@@ -400,7 +412,7 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
  * whose rte_pktmbuf_prefree_seg() resets it, at no cost to the others.
  */
 static __rte_always_inline int
-npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp,
+npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 		unsigned int slot)
 {
 	uint32_t own = sizeof(*m) + m->priv_size;
@@ -417,14 +429,14 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp,
 	 */
 	/* An external buffer always has its shinfo (rte_pktmbuf_attach_
 	 * extbuf()): npool_pkt_is_npool() without the NULL test. */
-	if (m->pool != hp || m->next != NULL ||
+	if (m->pool != np->head_pool || m->next != NULL ||
 			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
 			!RTE_MBUF_HAS_EXTBUF(m) ||
 			m->shinfo->free_cb != npool_pkt_free_cb_pvt ||
 			__atomic_load_n(&m->shinfo->refcnt,
 				__ATOMIC_ACQUIRE) != 1)
 		return 0;
-	npool_free_frag_pvt(npool_g, slot, m->buf_addr);
+	npool_free_frag_pvt(np, slot, m->buf_addr);
 	m->buf_addr = (char *)m + own;
 	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
 	m->buf_len = 0;
@@ -449,13 +461,13 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, const struct rte_mempool *hp,
 static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
 {
-	struct npool *np = npool_g;
 	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
 
 	if (likely(m != NULL && np != NULL) &&
-			npool_pkt_consume_fast_pvt(m, np->head_pool, slot)) {
+			npool_pkt_consume_fast_pvt(m, np, slot)) {
 		rte_mempool_put(np->head_pool, m);
-		NPOOL_STAT_ADD(slot, pkt_consumes, 1);
+		NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
 		return;
 	}
 	if (m != NULL)
@@ -486,9 +498,12 @@ npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 		unsigned int n)
 {
 	/* Inline into this lcore's mempool cache, for any pool. */
+	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np[slot];
+
 	rte_mempool_put_bulk(mp, (void * const *)pkts, n);
-	if (likely(npool_g != NULL))
-		NPOOL_STAT_ADD(npool_slot(), pkt_consumes, n);
+	if (likely(np != NULL))
+		NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, n);
 }
 
 /**
@@ -523,18 +538,20 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 	}
 	/* A burst of lone npool packets (a TX completion of copy-broken or
 	 * built packets): each freed inline, the heads put back in one. */
-	if (npool_g != NULL && mp == npool_g->head_pool &&
-			n <= NPOOL_CONSUME_FAST_MAX) {
+	if (n <= NPOOL_CONSUME_FAST_MAX) {
 		unsigned int slot = npool_slot(), i;
+		struct npool *np = npool_lcore_np[slot];
 
+		if (np == NULL || mp != np->head_pool)
+			goto general;
 		for (i = 0; i < n; i++)
 			if (pkts[i] == NULL ||
-					!npool_pkt_consume_fast_pvt(pkts[i], mp,
+					!npool_pkt_consume_fast_pvt(pkts[i], np,
 						slot))
 				break;
 		if (i != 0) {
 			rte_mempool_put_bulk(mp, (void * const *)pkts, i);
-			NPOOL_STAT_ADD(slot, pkt_consumes, i);
+			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, i);
 		}
 		if (likely(i == n))
 			return;

@@ -78,7 +78,7 @@ npool_pkt_carve_pvt(struct npool_pkt_carve_pvt *k, uint32_t fragsz,
 		k->taken++;
 		frag = k->va + o;
 #if NPOOL_DEBUG_HOOKS
-		npool_debug_frag_alloc_pvt(&npool_g->arena, k->nc->chunk,
+		npool_debug_frag_alloc_pvt(&k->nc->np->arena, k->nc->chunk,
 				frag, fragsz);
 #endif
 		*iova = k->iova + (uint32_t)o;
@@ -129,13 +129,14 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
 	unsigned int slot = npool_slot(), i, got = 0, nspare = 0;
+	struct npool *np = npool_lcore_np[slot];
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
 	struct npool_pkt_carve_pvt big, small;
 	uint32_t headroom, small_max;
 	struct npool_lcore *lc;
 	uint64_t rearm;
 
-	if (unlikely(npool_g == NULL || slot == NPOOL_NON_EAL_SLOT ||
+	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			n - 1 >= NPOOL_PKT_BULK_MAX))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
 #if NPOOL_DEBUG
@@ -143,14 +144,14 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 #endif
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
-	if (unlikely(rte_mempool_get_bulk(npool_g->head_pool, (void **)pkts,
+	if (unlikely(rte_mempool_get_bulk(np->head_pool, (void **)pkts,
 			n) < 0))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
-	lc = &npool_g->lc[slot];
+	lc = &np->lc[slot];
 	npool_pkt_carve_init_pvt(&big, &lc->napi);
 	npool_pkt_carve_init_pvt(&small, &lc->napi_small);
-	headroom = npool_g->headroom;
-	small_max = npool_g->small_fragsz;
+	headroom = np->headroom;
+	small_max = np->small_fragsz;
 	/* buf_len = fragsz - NPOOL_SHINFO_SIZE >= headroom: one rearm. */
 	rearm = npool_pkt_rearm_pvt((uint16_t)headroom);
 	for (i = 0; i < n; i++) {
@@ -183,7 +184,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	npool_pkt_carve_commit_pvt(&big);
 	npool_pkt_carve_commit_pvt(&small);
 	if (unlikely(nspare != 0))
-		rte_mempool_put_bulk(npool_g->head_pool,
+		rte_mempool_put_bulk(np->head_pool,
 				(void * const *)spare, nspare);
 	lc->stats.allocs += got;
 	lc->stats.pkt_allocs += got;

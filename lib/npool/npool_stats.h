@@ -55,7 +55,7 @@ struct npool_stats {
 };
 
 /**
- * Read the counters of one slot.
+ * Read the counters of one slot, summed over the instances.
  *
  * @param slot
  *   An lcore id (0 .. RTE_MAX_LCORE-1) or NPOOL_NON_EAL_SLOT.
@@ -67,15 +67,30 @@ struct npool_stats {
  */
 int npool_stats_get(unsigned int slot, struct npool_stats *out);
 
+struct npool;
+
 /**
- * Sum the counters of every slot into @p out. Any thread.
+ * Sum the counters of every slot of instance @p np into @p out.
+ * Any thread.
+ *
+ * @return 0, or -EINVAL (@p np or @p out NULL).
+ */
+int npool_instance_stats_sum(const struct npool *np, struct npool_stats *out);
+
+/**
+ * Sum the counters of every slot of every instance into @p out.
+ * Any thread.
  *
  * @return 0, or -EINVAL (@p out NULL or npool not initialised).
  */
 int npool_stats_sum(struct npool_stats *out);
 
 /**
- * Zero every slot (npool_frags_outstanding() stays right). Call only
+ * Zero every slot of every instance, as npool_stats_get() and
+ * npool_stats_sum() see them: the counters run on and a base is taken
+ * (a PMD's stats offset); npool_frags_outstanding() is read from the
+ * refcounts, and npool_audit() checks them against the counters whole,
+ * so neither moves. Call only
  * while no thread allocates or frees, or counts will be lost.
  */
 void npool_stats_reset(void);

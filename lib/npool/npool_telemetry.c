@@ -4,7 +4,9 @@
  * /var/run/dpdk/<prefix>/):
  *   /npool/stats   counters summed over all lcores
  *   /npool/lcore,<id>  counters of one lcore (id RTE_MAX_LCORE: non-EAL)
- *   /npool/usage   chunks, fragments and heads in use
+ *   /npool/usage   chunks, fragments and heads in use, summed over the
+ *                  instances; /npool/usage,<socket> one instance's (-1:
+ *                  the SOCKET_ID_ANY instance)
  */
 #include <stdlib.h>
 
@@ -66,14 +68,30 @@ tel_lcore(const char *cmd __rte_unused, const char *params,
 }
 
 static int
-tel_usage(const char *cmd __rte_unused, const char *params __rte_unused,
+tel_usage(const char *cmd __rte_unused, const char *params,
 		struct rte_tel_data *d)
 {
 	struct npool_usage u;
+	char *end;
+	long socket;
 
-	if (npool_usage_get(&u) != 0)
-		return -ENODEV;
+	if (params == NULL || *params == '\0') {
+		if (npool_usage_get(&u) != 0)
+			return -ENODEV;
+	} else {
+		/* One instance: its socket id, or -1 for SOCKET_ID_ANY's. */
+		socket = strtol(params, &end, 0);
+		if (*end != '\0' || socket < SOCKET_ID_ANY ||
+				socket >= RTE_MAX_NUMA_NODES ||
+				npool_instance_usage_get(npool_lookup_socket(
+						(int)socket), &u) != 0)
+			return -EINVAL;
+	}
 	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "socket", u.socket_id);
+	rte_tel_data_add_dict_uint(d, "instances",
+			params == NULL || *params == '\0' ?
+			npool_instance_list(NULL, 0) : 1);
 	rte_tel_data_add_dict_uint(d, "chunks", u.chunks);
 	rte_tel_data_add_dict_uint(d, "small_chunks", u.small_chunks);
 	rte_tel_data_add_dict_uint(d, "chunks_in_use", u.chunks_in_use);
@@ -91,5 +109,5 @@ RTE_INIT(npool_telemetry_init)
 	rte_telemetry_register_cmd("/npool/lcore", tel_lcore,
 		"npool counters of one lcore. Parameters: lcore id");
 	rte_telemetry_register_cmd("/npool/usage", tel_usage,
-		"npool chunks, fragments and heads in use. No parameters");
+		"npool chunks, fragments and heads in use. Parameters: none (all instances) or a socket id (one instance; -1: SOCKET_ID_ANY's)");
 }
