@@ -124,13 +124,13 @@ def probe_failures(text, rc):
 def main():
     problems = []
     r = Quiet()
-    if not vm_numa.json_checks(r, copy.deepcopy(GOOD_JSON), {}) or r.failed:
+    if not vm_numa.json_checks(r, copy.deepcopy(GOOD_JSON)) or r.failed:
         problems.append('right --json refused: %s' % r.failed)
     for what, change in BAD_JSON:
         js = copy.deepcopy(GOOD_JSON)
         change(js)
         r = Quiet()
-        if vm_numa.json_checks(r, js, {}) or not r.failed:
+        if vm_numa.json_checks(r, js) or not r.failed:
             problems.append('wrong --json passed: %s' % what)
     ok, failed = probe_failures(GOOD_PROBE, '0')
     if not ok or failed:

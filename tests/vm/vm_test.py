@@ -349,7 +349,7 @@ def run_pool(dev, pool, run, alive, nbytes):
     ok &= vm_checks.json_checks(R, dev, js, port_lines, taps,
                                 [TOPO.ifs[n] for n in NODES], row)
     if dev.numa:
-        ok &= vm_numa.json_checks(R, js, row)
+        ok &= vm_numa.json_checks(R, js)
     row['ok'] = (ok and flows_ok and tcp_ok == 4 and
                  'FAIL' not in row['ping4'] + row['ping6'])
     return row
