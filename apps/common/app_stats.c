@@ -23,13 +23,19 @@ static struct {
 	uint64_t prev_rxq[RTE_MAX_LCORE][APP_MAX_RXQ_PER_LCORE];
 	bool eth_ok[RTE_MAX_ETHPORTS];
 	struct rte_eth_stats eth[RTE_MAX_ETHPORTS];
+	/* rte_eth_dev_socket_id(), read with eth: a closed port has none. */
+	int socket[RTE_MAX_ETHPORTS];
 } st;
 
 void
 app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 {
+	uint16_t p;
+
 	memset(app_ctr, 0, sizeof(app_ctr));
 	memset(&st, 0, sizeof(st));
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		st.socket[p] = SOCKET_ID_ANY;
 	npool_rx_stats_reset();
 	st.d = *d;
 	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
@@ -301,9 +307,12 @@ app_stats_read_eth(void)
 {
 	uint16_t p;
 
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
-		st.eth_ok[p] = port_enabled(p) &&
-			rte_eth_stats_get(p, &st.eth[p]) == 0;
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (!port_enabled(p))
+			continue;
+		st.eth_ok[p] = rte_eth_stats_get(p, &st.eth[p]) == 0;
+		st.socket[p] = rte_eth_dev_socket_id(p);
+	}
 }
 
 const struct rte_eth_stats *
@@ -479,7 +488,7 @@ json_ports(struct app_json *j)
 		add_ctr(&total, &c);
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
-		app_json_i64(j, "socket", rte_eth_dev_socket_id(p));
+		app_json_i64(j, "socket", st.socket[p]);
 		json_ctr(j, &c);
 		if (st.eth_ok[p]) {
 			app_json_obj_begin(j, "eth");

@@ -153,8 +153,10 @@ uint64_t app_stats_rx_total(void);
 void app_stats_print_periodic(double elapsed_s);
 
 /**
- * Read every enabled port's ethdev counters (rte_eth_stats_get()) for the
- * report: main lcore, after the lcores stopped, before the ports close.
+ * Read every enabled port's ethdev counters (rte_eth_stats_get()) and
+ * socket (rte_eth_dev_socket_id(), --json "socket") for the report: main
+ * lcore, after the lcores stopped, before the ports close (a closed port
+ * has no socket).
  */
 void app_stats_read_eth(void);
 

@@ -16,6 +16,9 @@
 #   snap-POOL-NAME.json    telemetry (/app/port, /ethdev/stats of both ports)
 #                          when the host creates snapreq-POOL-NAME (TELEMETRY=1)
 #   rc-POOL                its exit status
+#   numa-facts             NODE_HUGEPAGES: per NUMA node "node N cpus LIST
+#                          hugepages H", per NIC "nic PCI numa_node N"
+#   probe.log, rc-probe    PROBE: numa_probe's output and exit status
 # and stops when the host creates stop-POOL (SIGINT), or after $MAX_SECONDS.
 # After the last run it waits for the host's poweroff file (as long again).
 #
@@ -24,7 +27,10 @@
 # pages), MAX_SECONDS (--duration of each run), LCORES (EAL -l), CONFIG
 # (npool-fwd --config, empty: its default), TELEMETRY (1: EAL telemetry on,
 # snapshots served), KCONTROL (1: the kernel control first), GW0 GW1 (the
-# guest's IPv4 address on each NIC then, /24).
+# guest's IPv4 address on each NIC then, /24); for two NUMA nodes
+# NODE_HUGEPAGES ("H0 H1": 2 MiB pages per node, instead of HUGEPAGES),
+# SOCKET_MEM (EAL --socket-mem), PROBE (tests/vm/numa_probe, run on
+# LCORES after the last npool-fwd).
 
 set -u -o pipefail
 OUT=${NPVM_OUT:?}
@@ -85,13 +91,39 @@ if [ "${KCONTROL:-0}" = 1 ] && ! kernel_control; then
 	exit 1
 fi
 
-echo "$HUGEPAGES" >/proc/sys/vm/nr_hugepages
+# NUMA: hugepages on each node, then what sysfs says of the topology
+# (the host checks it: vm_numa.py).
+numa_facts() {
+	local d n
+	for d in /sys/devices/system/node/node[0-9]*; do
+		n=${d##*/node}
+		echo "node $n cpus $(cat "$d/cpulist") hugepages $(cat "$d/hugepages/hugepages-2048kB/nr_hugepages")"
+	done
+	for d in "$PCI0" "$PCI1"; do
+		echo "nic $d numa_node $(cat "/sys/bus/pci/devices/$d/numa_node")"
+	done
+}
+if [ -n "${NODE_HUGEPAGES:-}" ]; then
+	n=0 HUGEPAGES=0
+	for want in $NODE_HUGEPAGES; do
+		hp=/sys/devices/system/node/node$n/hugepages/hugepages-2048kB/nr_hugepages
+		[ -e "$hp" ] || { say "no NUMA node $n"; exit 1; }
+		echo "$want" >"$hp"
+		HUGEPAGES=$((HUGEPAGES + want)) n=$((n + 1))
+	done
+	numa_facts >"$OUT/numa-facts"
+	say "numa: $(paste -sd, "$OUT/numa-facts")"
+else
+	echo "$HUGEPAGES" >/proc/sys/vm/nr_hugepages
+fi
 got=$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)
 say "hugepages: $got x 2 MiB reserved (asked $HUGEPAGES), hugetlbfs on /dev/hugepages"
 if [ "$got" -lt "$HUGEPAGES" ]; then
 	say "not enough hugepages"
 	exit 1
 fi
+mem=()
+[ -n "${SOCKET_MEM:-}" ] && mem=(--socket-mem "$SOCKET_MEM")
 
 if ! dpdk-devbind.py -b uio_pci_generic "$PCI0" "$PCI1" 2>&1 | no_kmod_noise; then
 	say "dpdk-devbind.py -b uio_pci_generic failed"
@@ -127,7 +159,7 @@ for pool in $POOLS; do
 	# the npool arena needs each 32 KiB chunk, not the whole arena, to
 	# be physically contiguous.
 	stdbuf -oL "$FWD" -l "$LCORES" -a "$PCI0" -a "$PCI1" \
-		--file-prefix npvm "$tel" \
+		--file-prefix npvm "$tel" "${mem[@]}" \
 		-- -p 0x3 --lookup lpm --pool "$pool" --copybreak "$COPYBREAK" \
 		"${cfg[@]}" \
 		--rule_ipv4 "$OUT/routes4.txt" --rule_ipv6 "$OUT/routes6.txt" \
@@ -150,6 +182,17 @@ for pool in $POOLS; do
 	[ "$rc" -eq 0 ] || failed=1
 done
 rm -rf /run/dpdk/npvm
+if [ -n "${PROBE:-}" ]; then
+	say "starting $PROBE -l $LCORES ${mem[*]}"
+	timeout "$MAX_SECONDS" stdbuf -oL "$PROBE" -l "$LCORES" --no-pci \
+		--file-prefix npvm-probe --no-telemetry "${mem[@]}" \
+		</dev/null >"$OUT/probe.log" 2>&1
+	rc=$?
+	echo "$rc" >"$OUT/rc-probe"
+	say "numa_probe exited with status $rc"
+	[ "$rc" -eq 0 ] || failed=1
+	rm -rf /run/dpdk/npvm-probe
+fi
 # The host reads its taps' counters before the guest (and QEMU, and the
 # taps with it) goes away: it creates poweroff when done.
 for _ in $(seq "$MAX_SECONDS"); do

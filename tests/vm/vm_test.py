@@ -29,16 +29,23 @@ host over IPv4 and IPv6, paced, with the per-queue rx of each phase read
 over telemetry and the UDP phase's equal to the Toeplitz prediction
 (vm_rss.py); nothing may be lost on the way (taps, NIC, npool-fwd).
 
+numa: e1000e again, in a guest with two NUMA nodes (CPU 0 on node 0, CPUs
+1-2 on node 1, hugepages and EAL memory on both) and both NICs behind a
+PCI expander bridge on node 1 (guest bus 0x11); -l 0-2, port p polled by
+lcore p + 1 (node 1).  Also checked: the topology sysfs shows, each port's
+socket and the per-socket --json block (RX pools, npool instances and
+route tables on node 1's memory, every instance empty at exit), and
+tests/vm/numa_probe.c run after npool-fwd (vm_numa.py).
+
 Usage: vm_test.py BUILD_DIR      (root; scripts/vm-test.sh calls it)
-Environment: NPVM_DEVICES (default "e1000e e1000 igb"), NPVM_POOLS (default
-"npool mempool"), NPVM_BYTES (TCP bytes per transfer, default 2 MiB),
+Environment: NPVM_DEVICES (default "e1000e e1000 igb numa"), NPVM_POOLS
+(default "npool mempool"), NPVM_BYTES (TCP bytes per transfer, default 2 MiB),
 NPVM_ACCEL (tcg (default) or kvm: in a nested VM such as the reference
 machine the guest kernel hangs under kvm right after "Probing EDD"),
-NPVM_SMP (guest CPUs, default 2, igb 3), NPVM_QEMU_<MODEL> and
+NPVM_SMP (guest CPUs, default 2, igb and numa 3), NPVM_QEMU_<MODEL> and
 NPVM_LTS_CACHE (which QEMU: vm_qemu.py).
 """
 
-import json
 import os
 import re
 import shutil
@@ -56,18 +63,17 @@ import netns  # noqa: E402
 from netns import ADDR  # noqa: E402
 import vm_image  # noqa: E402
 import vm_checks  # noqa: E402
+import vm_numa  # noqa: E402
 import vm_qemu  # noqa: E402
 import vm_rss  # noqa: E402
+import vm_traffic  # noqa: E402
 
 COPYBREAK = 256
-PINGS = 5
 HUGEPAGES = 256                 # 2 MiB pages in the guest (of -m 2048)
 GUEST_MAX_SECONDS = 480         # npool-fwd --duration: a stuck host can't hang it
 BOOT_TIMEOUT = 300              # QEMU start to NICs bound, s
 FWD_TIMEOUT = 300               # npool-fwd start to first ping through, s
 STOP_TIMEOUT = 90               # stop file to npool-fwd's exit status, s
-TCP_TIMEOUT = 60                # every socket wait of a transfer, s
-TOOLS = os.path.join(INTEGRATION, 'peer_tools.py')
 
 # Hosts A and B of netns.py (namespaces npvm-a, npvm-b); their interfaces
 # npvm-a0 and npvm-b0 are QEMU's taps here, each wired to one guest NIC.
@@ -79,28 +85,35 @@ GW = {'a': ADDR['GW_A4'], 'b': ADDR['GW_B4']}
 
 
 class Device:
-    """A QEMU NIC model and how npool-fwd runs on it: DPDK PMD, PCI ID,
-    guest PCI slots of NICs a and b, RX queues per port with the lcores
-    and --config polling them, guest CPUs, the kernel driver control."""
+    """A run of make vm-test (NPVM_DEVICES names it): the QEMU NIC model
+    and how npool-fwd runs on it: DPDK PMD, PCI ID, guest PCI slots of
+    NICs a and b, RX queues per port with the lcores and --config polling
+    them, guest CPUs, the kernel driver control, two NUMA nodes with the
+    NICs on node 1 (vm_numa.py) or not."""
 
-    def __init__(self, model, pmd, pci_id, slots, nq=1, lcores='0-1',
-                 config='', smp=2, kdriver=None):
-        self.model, self.pmd, self.pci_id = model, pmd, pci_id
+    def __init__(self, name, model, pmd, pci_id, slots, nq=1, lcores='0-1',
+                 config='', smp=2, kdriver=None, numa=False):
+        self.name, self.model, self.pmd, self.pci_id = name, model, pmd, pci_id
         self.slots = dict(zip(NODES, slots))
         self.nq, self.lcores, self.config = nq, lcores, config
-        self.smp, self.kdriver = smp, kdriver
+        self.smp, self.kdriver, self.numa = smp, kdriver, numa
+        self.bus = vm_numa.NIC_BUS if numa else 0
 
 
-DEVICES = {d.model: d for d in (
-    Device('e1000e', 'net_e1000_em', '8086:10d3', (4, 5)),
-    Device('e1000', 'net_e1000_em', '8086:100e', (4, 5)),
+DEVICES = {d.name: d for d in (
+    Device('e1000e', 'e1000e', 'net_e1000_em', '8086:10d3', (4, 5)),
+    Device('e1000', 'e1000', 'net_e1000_em', '8086:100e', (4, 5)),
     # Each port on 2 RX queues (RSS), queue q of both ports on lcore q + 1,
     # lcore 0 the idle main one: 3 guest CPUs.  The second NIC in slot 8:
     # igb's 8 VFs sit at devfn PF + 0x80, stride 2 (slots 20-21 for a PF
     # in slot 4), and those of a PF in slot 5 would collide (21-22).
-    Device('igb', 'net_e1000_igb', '8086:10c9', (4, 8), nq=2,
+    Device('igb', 'igb', 'net_e1000_igb', '8086:10c9', (4, 8), nq=2,
            lcores='0-2', config='(0,0,1),(0,1,2),(1,0,1),(1,1,2)', smp=3,
            kdriver='igb'),
+    # Two NUMA nodes, both e1000e behind a pxb on node 1, polled by lcores
+    # 1 and 2 of node 1, lcore 0 the main one on node 0.
+    Device('numa', 'e1000e', 'net_e1000_em', '8086:10d3', (4, 5),
+           lcores=vm_numa.LCORES, config=vm_numa.CONFIG, smp=3, numa=True),
 )}
 
 if sys.stdout.isatty():
@@ -176,73 +189,12 @@ def tap_counters():
             'rx_dropped': [s['rx']['dropped'] for s in st]}
 
 
-# --- traffic from the hosts ---------------------------------------------------
-
-def ping_check(v, via='npool-fwd'):
-    """PINGS echo requests A->B: every reply back, ttl/hlim 63."""
-    p = subprocess.run(TOPO.cmd('a', ['ping', '-n', '-c', str(PINGS), '-i',
-                                      '0.2', '-W', '3', ADDR['B' + v]]),
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=60)
-    R.info(p.stdout.strip())
-    got = re.search(r'(\d+) packets transmitted, (\d+) received', p.stdout)
-    ttls = re.findall(r' ttl=(\d+) ', p.stdout)
-    n = int(got.group(2)) if got else 0
-    ok = R.check(n == PINGS and ttls == ['63'] * PINGS,
-                 'ping IPv%s A->B via %s: %d/%d replies, ttl %s (B sends 64, '
-                 'the router hop takes 1)' % (v, via, n, PINGS,
-                                          ','.join(sorted(set(ttls))) or '-'))
-    return '%d/%d ttl %s%s' % (n, PINGS, '/'.join(sorted(set(ttls))) or '-',
-                               '' if ok else ' FAIL')
-
-
-def json_line(text):
-    for line in text.splitlines():
-        if line.startswith('{'):
-            return json.loads(line)
-    return None
-
-
-def tcp_check(v, src, dst, port, nbytes, run):
-    """nbytes over TCP src->dst (peer_tools.py): True if the sink got them
-    all, SHA-256 equal."""
-    what = 'TCP IPv%s %s->%s' % (v, src.upper(), dst.upper())
-    sink = netns.AppProcess(TOPO, dst, [
-        sys.executable, TOOLS, 'tcp-sink', v, '::' if v == '6' else '0.0.0.0',
-        str(port), str(TCP_TIMEOUT)], os.path.join(run, 'tcp-sink.log'))
-    sink.start()
-    try:
-        if not sink.wait_for('listening', 30):
-            return R.check(False, '%s: sink did not start:\n%s' % (
-                what, sink.tail()))
-        t0 = time.monotonic()
-        p = subprocess.run(TOPO.cmd(src, [
-            sys.executable, TOOLS, 'tcp-source', v, ADDR[dst.upper() + v],
-            str(port), str(nbytes), str(TCP_TIMEOUT)]), text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            timeout=3 * TCP_TIMEOUT)
-        secs = time.monotonic() - t0
-        sink.wait(30)
-    finally:
-        sink.kill()
-    c, s = json_line(p.stdout), json_line(sink.log())
-    if p.returncode != 0 or c is None or s is None:
-        err = (p.stderr.strip().splitlines() or [''])[-1]
-        return R.check(False, '%s: source exit %d (%s), sink:\n%s' % (
-            what, p.returncode, err, sink.tail()))
-    want = c['sha256']
-    return R.check(c['bytes'] == s['bytes'] == c['sink_bytes'] == nbytes and
-                   s['sha256'] == c['sink_sha256'] == want,
-                   '%s: %d bytes sent, %d received, SHA-256 %s %s, %.2f s' % (
-                       what, c['bytes'], s['bytes'], want[:16],
-                       'equal' if s['sha256'] == want else
-                       '!= ' + s['sha256'][:16], secs))
-
-
 # --- the guest ----------------------------------------------------------------
 
 def write_run_files(run, dev, fwd, pools):
     """The guest runner's config and npool-fwd's route files."""
+    probe = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        fwd))), 'tests', 'vm', 'numa_probe')
     with open(os.path.join(run, 'config'), 'w') as f:
         f.write('FWD=%s\nPOOLS="%s"\nCOPYBREAK=%d\nLCORES=%s\n'
                 'CONFIG="%s"\nTELEMETRY=%d\nKCONTROL=%d\n'
@@ -250,14 +202,21 @@ def write_run_files(run, dev, fwd, pools):
                     fwd, ' '.join(pools), COPYBREAK, dev.lcores, dev.config,
                     dev.nq > 1, dev.kdriver is not None, HUGEPAGES,
                     GUEST_MAX_SECONDS))
+        if dev.numa:
+            f.write(vm_numa.config_lines(probe))
         for port, n in enumerate(NODES):
-            f.write('PCI%d=0000:00:%02x.0\nMAC%d=%s\nGW%d=%s\n' % (
-                port, dev.slots[n], port, TAP_MAC[n], port, GW[n]))
+            f.write('PCI%d=%s\nMAC%d=%s\nGW%d=%s\n' % (
+                port, nic_pci(dev, n), port, TAP_MAC[n], port, GW[n]))
     for v in ('4', '6'):
         with open(os.path.join(run, 'routes%s.txt' % v), 'w') as f:
             f.write('# make vm-test: IPv%s routes (l3fwd syntax)\n' % v)
             for port, n in enumerate(NODES):
                 f.write('R%s %d\n' % (ADDR['NET_%s%s' % (n.upper(), v)], port))
+
+
+def nic_pci(dev, n):
+    """Guest PCI address of NIC n (a or b)."""
+    return '0000:%02x:%02x.0' % (dev.bus, dev.slots[n])
 
 
 def qemu_command(qemu, dev, kernel, initrd, run, accel, smp):
@@ -275,11 +234,14 @@ def qemu_command(qemu, dev, kernel, initrd, run, accel, smp):
                 'multidevs=remap%s' % (tag, path, ro),
                 '-device', 'virtio-9p-pci,fsdev=%s,mount_tag=%s,addr=0x%x' % (
                     tag, tag, slot)]
+    if dev.numa:
+        cmd += vm_numa.qemu_args()
     for port, n in enumerate(NODES):
         cmd += ['-netdev', 'tap,id=n%d,ifname=%s,script=no,downscript=no' % (
                     port, TOPO.ifs[n]),
-                '-device', '%s,netdev=n%d,mac=%s,addr=0x%x' % (
-                    dev.model, port, NIC_MAC[n], dev.slots[n])]
+                '-device', '%s,netdev=n%d,mac=%s,%saddr=0x%x' % (
+                    dev.model, port, NIC_MAC[n],
+                    vm_numa.nic_bus() if dev.numa else '', dev.slots[n])]
     return qemu.argv(cmd)
 
 
@@ -302,7 +264,7 @@ def snapshot(run, pool, name, alive):
              30, alive, poll=0.1)
     with open(out) as f:
         text = f.read()
-    js = json_line(text)
+    js = vm_traffic.json_line(text)
     if js is None:
         raise Stop('telemetry snapshot %s: %s' % (name, text.strip()[-400:]))
     return js
@@ -312,9 +274,9 @@ def flows_step(dev, pool, run, alive, row):
     """The RSS flows (vm_rss.py) between the two hosts: True if all held."""
     R.step('%s/%s: %d UDP flows (x %d datagrams) and %d TCP flows (x %d B) '
            'from each host over IPv4 and IPv6, paced; per-queue rx over '
-           'telemetry' % (dev.model, pool, vm_rss.FLOWS, vm_rss.UDP_COUNT,
+           'telemetry' % (dev.name, pool, vm_rss.FLOWS, vm_rss.UDP_COUNT,
                           vm_rss.FLOWS, vm_rss.TCP_BYTES))
-    fl = vm_rss.Flows(R, TOPO, TOOLS, lambda n: snapshot(run, pool, n, alive),
+    fl = vm_rss.Flows(R, TOPO, vm_traffic.TOOLS, lambda n: snapshot(run, pool, n, alive),
                       dev.nq, run, pool)
     res = fl.run()
     row['shares'] = ' / '.join('p%d %s' % (p, vm_rss.share_str(f))
@@ -326,11 +288,11 @@ def flows_step(dev, pool, run, alive, row):
 
 def run_pool(dev, pool, run, alive, nbytes):
     """One npool-fwd run in the guest: traffic, stop, counters."""
-    row = {'device': dev.model, 'pool': pool}
+    row = {'device': dev.name, 'pool': pool}
     rc_file = os.path.join(run, 'rc-' + pool)
     taps0 = tap_counters()
     R.step('%s: npool-fwd --pool %s --copybreak %d in the guest, wait for the '
-           'first ping A->B' % (dev.model, pool, COPYBREAK))
+           'first ping A->B' % (dev.name, pool, COPYBREAK))
     t0 = time.monotonic()
 
     def through():
@@ -350,23 +312,24 @@ def run_pool(dev, pool, run, alive, nbytes):
     R.info('\n'.join('| ' + ln for ln in out))
     port_lines = [ln for ln in out if ln.startswith('port ')]
 
-    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev.model, pool,
-                                                            PINGS))
-    row['ping4'] = ping_check('4')
-    row['ping6'] = ping_check('6')
+    R.step('%s/%s: ping A -> B, IPv4 and IPv6 (%d each)' % (dev.name, pool,
+                                                            vm_traffic.PINGS))
+    row['ping4'] = vm_traffic.ping_check(R, TOPO, '4')
+    row['ping6'] = vm_traffic.ping_check(R, TOPO, '6')
 
     R.step('%s/%s: TCP %d bytes A->B and B->A, IPv4 and IPv6 (byte count + '
-           'SHA-256)' % (dev.model, pool, nbytes))
+           'SHA-256)' % (dev.name, pool, nbytes))
     tcp_ok, port = 0, 5201
     for v in ('4', '6'):
         for src, dst in (('a', 'b'), ('b', 'a')):
-            tcp_ok += tcp_check(v, src, dst, port, nbytes, run)
+            tcp_ok += vm_traffic.tcp_check(R, TOPO, v, src, dst, port,
+                                           nbytes, run)
             port += 1
     row['tcp'] = '%d/4 x %d B' % (tcp_ok, nbytes)
     flows_ok = dev.nq == 1 or flows_step(dev, pool, run, alive, row)
 
     R.step('%s/%s: SIGINT to npool-fwd in the guest; stats, exit status, leak '
-           'check read back over 9p' % (dev.model, pool))
+           'check read back over 9p' % (dev.name, pool))
     open(os.path.join(run, 'stop-' + pool), 'w').close()
     wait_for('npool-fwd --pool %s exit status' % pool,
              lambda: os.path.exists(rc_file), STOP_TIMEOUT, alive)
@@ -385,6 +348,8 @@ def run_pool(dev, pool, run, alive, nbytes):
         return row
     ok &= vm_checks.json_checks(R, dev, js, port_lines, taps,
                                 [TOPO.ifs[n] for n in NODES], row)
+    if dev.numa:
+        ok &= vm_numa.json_checks(R, js)
     row['ok'] = (ok and flows_ok and tcp_ok == 4 and
                  'FAIL' not in row['ping4'] + row['ping6'])
     return row
@@ -394,7 +359,7 @@ def start_guest(dev, image, run, accel, smp):
     """Namespaces, QEMU in npvm-a with both taps, npvm-b0 moved to npvm-b,
     the hosts configured. Returns the QEMU process."""
     R.step('%s: namespaces %s and %s, QEMU (-accel %s, -smp %d, -device %s '
-           'x2) in %s' % (dev.model, TOPO.ns['a'], TOPO.ns['b'], accel, smp,
+           'x2) in %s' % (dev.name, TOPO.ns['a'], TOPO.ns['b'], accel, smp,
                           dev.model, TOPO.ns['a']))
     TOPO.remove()
     for n in NODES:
@@ -436,7 +401,7 @@ def kernel_control(dev, run, alive):
     """The guest kernel's own driver routes A <-> B (IPv4) before the NICs
     go to uio_pci_generic: QEMU's model works without DPDK."""
     R.step('%s: control: the guest kernel\'s %s driver routes A <-> B, '
-           'ping A -> B over it' % (dev.model, dev.kdriver))
+           'ping A -> B over it' % (dev.name, dev.kdriver))
     ready = os.path.join(run, 'kernel-ready')
     try:
         wait_for('the guest kernel\'s %s interfaces' % dev.kdriver,
@@ -450,16 +415,16 @@ def kernel_control(dev, run, alive):
         R.info('\n'.join('| ' + ln for ln in nics))
         R.check(len(nics) == 2 and all(' drv=%s ' % dev.kdriver in ln
                                        for ln in nics),
-                '%s: both NICs on the kernel\'s %s driver' % (dev.model,
+                '%s: both NICs on the kernel\'s %s driver' % (dev.name,
                                                               dev.kdriver))
-        ping_check('4', 'guest kernel')
+        vm_traffic.ping_check(R, TOPO, '4', 'guest kernel')
     finally:
         open(os.path.join(run, 'kernel-done'), 'w').close()
 
 
 def run_device(dev, image, fwd, pools, opts, vmdir):
     """Boot a guest with two NICs of model dev, run npool-fwd per pool."""
-    run = os.path.join(vmdir, 'run-' + dev.model)
+    run = os.path.join(vmdir, 'run-' + dev.name)
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(run)
     write_run_files(run, dev, fwd, pools)
@@ -473,8 +438,11 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
             return qemu.poll() is None
         if dev.kdriver:
             kernel_control(dev, run, alive)
-        R.step('%s: guest boots, reserves %d hugepages, binds both NICs to '
-               'uio_pci_generic (dpdk-devbind.py)' % (dev.model, HUGEPAGES))
+        R.step('%s: guest boots, reserves %s hugepages, binds both NICs to '
+               'uio_pci_generic (dpdk-devbind.py)' % (dev.name, '%d per node' %
+                                                      vm_numa.NODE_HUGEPAGES
+                                                      if dev.numa else
+                                                      HUGEPAGES))
         bound = os.path.join(run, 'bound')
         wait_for('guest boot and NIC binding', lambda: os.path.exists(bound) or
                  os.path.exists(os.path.join(run, 'guest-rc')),
@@ -491,18 +459,28 @@ def run_device(dev, image, fwd, pools, opts, vmdir):
             ln.endswith(' %s drv=uio_pci_generic' % dev.pci_id)
             for ln in nics),
             '%s: both NICs (%s) bound to uio_pci_generic: %s' % (
-                dev.model, dev.pci_id,
+                dev.name, dev.pci_id,
                 ', '.join(ln.split(' drv=')[0] for ln in nics)))
+        if dev.numa:
+            vm_numa.facts_check(R, run, [nic_pci(dev, n) for n in NODES])
         for pool in pools:
-            rows.append({'device': dev.model, 'pool': pool})
+            rows.append({'device': dev.name, 'pool': pool})
             rows[-1] = run_pool(dev, pool, run, alive, opts['bytes'])
+        if dev.numa:
+            R.step('%s: numa_probe in the guest (-l %s): an lcore on each '
+                   'node allocates, the other node frees' % (
+                       dev.name, dev.lcores))
+            wait_for('numa_probe exit status', lambda: os.path.exists(
+                os.path.join(run, 'rc-probe')), STOP_TIMEOUT, alive)
+            time.sleep(0.2)
+            vm_numa.probe_check(R, run)
         open(os.path.join(run, 'poweroff'), 'w').close()
         wait_for('guest poweroff', lambda: not alive(), 120)
         with open(os.path.join(run, 'guest-rc')) as f:
             R.check(f.read().strip() == '0',
-                    '%s: guest runner done, guest powered off' % dev.model)
+                    '%s: guest runner done, guest powered off' % dev.name)
     except (Stop, netns.NetnsError, subprocess.TimeoutExpired) as e:
-        R.check(False, '%s: %s' % (dev.model, e))
+        R.check(False, '%s: %s' % (dev.name, e))
         R.info('guest console (last lines):')
         R.info('\n'.join('| ' + ln for ln in guest_lines(run)[-25:]))
     finally:
@@ -549,10 +527,10 @@ def main(argv):
     if not os.access(fwd, os.X_OK):
         sys.exit('vm-test: %s not found: build first (ninja -C %s)' % (
             fwd, argv[1]))
-    devices = os.environ.get('NPVM_DEVICES', 'e1000e e1000 igb').split()
+    devices = os.environ.get('NPVM_DEVICES', ' '.join(DEVICES)).split()
     bad = [d for d in devices if d not in DEVICES]
     if bad:
-        sys.exit('vm-test: NPVM_DEVICES: unknown model %s (known: %s)' % (
+        sys.exit('vm-test: NPVM_DEVICES: unknown run %s (known: %s)' % (
             ', '.join(bad), ' '.join(DEVICES)))
     pools = os.environ.get('NPVM_POOLS', 'npool mempool').split()
     opts = {'accel': os.environ.get('NPVM_ACCEL', 'tcg'),
@@ -575,16 +553,17 @@ def main(argv):
                    kernel, rel, initrd, os.path.getsize(initrd) >> 10,
                    ', '.join(vm_image.GUEST_MODULES),
                    ', '.join(vm_image.EXTRA_MODULES)))
-        for model in devices:
-            R.step('%s: which QEMU' % model)
+        for name in devices:
+            dev = DEVICES[name]
+            R.step('%s: which QEMU (-device %s)' % (name, dev.model))
             try:
-                qemu = vm_qemu.for_device(model, build, R.info)
+                qemu = vm_qemu.for_device(dev.model, build, R.info)
             except vm_qemu.QemuError as e:
-                R.check(False, '%s: %s' % (model, e))
+                R.check(False, '%s: %s' % (name, e))
                 continue
             R.info('%s: %s' % (qemu.version, qemu.where))
-            rows += run_device(DEVICES[model], (kernel, initrd, qemu), fwd,
-                               pools, opts, vmdir)
+            rows += run_device(dev, (kernel, initrd, qemu), fwd, pools, opts,
+                               vmdir)
     except (Stop, vm_image.ImageError) as e:
         R.check(False, str(e))
     finally:
