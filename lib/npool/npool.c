@@ -108,6 +108,9 @@ npool_init(const struct npool_conf *conf)
 		return fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
+	/* Populating the pool put every head through the ops: no flush. */
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		npool_hc_count_reset_pvt(np->head_hc, i);
 #if NPOOL_DEBUG_HOOKS
 	npool_debug_hc_arm_pvt(np->head_hc);
 #endif
@@ -172,29 +175,56 @@ npool_fini(void)
 	return 0;
 }
 
+/*
+ * The counters of slot @p slot of @p np: its own, and those its lcore's
+ * head cache keeps (refills, flushes, misses; none for the non-EAL slot,
+ * whose threads use the head store directly).
+ */
+static void
+slot_stats(const struct npool *np, unsigned int slot, struct npool_stats *s)
+{
+	const struct npool_hc_lcore *c;
+
+	*s = np->lc[slot].stats;
+	if (slot >= RTE_MAX_LCORE)
+		return;
+	c = &np->head_hc->lc[slot];
+	s->head_refills = c->refills;
+	s->head_flushes = c->flushes;
+	s->head_misses = c->misses;
+}
+
+/* Zero what slot_stats() reads of slot @p slot of @p np. */
+static void
+slot_stats_reset(struct npool *np, unsigned int slot)
+{
+	memset(&np->lc[slot].stats, 0, sizeof(np->lc[slot].stats));
+	if (slot < RTE_MAX_LCORE)
+		npool_hc_count_reset_pvt(np->head_hc, slot);
+}
+
 int
 npool_stats_get(unsigned int slot, struct npool_stats *out)
 {
 	if (npool_g == NULL || out == NULL || slot > NPOOL_NON_EAL_SLOT)
 		return -EINVAL;
-	*out = npool_g->lc[slot].stats;
+	slot_stats(npool_g, slot, out);
 	return 0;
 }
 
 int
 npool_stats_sum(struct npool_stats *out)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	if (npool_g == NULL || out == NULL)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		const uint64_t *src = (const uint64_t *)&npool_g->lc[i].stats;
-		uint64_t *dst = (uint64_t *)out;
+		struct npool_stats s;
 
-		for (j = 0; j < sizeof(*out) / sizeof(uint64_t); j++)
-			dst[j] += src[j];
+		slot_stats(npool_g, i, &s);
+		npool_stats_add_pvt(out, &s);
 	}
 	return 0;
 }
@@ -209,5 +239,5 @@ npool_stats_reset(void)
 	/* Keep npool_frags_outstanding() true across the reset. */
 	npool_g->frags_out_base = npool_frags_outstanding();
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
-		memset(&npool_g->lc[i].stats, 0, sizeof(npool_g->lc[i].stats));
+		slot_stats_reset(npool_g, i);
 }

@@ -146,6 +146,19 @@ npool_hc_count_pvt(struct npool_hc *hc, unsigned int refills,
 	hc->lc[lcore].misses += misses;
 }
 
+/**
+ * @internal Zero the refills, flushes and misses of lcore @p lcore
+ * (0 .. RTE_MAX_LCORE - 1) on @p hc. Only while that lcore does not use
+ * @p hc, or counts are lost.
+ */
+static inline void
+npool_hc_count_reset_pvt(struct npool_hc *hc, unsigned int lcore)
+{
+	hc->lc[lcore].refills = 0;
+	hc->lc[lcore].flushes = 0;
+	hc->lc[lcore].misses = 0;
+}
+
 /** @internal Get slow path: refill @p c, then take @p n objects. */
 int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 		void **objs, unsigned int n);
