@@ -111,14 +111,10 @@ npool_init(const struct npool_conf *conf)
 	/* Populating the pool put every head through the ops: no flush. */
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		npool_hc_count_reset_pvt(np->head_hc, i);
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_hc_arm_pvt(np->head_hc);
-#endif
+	NPOOL_DEBUG_HOOK(npool_debug_hc_arm_pvt(np->head_hc));
 	npool_g = np;
-#if NPOOL_DEBUG
-	if (npool_debug_lcore_cb_register_pvt() != 0)
+	if (NPOOL_DEBUG && npool_debug_lcore_cb_register_pvt() != 0)
 		NPOOL_LOG(WARNING, "debug: no lcore callback, napi cache owners are kept across rte_thread_unregister()");
-#endif
 	NPOOL_LOG(DEBUG, "%u chunks of %u B, %u small, %u heads",
 			conf->nb_chunks, NPOOL_CHUNK_SIZE,
 			conf->nb_small_chunks, conf->nb_heads);
@@ -165,9 +161,7 @@ npool_fini(void)
 				npool_arena_in_use(&np->arena), left);
 		return -EBUSY;
 	}
-#if NPOOL_DEBUG
-	npool_debug_lcore_cb_unregister_pvt();
-#endif
+	NPOOL_DEBUG_CHECK(npool_debug_lcore_cb_unregister_pvt());
 	npool_g = NULL;
 	rte_mempool_free(np->head_pool);
 	npool_arena_free(&np->arena);

@@ -103,10 +103,9 @@ reset:
 	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_chunk_reset_pvt(a, c);
-	npool_debug_frag_alloc_pvt(a, c, nc->va + offset, size);
-#endif
+	NPOOL_DEBUG_HOOK(npool_debug_chunk_reset_pvt(a, c));
+	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(a, c, nc->va + offset,
+			size));
 	return nc->va + offset;
 }
 
@@ -238,9 +237,7 @@ npool_frag_cache_drain_local(void)
 		return;
 	frag_cache_drain_guarded(&npool_g->lc[self]);
 	if (self != NPOOL_NON_EAL_SLOT) {
-#if NPOOL_DEBUG
-		npool_debug_napi_owner_pvt(self);
-#endif
+		NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(self));
 		frag_cache_drain_napi(&npool_g->lc[self]);
 	}
 }

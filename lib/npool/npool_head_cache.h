@@ -119,13 +119,10 @@ unsigned int npool_hc_count(const struct npool_hc *hc);
 static inline unsigned int
 npool_hc_mempool_cache_size(unsigned int n)
 {
-#if NPOOL_DEBUG || NPOOL_ASAN
-	RTE_SET_USED(n);
-	return 0;
-#else
+	if (NPOOL_DEBUG_HOOKS)
+		return 0;
 	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
 			(unsigned int)((uint64_t)n * 2 / 3));
-#endif
 }
 
 /**
@@ -177,13 +174,8 @@ npool_hc_store_put_pvt(struct npool_hc *hc, void * const *objs,
 	/* See npool_hc_store_acquire_pvt(). */
 	npool_tsan_release(&hc->store->prod);
 	done = rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
-
-#if NPOOL_DEBUG
 	if (unlikely(done != n))
-		npool_debug_hc_store_full_pvt(hc, n);
-#else
-	RTE_SET_USED(done);
-#endif
+		NPOOL_DEBUG_CHECK(npool_debug_hc_store_full_pvt(hc, n));
 }
 
 /** @internal After a get from the store: ThreadSanitizer builds take
@@ -245,15 +237,11 @@ npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
 static __rte_always_inline int
 npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 {
-#if NPOOL_DEBUG_HOOKS
 	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
 
 	if (ret == 0)
-		npool_debug_hc_got_pvt(hc, objs, n);
+		NPOOL_DEBUG_HOOK(npool_debug_hc_got_pvt(hc, objs, n));
 	return ret;
-#else
-	return npool_hc_get_bulk_pvt(hc, objs, n);
-#endif
 }
 
 /** @internal npool_hc_put_bulk() for a caller that knows its lcore id
@@ -265,10 +253,7 @@ npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
 {
 	struct npool_hc_lcore *c;
 
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_hc_put_pvt(hc, objs, n);
-#endif
-
+	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, objs, n));
 	if (unlikely(lcore >= RTE_MAX_LCORE)) {
 		npool_hc_store_put_pvt(hc, objs, n);
 		return;
