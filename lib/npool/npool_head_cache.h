@@ -40,7 +40,8 @@ extern "C" {
 /** Most objects a head cache serves (its store has twice the room). */
 #define NPOOL_HC_MAX_OBJS ((1u << 29) - 1)
 
-/** One lcore's cache. */
+/** One lcore's cache. Its counters, for npool's head pool, are the
+ * head_refills, head_flushes and head_misses of struct npool_stats. */
 struct npool_hc_lcore {
 	uint32_t len;        /**< objects in @c objs */
 	uint32_t pad;
