@@ -12,6 +12,7 @@
 #include "npool_asan.h"
 #include "rte_mempool_npool.h"
 #include "app_compat.h"
+#include "app_json.h"
 #include "app_numa.h"
 #include "app_pool.h"
 
@@ -207,6 +208,49 @@ app_pool_leak_check(FILE *f, struct app_leak *lk)
 			" mbufs with refcnt != 1, %" PRIu64 " double frees)\n",
 			lk->ok ? "OK" : "LEAK", lk->mbufs_out, lk->frags_out,
 			lk->chunks_in_use, lk->bad_refcnt, lk->double_free);
+}
+
+/* npool's counters of @p lcore or of all (APP_POOL_STATS_ALL): 0 or -1. */
+static int
+npool_stats_of(unsigned int lcore, struct npool_stats *s)
+{
+	if (!npool_up)
+		return -1;
+	if (lcore == APP_POOL_STATS_ALL)
+		return npool_stats_sum(s) == 0 ? 0 : -1;
+	return npool_stats_get(lcore, s) == 0 ? 0 : -1;
+}
+
+void
+app_pool_stats_print(FILE *f, unsigned int lcore)
+{
+	struct npool_stats s;
+	const char *sep = "";
+
+	if (npool_stats_of(lcore, &s) != 0)
+		return;
+	if (lcore == APP_POOL_STATS_ALL)
+		fprintf(f, "total: npool");
+	else
+		fprintf(f, "lcore %u: npool", lcore);
+#define PRINT(x) fprintf(f, "%s " #x " %" PRIu64, sep, s.x); sep = ",";
+	NPOOL_STATS_FIELDS(PRINT)
+#undef PRINT
+	fprintf(f, "\n");
+}
+
+void
+app_pool_stats_json(struct app_json *j, unsigned int lcore)
+{
+	struct npool_stats s;
+
+	if (npool_stats_of(lcore, &s) != 0)
+		return;
+	app_json_obj_begin(j, "npool");
+#define KEY(x) app_json_u64(j, #x, s.x);
+	NPOOL_STATS_FIELDS(KEY)
+#undef KEY
+	app_json_obj_end(j);
 }
 
 int

@@ -8,6 +8,7 @@
  * exit: every mbuf back in every pool, no npool fragment and no chunk out.
  */
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +77,29 @@ struct rte_mempool *app_pool_create(const char *name, unsigned int n,
  * of the pools (npool's head pool included) for a refcnt other than 1. Prints the pools' state to @p f.
  */
 void app_pool_leak_check(FILE *f, struct app_leak *lk);
+
+struct app_json;
+
+/** Who app_pool_stats_print() and app_pool_stats_json() report on: the
+ * sum of npool's counters over every slot. */
+#define APP_POOL_STATS_ALL UINT_MAX
+
+/**
+ * Print npool's counters (every field of struct npool_stats, in
+ * NPOOL_STATS_FIELDS order) of lcore @p lcore, or their sum
+ * (APP_POOL_STATS_ALL), to @p f as one line "<who>: npool <name> <value>,
+ * ...". Nothing when npool does not run or @p lcore is out of range.
+ * Main lcore.
+ */
+void app_pool_stats_print(FILE *f, unsigned int lcore);
+
+/**
+ * Write npool's counters of lcore @p lcore, or their sum
+ * (APP_POOL_STATS_ALL), into the open JSON object of @p j as the object
+ * "npool" (one key per field of struct npool_stats). Nothing when npool
+ * does not run. Main lcore.
+ */
+void app_pool_stats_json(struct app_json *j, unsigned int lcore);
 
 struct rte_tel_data;
 

@@ -410,8 +410,10 @@ app_stats_print_final(FILE *f, double duration_s)
 		else
 			fprintf(f, " in one burst: no rate\n");
 		print_copybreak(f, l);
+		app_pool_stats_print(f, l);
 	}
 	print_copybreak(f, UINT_MAX);
+	app_pool_stats_print(f, APP_POOL_STATS_ALL);
 	if (st.x != NULL && st.x->print != NULL)
 		st.x->print(f, duration_s);
 	fflush(f);
@@ -506,6 +508,7 @@ json_ports(struct app_json *j)
 	json_ctr(j, &total);
 	npool_rx_stats_sum(&cb);
 	json_copybreak(j, &cb);
+	app_pool_stats_json(j, APP_POOL_STATS_ALL);
 	app_json_obj_end(j);
 }
 
@@ -528,6 +531,7 @@ json_lcores(struct app_json *j)
 		app_json_double(j, "ns_per_pkt", pps > 0 ? 1e9 / pps : 0.0);
 		npool_rx_stats_get(l, &cb);
 		json_copybreak(j, &cb);
+		app_pool_stats_json(j, l);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

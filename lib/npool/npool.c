@@ -182,14 +182,13 @@ npool_create(const struct npool_conf *conf)
 		return create_fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_hc_arm_pvt(np->head_hc);
-#endif
-#if NPOOL_DEBUG
-	if (npool_nb_instances_pvt == 0 &&
+	/* Populating the pool put every head through the ops: no flush. */
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		npool_hc_count_reset_pvt(np->head_hc, i);
+	NPOOL_DEBUG_HOOK(npool_debug_hc_arm_pvt(np->head_hc));
+	if (NPOOL_DEBUG && npool_nb_instances_pvt == 0 &&
 			npool_debug_lcore_cb_register_pvt() != 0)
 		NPOOL_LOG(WARNING, "debug: no lcore callback, napi cache owners are kept across rte_thread_unregister()");
-#endif
 	npool_instances_pvt[npool_nb_instances_pvt++] = np;
 	lcore_map_update();
 	NPOOL_LOG(DEBUG, "instance %s: %u chunks of %u B, %u small, %u heads",
@@ -325,10 +324,8 @@ instance_free(struct npool *np)
 			sizeof(npool_instances_pvt[0]));
 	npool_nb_instances_pvt--;
 	lcore_map_update();
-#if NPOOL_DEBUG
 	if (npool_nb_instances_pvt == 0)
-		npool_debug_lcore_cb_unregister_pvt();
-#endif
+		NPOOL_DEBUG_CHECK(npool_debug_lcore_cb_unregister_pvt());
 	rte_mempool_free(np->head_pool);
 	npool_arena_free(&np->arena);
 	rte_free(np);
@@ -386,25 +383,37 @@ npool_fini(void)
 	return 0;
 }
 
-/* Add the counters of @p src less those of @p base to @p dst. */
+/*
+ * The counters of slot @p slot of @p np since its creation: its own, and
+ * those its lcore's head cache keeps (refills, flushes, misses; none for
+ * the non-EAL slot, whose threads use the head store directly).
+ */
 static void
-stats_add(struct npool_stats *dst, const struct npool_stats *src,
-		const struct npool_stats *base)
+slot_raw(const struct npool *np, unsigned int slot, struct npool_stats *s)
 {
-	const uint64_t *from = (const uint64_t *)src;
-	const uint64_t *off = (const uint64_t *)base;
-	uint64_t *to = (uint64_t *)dst;
-	unsigned int j;
+	const struct npool_hc_lcore *c;
 
-	for (j = 0; j < sizeof(*dst) / sizeof(uint64_t); j++)
-		to[j] += from[j] - off[j];
+	*s = np->lc[slot].stats;
+	if (slot >= RTE_MAX_LCORE)
+		return;
+	c = &np->head_hc->lc[slot];
+	s->head_refills = c->refills;
+	s->head_flushes = c->flushes;
+	s->head_misses = c->misses;
 }
 
-/* Slot @p i of @p np since the last reset, added to @p dst. */
+/* Slot @p slot of @p np since the last reset (its raw counters less the
+ * base the reset took), added to @p dst. */
 static void
-slot_add(struct npool_stats *dst, const struct npool *np, unsigned int i)
+slot_add(struct npool_stats *dst, const struct npool *np, unsigned int slot)
 {
-	stats_add(dst, &np->lc[i].stats, &np->lc[i].stats_base);
+	const struct npool_stats *base = &np->lc[slot].stats_base;
+	struct npool_stats raw;
+
+	slot_raw(np, slot, &raw);
+#define NPOOL_STATS_SINCE_RESET(name) dst->name += raw.name - base->name;
+	NPOOL_STATS_FIELDS(NPOOL_STATS_SINCE_RESET)
+#undef NPOOL_STATS_SINCE_RESET
 }
 
 int
@@ -437,16 +446,15 @@ npool_instance_stats_sum(const struct npool *np, struct npool_stats *out)
 int
 npool_stats_sum(struct npool_stats *out)
 {
-	struct npool_stats one, zero;
+	struct npool_stats one;
 	unsigned int k;
 
 	if (npool_nb_instances_pvt == 0 || out == NULL)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	memset(&zero, 0, sizeof(zero));
 	for (k = 0; k < npool_nb_instances_pvt; k++) {
 		npool_instance_stats_sum(npool_instances_pvt[k], &one);
-		stats_add(out, &one, &zero);
+		npool_stats_add_pvt(out, &one);
 	}
 	return 0;
 }
@@ -478,6 +486,6 @@ npool_stats_reset(void)
 		struct npool *np = npool_instances_pvt[k];
 
 		for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
-			np->lc[i].stats_base = np->lc[i].stats;
+			slot_raw(np, i, &np->lc[i].stats_base);
 	}
 }

@@ -94,10 +94,8 @@ npool_arena_create(struct npool_arena *a, const char *name,
 			socket_id, RTE_STACK_F_LF);
 	if (a->free_big == NULL || a->free_small == NULL)
 		goto nomem;
-#if NPOOL_DEBUG_HOOKS
-	if (npool_debug_arena_init_pvt(a, socket_id) != 0)
+	if (NPOOL_DEBUG_HOOKS && npool_debug_arena_init_pvt(a, socket_id) != 0)
 		goto nomem;
-#endif
 
 	/* Pushed last to first, so that chunks are first used in address
 	 * order (the stacks are LIFO). */

@@ -131,12 +131,10 @@ audit_free_stack(struct audit_ctx *ctx, int small)
 		if (ctx->seen[c->index].cache != NULL)
 			AUDIT_ERR(ctx, "free chunk %u held by a cache",
 					c->index);
-#if NPOOL_DEBUG
-		if (npool_debug_chunk_live_pvt(a, c) != 0)
+		if (NPOOL_DEBUG && npool_debug_chunk_live_pvt(a, c) != 0)
 			AUDIT_ERR(ctx, "free chunk %u has %u live fragments",
 					c->index,
 					npool_debug_chunk_live_pvt(a, c));
-#endif
 	}
 	for (i = n; i-- > 0; )
 		npool_arena_put(a, got[i]);
@@ -178,12 +176,11 @@ audit_chunks_in_use(struct audit_ctx *ctx)
 			}
 		}
 		ctx->out->frags_out += ref - bias;
-#if NPOOL_DEBUG
-		if (npool_debug_chunk_live_pvt(a, c) != ref - bias)
+		if (NPOOL_DEBUG &&
+				npool_debug_chunk_live_pvt(a, c) != ref - bias)
 			AUDIT_ERR(ctx, "chunk %u: %u fragments out by refcount, %u live in its map",
 					i, ref - bias,
 					npool_debug_chunk_live_pvt(a, c));
-#endif
 	}
 }
 

@@ -7,8 +7,13 @@
  * Misuse checks of debug builds (meson -Dnpool_debug=true, NPOOL_DEBUG 1),
  * the counterpart of the kernel's CONFIG_DEBUG_VM / page_ref tracepoints.
  *
- * The fast paths call these hooks only under "#if NPOOL_DEBUG": release
- * builds never do, and pay nothing. Each check that fails calls
+ * The fast paths call these hooks through NPOOL_DEBUG_HOOK(),
+ * NPOOL_DEBUG_CHECK(), NPOOL_DEBUG_PANIC_IF() and NPOOL_DEBUG_PANIC():
+ * one line each, compiled (parsed and type-checked) in every build and
+ * folded away where they do not apply, as DPDK's RTE_MEMPOOL_STAT_ADD()
+ * or VPP's "if (CLIB_DEBUG > 0)". Release builds emit no code for them
+ * and pay nothing; the hooks are declared and exported in every build,
+ * so that even an unoptimised (-O0) caller links. Each check that fails calls
  * rte_panic() with a message naming the address (and chunk or pool):
  *
  * - fragments: every chunk has a map of the fragments carved in its
@@ -29,7 +34,9 @@
  */
 
 #include <stdint.h>
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_debug.h>
 
 #include "npool_build_config.h"
 
@@ -43,6 +50,40 @@ extern "C" {
  * fragment maps and poisoning, npool_asan.h, without the panics).
  */
 #define NPOOL_DEBUG_HOOKS (NPOOL_DEBUG || NPOOL_ASAN)
+
+/**
+ * @internal Evaluate @p call (a hook call below) in builds with
+ * NPOOL_DEBUG_HOOKS (debug and AddressSanitizer builds); in others it is
+ * type-checked and dropped (a constant false condition).
+ */
+#define NPOOL_DEBUG_HOOK(call) do { \
+	if (NPOOL_DEBUG_HOOKS) \
+		call; \
+} while (0)
+
+/**
+ * @internal Evaluate @p call (a check that may panic) in debug builds
+ * (NPOOL_DEBUG) only; type-checked and dropped in others, ASan builds
+ * included.
+ */
+#define NPOOL_DEBUG_CHECK(call) do { \
+	if (NPOOL_DEBUG) \
+		call; \
+} while (0)
+
+/**
+ * @internal Debug builds (NPOOL_DEBUG): rte_panic() with the printf-style
+ * message @p ... if @p cond is true. Other builds never evaluate @p cond
+ * (it is type-checked only) and emit nothing.
+ */
+#define NPOOL_DEBUG_PANIC_IF(cond, ...) do { \
+	if (NPOOL_DEBUG && unlikely(cond)) \
+		rte_panic(__VA_ARGS__); \
+} while (0)
+
+/** @internal Debug builds: rte_panic() with the message @p ...; nothing
+ * in other builds, where the path goes on (and fails cleanly). */
+#define NPOOL_DEBUG_PANIC(...) NPOOL_DEBUG_PANIC_IF(true, __VA_ARGS__)
 
 struct npool_arena;
 struct npool_chunk;

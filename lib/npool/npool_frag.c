@@ -166,10 +166,9 @@ reset:
 	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_chunk_reset_pvt(a, c);
-	npool_debug_frag_alloc_pvt(a, c, nc->va + offset, size);
-#endif
+	NPOOL_DEBUG_HOOK(npool_debug_chunk_reset_pvt(a, c));
+	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(a, c, nc->va + offset,
+			size));
 	return nc->va + offset;
 }
 
@@ -307,11 +306,8 @@ npool_frag_cache_drain_local(void)
 	const unsigned int self = npool_slot();
 	unsigned int k;
 
-	if (self != NPOOL_NON_EAL_SLOT && npool_nb_instances_pvt != 0) {
-#if NPOOL_DEBUG
-		npool_debug_napi_owner_pvt(self);
-#endif
-	}
+	if (self != NPOOL_NON_EAL_SLOT && npool_nb_instances_pvt != 0)
+		NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(self));
 	for (k = 0; k < npool_nb_instances_pvt; k++) {
 		struct npool_lcore *lc = &npool_instances_pvt[k]->lc[self];
 
@@ -346,9 +342,8 @@ npool_free_frag_other_pvt(unsigned int slot, const void *p)
 	struct npool *np = npool_owner_pvt(p, &c);
 
 	if (unlikely(np == NULL)) {
-#if NPOOL_DEBUG
-		rte_panic("npool: free of %p, not an npool fragment\n", p);
-#endif
+		NPOOL_DEBUG_PANIC("npool: free of %p, not an npool fragment\n",
+				p);
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}

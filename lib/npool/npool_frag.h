@@ -80,10 +80,8 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 		return npool_frag_refill_pvt(nc, size, align_mask);
 	nc->pagecnt_bias--;
 	nc->offset = offset;
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_frag_alloc_pvt(&nc->np->arena, nc->chunk,
-			nc->va + offset, size);
-#endif
+	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&nc->np->arena, nc->chunk,
+			nc->va + offset, size));
 	return nc->va + offset;
 }
 
@@ -121,14 +119,10 @@ npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 	if (unlikely(np == NULL))
 		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
 	if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
-#if NPOOL_DEBUG
-		rte_panic("npool: napi flavor called from a non-EAL thread\n");
-#endif
+		NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
 		return npool_frag_fail_pvt(slot, EPERM);
 	}
-#if NPOOL_DEBUG
-	npool_debug_napi_owner_pvt(slot);
-#endif
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail_pvt(slot, EINVAL);
 	lc = &np->lc[slot];
@@ -190,16 +184,13 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		struct npool_chunk *c, const void *p)
 {
 	RTE_SET_USED(p);
-#if NPOOL_DEBUG_HOOKS
 	/* Before the reference goes: the chunk may be reused right after. */
-	npool_debug_frag_free_pvt(&np->arena, c, p);
-#endif
+	NPOOL_DEBUG_HOOK(npool_debug_frag_free_pvt(&np->arena, c, p));
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
 		struct npool_lcore *lc = &np->lc[slot];
-
-		lc->stats.frees++;
 		uint32_t *bias;
 
+		lc->stats.frees++;
 		/* The chunk of one of our own napi caches (frags and big
 		 * packets, or small packets), or the one each carved before
 		 * it: no one else touches their bias. */
@@ -214,12 +205,11 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		else
 			bias = NULL;
 		if (bias != NULL) {
-#if NPOOL_DEBUG
-			npool_debug_napi_owner_pvt(slot);
-			if (*bias >= __atomic_load_n(&c->refcnt,
-					__ATOMIC_RELAXED))
-				rte_panic("npool: double free of fragment %p\n", p);
-#endif
+			NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+			NPOOL_DEBUG_PANIC_IF(*bias >=
+					__atomic_load_n(&c->refcnt,
+						__ATOMIC_RELAXED),
+					"npool: double free of fragment %p\n", p);
 			(*bias)++;
 			return;
 		}
@@ -230,10 +220,8 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		if (c->owner != slot)
 			NPOOL_STAT_ADD_NP(np, slot, remote_frees, 1);
 	}
-#if NPOOL_DEBUG
-	if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0)
-		rte_panic("npool: double free of fragment %p\n", p);
-#endif
+	NPOOL_DEBUG_PANIC_IF(__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0,
+			"npool: double free of fragment %p\n", p);
 	if (__atomic_sub_fetch(&c->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
 		npool_arena_put(&np->arena, c);
 }

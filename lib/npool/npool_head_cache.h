@@ -40,7 +40,8 @@ extern "C" {
 /** Most objects a head cache serves (its store has twice the room). */
 #define NPOOL_HC_MAX_OBJS ((1u << 29) - 1)
 
-/** One lcore's cache. */
+/** One lcore's cache. Its counters, for npool's head pool, are the
+ * head_refills, head_flushes and head_misses of struct npool_stats. */
 struct npool_hc_lcore {
 	uint32_t len;        /**< objects in @c objs */
 	uint32_t pad;
@@ -119,13 +120,10 @@ unsigned int npool_hc_count(const struct npool_hc *hc);
 static inline unsigned int
 npool_hc_mempool_cache_size(unsigned int n)
 {
-#if NPOOL_DEBUG || NPOOL_ASAN
-	RTE_SET_USED(n);
-	return 0;
-#else
+	if (NPOOL_DEBUG_HOOKS)
+		return 0;
 	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
 			(unsigned int)((uint64_t)n * 2 / 3));
-#endif
 }
 
 /**
@@ -146,6 +144,19 @@ npool_hc_count_pvt(struct npool_hc *hc, unsigned int refills,
 	hc->lc[lcore].misses += misses;
 }
 
+/**
+ * @internal Zero the refills, flushes and misses of lcore @p lcore
+ * (0 .. RTE_MAX_LCORE - 1) on @p hc. Only while that lcore does not use
+ * @p hc, or counts are lost.
+ */
+static inline void
+npool_hc_count_reset_pvt(struct npool_hc *hc, unsigned int lcore)
+{
+	hc->lc[lcore].refills = 0;
+	hc->lc[lcore].flushes = 0;
+	hc->lc[lcore].misses = 0;
+}
+
 /** @internal Get slow path: refill @p c, then take @p n objects. */
 int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 		void **objs, unsigned int n);
@@ -164,13 +175,8 @@ npool_hc_store_put_pvt(struct npool_hc *hc, void * const *objs,
 	/* See npool_hc_store_acquire_pvt(). */
 	npool_tsan_release(&hc->store->prod);
 	done = rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
-
-#if NPOOL_DEBUG
 	if (unlikely(done != n))
-		npool_debug_hc_store_full_pvt(hc, n);
-#else
-	RTE_SET_USED(done);
-#endif
+		NPOOL_DEBUG_CHECK(npool_debug_hc_store_full_pvt(hc, n));
 }
 
 /** @internal After a get from the store: ThreadSanitizer builds take
@@ -232,15 +238,11 @@ npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
 static __rte_always_inline int
 npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
 {
-#if NPOOL_DEBUG_HOOKS
 	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
 
 	if (ret == 0)
-		npool_debug_hc_got_pvt(hc, objs, n);
+		NPOOL_DEBUG_HOOK(npool_debug_hc_got_pvt(hc, objs, n));
 	return ret;
-#else
-	return npool_hc_get_bulk_pvt(hc, objs, n);
-#endif
 }
 
 /** @internal npool_hc_put_bulk() for a caller that knows its lcore id
@@ -252,10 +254,7 @@ npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
 {
 	struct npool_hc_lcore *c;
 
-#if NPOOL_DEBUG_HOOKS
-	npool_debug_hc_put_pvt(hc, objs, n);
-#endif
-
+	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, objs, n));
 	if (unlikely(lcore >= RTE_MAX_LCORE)) {
 		npool_hc_store_put_pvt(hc, objs, n);
 		return;

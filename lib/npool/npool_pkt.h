@@ -230,16 +230,13 @@ npool_napi_alloc_pkt(uint32_t len)
 
 	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			len > NPOOL_PKT_MAX_LEN)) {
-#if NPOOL_DEBUG
-		if (np != NULL && slot == NPOOL_NON_EAL_SLOT)
-			rte_panic("npool: napi flavor called from a non-EAL thread\n");
-#endif
+		NPOOL_DEBUG_PANIC_IF(np != NULL &&
+				slot == NPOOL_NON_EAL_SLOT,
+				"npool: napi flavor called from a non-EAL thread\n");
 		return npool_pkt_fail_pvt(slot, np == NULL ? ENODEV :
 				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
 	}
-#if NPOOL_DEBUG
-	npool_debug_napi_owner_pvt(slot);
-#endif
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
 	fragsz = npool_pkt_fragsz_np_pvt(np, len);
 	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
 	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))

@@ -77,10 +77,8 @@ npool_pkt_carve_pvt(struct npool_pkt_carve_pvt *k, uint32_t fragsz,
 		k->off = o;
 		k->taken++;
 		frag = k->va + o;
-#if NPOOL_DEBUG_HOOKS
-		npool_debug_frag_alloc_pvt(&k->nc->np->arena, k->nc->chunk,
-				frag, fragsz);
-#endif
+		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&k->nc->np->arena,
+				k->nc->chunk, frag, fragsz));
 		*iova = k->iova + (uint32_t)o;
 		return frag;
 	}
@@ -139,9 +137,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			n - 1 >= NPOOL_PKT_BULK_MAX))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
-#if NPOOL_DEBUG
-	npool_debug_napi_owner_pvt(slot);
-#endif
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
 	if (unlikely(rte_mempool_get_bulk(np->head_pool, (void **)pkts,

@@ -23,36 +23,89 @@ extern "C" {
 /** Slot index of the counters shared by all non-EAL threads. */
 #define NPOOL_NON_EAL_SLOT RTE_MAX_LCORE
 
-/** Counters of one lcore (or of the non-EAL slot). */
+/**
+ * The counters, in struct order: X(name) for each, documented at struct
+ * npool_stats. This list is the only place the fields are written out:
+ * it generates the struct, npool_stats_add_pvt(), the reset, the
+ * telemetry dicts (/npool/stats, /npool/lcore) and the apps' output.
+ */
+#define NPOOL_STATS_FIELDS(X) \
+	X(allocs) \
+	X(guarded_allocs) \
+	X(frees) \
+	X(remote_frees) \
+	X(refills) \
+	X(reuses) \
+	X(small_fallbacks) \
+	X(big_fallbacks) \
+	X(failures) \
+	X(pkt_allocs) \
+	X(pkt_builds) \
+	X(pkt_failures) \
+	X(pkt_consumes) \
+	X(head_refills) \
+	X(head_flushes) \
+	X(head_misses)
+
+/**
+ * Counters of one lcore (or of the non-EAL slot). Every member is a
+ * uint64_t generated from NPOOL_STATS_FIELDS (doxygen does not see
+ * them one by one):
+ *
+ * - @c allocs: fragments handed out by the napi flavor (napi_alloc_frag).
+ * - @c guarded_allocs: fragments handed out by the guarded flavor
+ *   (netdev_alloc_frag).
+ * - @c frees: fragments freed by this lcore (page_frag_free /
+ *   skb_free_frag).
+ * - @c remote_frees: of @c frees, those of a fragment carved by another
+ *   lcore's cache.
+ * - @c refills: chunks taken from the arena after a cache ran out.
+ * - @c reuses: exhausted chunks reused in place: every fragment had come
+ *   back.
+ * - @c small_fallbacks: refills that got a 4 KiB small chunk: no big
+ *   chunk was free.
+ * - @c big_fallbacks: refills of a small-packet cache that got a big
+ *   chunk: no small chunk was free (its small packets may then pin a big
+ *   chunk).
+ * - @c failures: allocations that failed: bad argument or no chunk at
+ *   all.
+ * - @c pkt_allocs: packets made by npool_napi_alloc_pkt() /
+ *   npool_alloc_pkt().
+ * - @c pkt_builds: packets made by npool_build_pkt() (build_skb).
+ * - @c pkt_failures: packet heads that could not be had (head pool
+ *   empty).
+ * - @c pkt_consumes: segments released by npool_napi_consume_pkt()/_bulk().
+ * - @c head_refills: refills of the lcore's cache of packet heads from
+ *   the head store (the kernel's kmem_cache_alloc_bulk() in
+ *   napi_skb_cache_get()): one per bulk, whatever its size.
+ * - @c head_flushes: flushes of the lcore's cache of packet heads to the
+ *   head store (napi_skb_cache_put()'s kmem_cache_free_bulk()), and puts
+ *   too large for the cache.
+ * - @c head_misses: requests for heads that the head store could not
+ *   serve, having too few (a get that DPDK's mempool cache cannot serve
+ *   counts two: the cache's refill, then the get itself).
+ *
+ * The head_* counters are kept by the head pool's cache itself
+ * (npool_head_cache.h) and copied in by npool_stats_get() and
+ * npool_stats_sum(); they stay 0 in the non-EAL slot, whose threads use
+ * the head store directly.
+ */
 struct npool_stats {
-	/** Fragments handed out by the napi flavor (napi_alloc_frag). */
-	uint64_t allocs;
-	/** Fragments handed out by the guarded flavor (netdev_alloc_frag). */
-	uint64_t guarded_allocs;
-	/** Fragments freed by this lcore (page_frag_free / skb_free_frag). */
-	uint64_t frees;
-	/** Of @c frees, those of a fragment carved by another lcore's cache. */
-	uint64_t remote_frees;
-	/** Chunks taken from the arena after a cache ran out. */
-	uint64_t refills;
-	/** Exhausted chunks reused in place: every fragment had come back. */
-	uint64_t reuses;
-	/** Refills that got a 4 KiB small chunk: no big chunk was free. */
-	uint64_t small_fallbacks;
-	/** Refills of a small-packet cache that got a big chunk: no small
-	 * chunk was free (its small packets may then pin a big chunk). */
-	uint64_t big_fallbacks;
-	/** Allocations that failed: bad argument or no chunk at all. */
-	uint64_t failures;
-	/** Packets made by npool_napi_alloc_pkt() / npool_alloc_pkt(). */
-	uint64_t pkt_allocs;
-	/** Packets made by npool_build_pkt() (build_skb). */
-	uint64_t pkt_builds;
-	/** Packet heads that could not be had (head pool empty). */
-	uint64_t pkt_failures;
-	/** Segments released by npool_napi_consume_pkt()/_bulk(). */
-	uint64_t pkt_consumes;
+#define NPOOL_STATS_MEMBER_PVT(name) uint64_t name;
+	NPOOL_STATS_FIELDS(NPOOL_STATS_MEMBER_PVT)
+#undef NPOOL_STATS_MEMBER_PVT
 };
+
+/**
+ * @internal Add every counter of @p src to @p dst. Any thread.
+ */
+static inline void
+npool_stats_add_pvt(struct npool_stats *dst, const struct npool_stats *src)
+{
+#define NPOOL_STATS_ADD_PVT(name) dst->name += src->name;
+	NPOOL_STATS_FIELDS(NPOOL_STATS_ADD_PVT)
+#undef NPOOL_STATS_ADD_PVT
+}
 
 /**
  * Read the counters of one slot, summed over the instances.

@@ -15,24 +15,13 @@
 #include "npool.h"
 #include "npool_compat.h"
 
-#define STAT(d, s, f) rte_tel_data_add_dict_uint(d, #f, (s)->f)
-
+/* Every counter of NPOOL_STATS_FIELDS, named as its field. */
 static void
 stats_to_dict(struct rte_tel_data *d, const struct npool_stats *s)
 {
-	STAT(d, s, allocs);
-	STAT(d, s, guarded_allocs);
-	STAT(d, s, frees);
-	STAT(d, s, remote_frees);
-	STAT(d, s, refills);
-	STAT(d, s, reuses);
-	STAT(d, s, small_fallbacks);
-	STAT(d, s, big_fallbacks);
-	STAT(d, s, failures);
-	STAT(d, s, pkt_allocs);
-	STAT(d, s, pkt_builds);
-	STAT(d, s, pkt_failures);
-	STAT(d, s, pkt_consumes);
+#define STAT(f) rte_tel_data_add_dict_uint(d, #f, s->f);
+	NPOOL_STATS_FIELDS(STAT)
+#undef STAT
 }
 
 static int

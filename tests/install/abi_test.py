@@ -54,7 +54,9 @@ def declared(headers):
         text = open(h).read()
         text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
         text = re.sub(r'//[^\n]*', '', text)
-        text = re.sub(r'^\s*#[^\n]*(\\\n[^\n]*)*', '', text, flags=re.M)
+        # Preprocessor lines with their continuation lines (a macro's
+        # body is no declaration).
+        text = re.sub(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', '', text, flags=re.M)
         text = text.replace('extern "C" {', '')
         # Drop every brace body (inline functions, structs, macros' do {}).
         while True:

@@ -8,7 +8,10 @@
                  start-up line says RSS is off; port 0's queues count
                  exactly the 40 and 23 frames of their files in telemetry
                  (/app/port,0 while running), in the --stats queue lines,
-                 in the final table and in --json; port 1's stay at 0
+                 in the final table and in --json; port 1's stay at 0;
+                 npool's counters carry the same keys, the head cache's
+                 included, in /npool/stats, /npool/lcore,<id>, the JSON
+                 (total, lcores) and the table's "total: npool" line
   null-drop      npool-drop, two RX queues of a net_null port (which has
                  RSS and a 128-entry RETA in software) and
                  --rx-queue-size 512: RSS on with every wanted hash type,
@@ -128,8 +131,10 @@ def start_pcap_fwd(work, a):
     return proc, sock, jpath, log
 
 
-def telemetry_problems(proc, sock):
-    """/app/port,0 once every frame is in: rx_queues exact, rss off."""
+def telemetry_problems(proc, sock, npool):
+    """/app/port,0 once every frame is in: rx_queues exact, rss off.
+    npool's /npool/stats, /npool/lcore,0 and /npool/lcore,1 then go into
+    dict @npool (compared with the JSON after the run)."""
     tel = apps_measure.connect(proc, sock, 30)
     try:
         deadline = time.monotonic() + 30
@@ -142,6 +147,8 @@ def telemetry_problems(proc, sock):
                         % (sum(NQ), p0)]
             time.sleep(0.1)
         p1 = tel.query('/app/port,1')
+        for cmd in ('/npool/stats', '/npool/lcore,0', '/npool/lcore,1'):
+            npool[cmd] = tel.query(cmd)
     finally:
         tel.close()
     probs = []
@@ -157,11 +164,48 @@ def telemetry_problems(proc, sock):
     return probs
 
 
+HEAD_KEYS = ('head_refills', 'head_flushes', 'head_misses')
+
+
+def npool_stats_problems(tel, js, out):
+    """npool's counters: the same keys (one field list) in telemetry, in
+    the JSON's total and lcores and in the table's "total: npool" line,
+    the head cache's among them; /npool/stats at least the sum of the two
+    lcores' (the non-EAL slot adds to it)."""
+    probs = []
+    tot = tel.get('/npool/stats') or {}
+    keys = list(tot)
+    if not all(k in keys for k in HEAD_KEYS + ('allocs', 'pkt_consumes')):
+        probs.append('telemetry /npool/stats keys %r' % keys)
+    for cmd in ('/npool/lcore,0', '/npool/lcore,1'):
+        if list(tel.get(cmd) or {}) != keys:
+            probs.append('telemetry %s keys %r, want %r'
+                         % (cmd, list(tel.get(cmd) or {}), keys))
+    bad = [k for k in keys if tot[k] < sum((tel.get(c) or {}).get(k, 0)
+           for c in ('/npool/lcore,0', '/npool/lcore,1'))]
+    if bad:
+        probs.append('telemetry /npool/stats below its lcores in %r' % bad)
+    jn = js.get('total', {}).get('npool', {})
+    if list(jn) != keys:
+        probs.append('JSON total.npool keys %r, want %r' % (list(jn), keys))
+    for lc in js.get('lcores', []):
+        if list(lc.get('npool', {})) != keys:
+            probs.append('JSON lcore %r npool keys %r'
+                         % (lc.get('lcore'), list(lc.get('npool', {}))))
+    m = re.search(r'^total: npool (.*)$', out, re.M)
+    names = [f.split()[0] for f in m.group(1).split(', ')] if m else None
+    if names != keys:
+        probs.append('table "total: npool" line names %r, want %r'
+                     % (names, keys))
+    return probs
+
+
 def case_pcap_fwd(a, work):
     proc, sock, jpath, log = start_pcap_fwd(work, a)
     probs = []
+    tel = {}
     try:
-        probs += telemetry_problems(proc, sock)
+        probs += telemetry_problems(proc, sock, tel)
         time.sleep(1.2)       # one more --stats period
     except (apps_measure.RunError, OSError, ValueError) as e:
         probs.append('telemetry: %s: %s' % (type(e).__name__, e))
@@ -182,6 +226,7 @@ def case_pcap_fwd(a, work):
     if '_error' in js:
         return probs + ['no JSON: %s' % js['_error']]
     probs += harness.leak_problems(js)
+    probs += npool_stats_problems(tel, js, out)
     for p in (0, 1):
         probs += want_line(out, r'^port %d: %s$' % (p, RSS_OFF_NO_HASH),
                            'start-up')

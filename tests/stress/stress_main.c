@@ -423,9 +423,12 @@ final_checks(const uint64_t ev[EV_NB])
 	bad += expect("pkt_builds", s.pkt_builds, ev[EV_PKT_BUILD]);
 	bad += expect("pkt_consumes", s.pkt_consumes,
 			ev[EV_CONSUME] + ev[EV_CONSUME_BULK]);
-	printf("  npool: remote_frees %" PRIu64 ", refills %" PRIu64 ", reuses %" PRIu64 ", small_fallbacks %" PRIu64 ", failures %" PRIu64 ", pkt_failures %" PRIu64 "\n",
-			s.remote_frees, s.refills, s.reuses,
-			s.small_fallbacks, s.failures, s.pkt_failures);
+	/* Every counter, from the one field list. */
+	printf("  npool:");
+#define PRINT(x) printf(" " #x " %" PRIu64, s.x);
+	NPOOL_STATS_FIELDS(PRINT)
+#undef PRINT
+	printf("\n");
 
 	ret = npool_audit(&a);
 	print_audit("before drain", ret, &a);

@@ -2,9 +2,10 @@
 /*
  * npool lifecycle and accounting (lib/npool/npool.h, npool_stats.h):
  * npool_conf_defaults/npool_init/npool_fini errors, npool_usage_get,
- * npool_head_pool, the per-lcore counters, npool_stats_get/sum/reset and
- * npool_frags_outstanding.
+ * npool_head_pool, the per-lcore counters (the head cache's included),
+ * npool_stats_get/sum/reset and npool_frags_outstanding.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
@@ -344,6 +345,134 @@ test_counters_start_at_zero_after_reinit(void **state __rte_unused)
 	assert_null(ut_napi_cache()->chunk);
 }
 
+/* Heads of the head cache test: a few times what one lcore caches. */
+#define HC_HEADS 1024
+/* Heads it takes one at a time: two caches' worth and some. */
+#define HC_N (2 * NPOOL_HC_SIZE + 8)
+
+static int
+setup_heads(void **state __rte_unused)
+{
+	return ut_npool_init(16, 8, HC_HEADS, 0) == 0 ? 0 : -1;
+}
+
+/*
+ * Empty the calling lcore's cache of heads: DPDK's mempool cache, or in
+ * debug and ASan builds (cache size 0) the ops' own, from which a get
+ * larger than it takes all it holds.
+ */
+static void
+empty_head_cache(struct rte_mempool *mp)
+{
+	void *objs[NPOOL_HC_SIZE + 1];
+
+	if (mp->cache_size != 0) {
+		rte_mempool_cache_flush(rte_mempool_default_cache(mp,
+				rte_lcore_id()), mp);
+		return;
+	}
+	assert_int_equal(rte_mempool_generic_get(mp, objs, RTE_DIM(objs),
+			NULL), 0);
+	rte_mempool_generic_put(mp, objs, RTE_DIM(objs), NULL);
+}
+
+static int
+get_put_one_head(void *arg)
+{
+	struct rte_mempool *mp = arg;
+	void *obj;
+
+	if (rte_mempool_get(mp, &obj) != 0)
+		return -1;
+	rte_mempool_put(mp, obj);
+	return 0;
+}
+
+static void
+assert_no_head_counts(const struct npool_stats *s)
+{
+	assert_int_equal(s->head_refills, 0);
+	assert_int_equal(s->head_flushes, 0);
+	assert_int_equal(s->head_misses, 0);
+}
+
+static void
+test_head_cache_counts_refills_flushes_misses(void **state __rte_unused)
+{
+	struct rte_mempool *mp = npool_head_pool();
+	struct npool_stats s1, s2, s3, o, sum;
+	void **objs = calloc(HC_HEADS + 1, sizeof(*objs));
+	unsigned int i;
+
+	assert_non_null(objs);
+	empty_head_cache(mp);
+	npool_stats_reset();
+	s1 = ut_stats_self();
+	assert_no_head_counts(&s1);
+	/* One at a time: a refill per bulk from the store, nothing else. */
+	for (i = 0; i < HC_N; i++)
+		assert_int_equal(rte_mempool_get(mp, &objs[i]), 0);
+	s1 = ut_stats_self();
+	if (mp->cache_size != 0)
+		/* DPDK's cache refills to its size (64) and then serves the
+		 * get: 65 per refill (22.11 to 25.11; at least 64, at most
+		 * its flush threshold 96 + 1), never one per object. */
+		assert_in_range(s1.head_refills,
+				(HC_N + 3 * NPOOL_HC_SIZE / 2) /
+				(3 * NPOOL_HC_SIZE / 2 + 1),
+				(HC_N + NPOOL_HC_SIZE - 1) / NPOOL_HC_SIZE);
+	else
+		/* The ops' cache: bulks of NPOOL_HC_BULK (16). */
+		assert_int_equal(s1.head_refills,
+				(HC_N + NPOOL_HC_BULK - 1) / NPOOL_HC_BULK);
+	assert_int_equal(s1.head_flushes, 0);
+	assert_int_equal(s1.head_misses, 0);
+	/* Back one at a time: flushes only. */
+	for (i = 0; i < HC_N; i++)
+		rte_mempool_put(mp, objs[i]);
+	s2 = ut_stats_self();
+	assert_int_equal(s2.head_refills, s1.head_refills);
+	assert_int_equal(s2.head_misses, 0);
+	if (mp->cache_size != 0)
+		/* DPDK flushes at least half its cache at a time. */
+		assert_in_range(s2.head_flushes, 1,
+				HC_N / (NPOOL_HC_SIZE / 2));
+	else
+		/* The ops' cache holds 8 after 9 refills of 16: full at put
+		 * 57, then every 32 puts (half flushed): 57, 89, 121. */
+		assert_int_equal(s2.head_flushes, 3);
+	/* More than the pool has: one miss of the store, nothing taken. */
+	assert_int_equal(rte_mempool_generic_get(mp, objs, HC_HEADS + 1, NULL),
+			-ENOBUFS);
+	s3 = ut_stats_self();
+	assert_int_equal(s3.head_misses, 1);
+	assert_int_equal(s3.head_refills, s2.head_refills);
+	assert_int_equal(s3.head_flushes, s2.head_flushes);
+	assert_int_equal(rte_mempool_avail_count(mp), HC_HEADS);
+	/* Another lcore counts in its own slot: its first get refills. */
+	assert_int_equal(ut_on_other_lcore(get_put_one_head, mp), 0);
+	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &o), 0);
+	assert_int_equal(o.head_refills, 1);
+	assert_int_equal(o.head_flushes, 0);
+	assert_int_equal(o.head_misses, 0);
+	s1 = ut_stats_self();
+	assert_memory_equal(&s1, &s3, sizeof(s1));
+	/* Non-EAL threads use the store directly: no counts of theirs. */
+	assert_int_equal(ut_in_pthread(get_put_one_head, mp), 0);
+	assert_int_equal(npool_stats_get(NPOOL_NON_EAL_SLOT, &o), 0);
+	assert_no_head_counts(&o);
+	/* Summed: both lcores, nobody else used the pool. */
+	sum = ut_stats_sum();
+	assert_int_equal(sum.head_refills, s3.head_refills + 1);
+	assert_int_equal(sum.head_flushes, s3.head_flushes);
+	assert_int_equal(sum.head_misses, 1);
+	/* A reset zeroes them in every slot. */
+	npool_stats_reset();
+	sum = ut_stats_sum();
+	assert_no_head_counts(&sum);
+	free(objs);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, ut_teardown_check)
 #define TD(f) T(f, ut_setup_default)
 
@@ -365,6 +494,7 @@ main(void)
 		TD(test_stats_sum_adds_every_slot),
 		TD(test_stats_reset_keeps_outstanding_right),
 		TD(test_counters_start_at_zero_after_reinit),
+		T(test_head_cache_counts_refills_flushes_misses, setup_heads),
 	};
 
 	return UT_MAIN("npool_ut_stats", tests);
