@@ -147,7 +147,8 @@ def telemetry_problems(proc, sock, npool):
                         % (sum(NQ), p0)]
             time.sleep(0.1)
         p1 = tel.query('/app/port,1')
-        for cmd in ('/npool/stats', '/npool/lcore,0', '/npool/lcore,1'):
+        for cmd in ('/npool/stats', '/npool/lcore,0', '/npool/lcore,1',
+                    '/npool/usage', '/npool/usage,0'):
             npool[cmd] = tel.query(cmd)
     finally:
         tel.close()
@@ -185,6 +186,14 @@ def npool_stats_problems(tel, js, out):
            for c in ('/npool/lcore,0', '/npool/lcore,1'))]
     if bad:
         probs.append('telemetry /npool/stats below its lcores in %r' % bad)
+    # One socket here: one npool instance, socket 0's, the whole sum.
+    use, use0 = tel.get('/npool/usage') or {}, tel.get('/npool/usage,0') or {}
+    if use.get('instances') != 1 or use0.get('socket') != 0 or \
+            use0.get('instances') != 1 or \
+            use0.get('heads') != use.get('heads') or not use.get('heads'):
+        probs.append('telemetry /npool/usage %r and /npool/usage,0 %r: '
+                     'want one instance, socket 0, the same heads'
+                     % (use, use0))
     jn = js.get('total', {}).get('npool', {})
     if list(jn) != keys:
         probs.append('JSON total.npool keys %r, want %r' % (list(jn), keys))
