@@ -417,10 +417,11 @@ test_head_cache_counts_refills_flushes_misses(void **state __rte_unused)
 		/* DPDK's cache refills to its size (64) and then serves the
 		 * get: 65 per refill (22.11 to 25.11; at least 64, at most
 		 * its flush threshold 96 + 1), never one per object. */
-		assert_in_range(s1.head_refills,
-				(HC_N + 3 * NPOOL_HC_SIZE / 2) /
-				(3 * NPOOL_HC_SIZE / 2 + 1),
-				(HC_N + NPOOL_HC_SIZE - 1) / NPOOL_HC_SIZE);
+		/* assert_in_range() is deprecated in sid's cmocka 2. */
+		assert_true(s1.head_refills >= (HC_N + 3 * NPOOL_HC_SIZE / 2) /
+				(3 * NPOOL_HC_SIZE / 2 + 1) &&
+				s1.head_refills <= (HC_N + NPOOL_HC_SIZE - 1) /
+				NPOOL_HC_SIZE);
 	else
 		/* The ops' cache: bulks of NPOOL_HC_BULK (16). */
 		assert_int_equal(s1.head_refills,
@@ -435,8 +436,8 @@ test_head_cache_counts_refills_flushes_misses(void **state __rte_unused)
 	assert_int_equal(s2.head_misses, 0);
 	if (mp->cache_size != 0)
 		/* DPDK flushes at least half its cache at a time. */
-		assert_in_range(s2.head_flushes, 1,
-				HC_N / (NPOOL_HC_SIZE / 2));
+		assert_true(s2.head_flushes >= 1 &&
+				s2.head_flushes <= HC_N / (NPOOL_HC_SIZE / 2));
 	else
 		/* The ops' cache holds 8 after 9 refills of 16: full at put
 		 * 57, then every 32 puts (half flushed): 57, 89, 121. */
