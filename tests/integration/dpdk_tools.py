@@ -50,8 +50,6 @@ from netns import ADDR  # noqa: E402
 NS_TAG = 'npdt'
 HUGEPAGES = 256          # 2 MiB pages: 512 MiB for one app and dumpcap
 CAPTURE = 32             # frames dumpcap must capture
-VA_TRIES = 3             # dumpcap runs when the primary's address is taken
-VA_CLASH = 'Cannot preallocate VA space'
 UDP_PORT = 9             # discard
 PATTERN = b'npool-dumpcap %06d'
 
@@ -190,6 +188,14 @@ def capture_run(topo, work, name, app, vdevs, args, iface, send):
     last port line, capture CAPTURE UDP frames of iface with dpdk-dumpcap
     while send(dumpcap) makes the traffic (None: the app makes it), then
     stop the app. Returns (problems, capture file)."""
+    if sanitized(app):
+        # dpdk-dumpcap attaches as a secondary process, which must map
+        # the primary's memory at the same address: an ASan primary's
+        # layout (its shadow) left that address taken in the stock,
+        # uninstrumented dumpcap in CI ("Cannot preallocate VA space"),
+        # and a secondary retried after that hung. The plain build runs it.
+        harness.skip('dpdk-dumpcap (uninstrumented secondary) does not '
+                     'attach reliably to a sanitizer build of %s' % name)
     prefix = work.new_prefix()
     proc = netns.AppProcess(topo, 'r', [app] + eal(prefix, vdevs) + ['--']
                             + args, work.file(name + '.log'))
@@ -197,20 +203,10 @@ def capture_run(topo, work, name, app, vdevs, args, iface, send):
     if not proc.wait_for('port %d:' % (len(vdevs) - 1), 60):
         return ['%s did not start:\n%s' % (name, proc.tail())], None
     cap = work.file(name + '.pcap')
-    for attempt in range(1, VA_TRIES + 1):
-        dc = dumpcap(topo, prefix, iface, cap,
-                     work.file('dumpcap-%d.log' % attempt))
-        if send is not None:
-            harness.log('%s: %d datagrams sent' % (name, send(dc)))
-        rc = dc.wait(40)
-        # A secondary process must map the primary's memory at the same
-        # address; with ASLR (and an ASan primary's shadow) that address
-        # is sometimes taken in the secondary: DPDK's known limit, which
-        # a new address-space layout clears.
-        if rc == 0 or VA_CLASH not in dc.log() or attempt == VA_TRIES:
-            break
-        harness.log('dpdk-dumpcap: %s (attempt %d of %d), again'
-                    % (VA_CLASH, attempt, VA_TRIES))
+    dc = dumpcap(topo, prefix, iface, cap, work.file('dumpcap.log'))
+    if send is not None:
+        harness.log('%s: %d datagrams sent' % (name, send(dc)))
+    rc = dc.wait(40)
     proc.signal(signal.SIGINT)
     probs = app_problems(proc, name)
     if rc != 0:
