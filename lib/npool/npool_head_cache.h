@@ -12,9 +12,11 @@
  * refilled from the backing rte_ring in bulks of NPOOL_HC_BULK (16), as
  * kmem_cache_alloc_bulk(16); a full cache flushes NPOOL_HC_HALF (32)
  * objects back in one bulk. Threads without an lcore id go straight to
- * the ring. This is the engine of the "npool" mempool ops driver; the
- * inline get/put are also called directly by npool's packet fast paths so
- * that they skip the ops function pointer.
+ * the ring. The "npool" mempool ops use only its store and its per-lcore
+ * counters: DPDK's own mempool cache is the per-lcore cache in front of
+ * them, and a pool with cache size 0 caches nothing, as DPDK's contract
+ * says (npool_head_cache_ops.c). The per-lcore get/put here serve callers
+ * that hold a bare head cache (hc->mp == NULL).
  */
 
 #include <stdint.h>

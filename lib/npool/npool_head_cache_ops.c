@@ -5,12 +5,18 @@
  * they live with the allocator; drivers/mempool/npool builds RX pools
  * and the EAL plugin on top.
  *
- * A pool with a mempool cache (npool_pktmbuf_pool_create(), npool's head
- * pool: NPOOL_HC_SIZE) keeps its per-lcore objects in DPDK's own cache,
- * which rte_mempool_get/put() reach inline: the ops are then only the
- * backing store, called on a refill or a flush, and count them per
- * lcore. A pool made with cache size 0 on these ops keeps the per-lcore
- * caches of npool_hc (refill 16, flush half) in the ops.
+ * The ops are the backing store behind DPDK's own per-lcore mempool
+ * cache, which rte_mempool_get/put() reach inline (the kernel's napi skb
+ * cache in front of its kmem_cache): they are called on a refill or a
+ * flush of that cache, or on a get or put too large for it, and count
+ * those per lcore. A pool with cache size 0 has no per-lcore cache, as
+ * DPDK's contract says: every get and put goes to the shared store, so an
+ * object freed on one lcore can be allocated on any other at once, and
+ * rte_mempool_avail_count() is what can really be allocated. (Until
+ * 3a1ac5f a cache-0 pool kept per-lcore caches inside the ops, and
+ * DPDK's mbuf_autotest could not allocate on the main lcore what a
+ * worker had freed.) Debug and ASan builds check and poison every object
+ * that crosses the ops (npool_debug.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,11 +60,7 @@ npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
 {
 	struct npool_hc *hc = mp->pool_data;
 
-	if (mp->cache_size == 0) {
-		npool_hc_put_bulk(hc, obj_table, n);
-		return 0;
-	}
-	/* A flush of DPDK's cache, or a put too large for it. */
+	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, obj_table, n));
 	npool_hc_store_put_pvt(hc, obj_table, n);
 	npool_hc_count_pvt(hc, 0, 1, 0);
 	return 0;
@@ -69,26 +71,25 @@ npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	struct npool_hc *hc = mp->pool_data;
 
-	if (mp->cache_size == 0)
-		return npool_hc_get_bulk(hc, obj_table, n);
-	/* A refill of DPDK's cache, or a get too large for it. */
+	/* All or none, as every mempool ops must. */
 	if (rte_ring_dequeue_bulk(hc->store, obj_table, n, NULL) != n) {
 		npool_hc_count_pvt(hc, 0, 0, 1);
 		return -ENOBUFS;
 	}
 	npool_hc_store_acquire_pvt(hc);
 	npool_hc_count_pvt(hc, 1, 0, 0);
+	NPOOL_DEBUG_HOOK(npool_debug_hc_got_pvt(hc, obj_table, n));
 	return 0;
 }
 
-/* DPDK adds what its caches hold (rte_mempool_avail_count()). */
+/* The store only: DPDK adds what its own caches hold
+ * (rte_mempool_avail_count()). */
 static unsigned int
 npool_mp_get_count(const struct rte_mempool *mp)
 {
 	const struct npool_hc *hc = mp->pool_data;
 
-	return mp->cache_size == 0 ? npool_hc_count(hc) :
-		rte_ring_count(hc->store);
+	return rte_ring_count(hc->store);
 }
 
 static struct rte_mempool_ops npool_mp_ops = {

@@ -217,14 +217,11 @@ test_alloc_free_on_any_thread(void **state __rte_unused)
 	rte_pktmbuf_free_bulk(non_eal.m, 100);
 }
 
-struct refill_flush {
-	unsigned int store0, store_after_get1, len_after_get1;
-	unsigned int len_after_put1, store_after_get80, len_after_get80;
-	unsigned int store_after_put80, len_after_put80;
-	int ret;
+struct get_put_one {
+	unsigned int store0, store_after_get1, store_after_put1;
 };
 
-/* The pool refill_flush_on_lcore() works on. */
+/* The pool of the tests that run on lcore 1. */
 static struct rte_mempool *rf_mp;
 
 static unsigned int
@@ -233,63 +230,100 @@ store_count(void)
 	return rte_ring_count(((struct npool_hc *)rf_mp->pool_data)->store);
 }
 
-/* On lcore 1, whose cache starts empty: the ops are the cache. */
+/* On lcore 1: one get and one put on a cache-0 pool. */
 static int
-refill_flush_on_lcore(void *arg)
+get_put_one_on_lcore(void *arg)
 {
-	struct rte_mempool *mp = rf_mp;
-	struct npool_hc_lcore *c =
-		&((struct npool_hc *)mp->pool_data)->lc[rte_lcore_id()];
-	struct refill_flush *r = arg;
-	struct rte_mbuf *m[80];
-	unsigned int i;
+	struct get_put_one *r = arg;
+	struct rte_mbuf *m;
 
 	r->store0 = store_count();
-	m[0] = rte_pktmbuf_alloc(mp);
+	m = rte_pktmbuf_alloc(rf_mp);
 	r->store_after_get1 = store_count();
-	r->len_after_get1 = c->len;
-	rte_pktmbuf_free(m[0]);
-	r->len_after_put1 = c->len;
-	r->ret = rte_pktmbuf_alloc_bulk(mp, m, 80);
-	r->store_after_get80 = store_count();
-	r->len_after_get80 = c->len;
-	for (i = 0; i < 80; i++)
-		rte_pktmbuf_free(m[i]);
-	r->store_after_put80 = store_count();
-	r->len_after_put80 = c->len;
-	/* Leave lcore 1's cache empty again. */
-	while (c->len > 0)
-		rte_ring_enqueue(((struct npool_hc *)mp->pool_data)->store,
-				c->objs[--c->len]);
-	return 0;
+	rte_pktmbuf_free(m);
+	r->store_after_put1 = store_count();
+	return m == NULL;
 }
 
-/* A pool made on the ops with cache size 0: the ops are the cache. */
+/*
+ * DPDK's contract for cache size 0: no per-lcore caching. One mbuf
+ * taken moves exactly one out of the store, and one freed is back in
+ * it at once (npool until 3a1ac5f took 16 and kept them on the lcore).
+ */
 static void
-test_ops_refill_16_and_flush_half(void **state __rte_unused)
+test_cache0_pool_caches_nothing(void **state __rte_unused)
 {
 	struct rte_mempool *mp = rte_pktmbuf_pool_create_by_ops("ut_mp0",
 			POOL_SIZE, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 			SOCKET_ID_ANY, NPOOL_MEMPOOL_OPS_NAME);
-	struct refill_flush r;
+	struct get_put_one r;
 
 	assert_non_null(mp);
 	assert_null(rte_mempool_default_cache(mp, rte_lcore_id()));
 	rf_mp = mp;
-	assert_int_equal(ut_on_other_lcore(refill_flush_on_lcore, &r), 0);
-	assert_int_equal(r.ret, 0);
-	/* One mbuf wanted: a bulk of 16 came from the store. */
-	assert_int_equal(r.store0 - r.store_after_get1, NPOOL_HC_BULK);
-	assert_int_equal(r.len_after_get1, NPOOL_HC_BULK - 1);
-	assert_int_equal(r.len_after_put1, NPOOL_HC_BULK);
-	/* 80 > 64: the 16 cached plus 64 from the store. */
-	assert_int_equal(r.store_after_get1 - r.store_after_get80, 64);
-	assert_int_equal(r.len_after_get80, 0);
-	/* 80 freed one by one: full at 64, half flushed, 16 more. */
-	assert_int_equal(r.store_after_put80 - r.store_after_get80,
-			NPOOL_HC_HALF);
-	assert_int_equal(r.len_after_put80, NPOOL_HC_SIZE - NPOOL_HC_HALF + 16);
+	assert_int_equal(ut_on_other_lcore(get_put_one_on_lcore, &r), 0);
+	assert_int_equal(r.store0, POOL_SIZE);
+	assert_int_equal(r.store_after_get1, POOL_SIZE - 1);
+	assert_int_equal(r.store_after_put1, POOL_SIZE);
 	assert_int_equal(rte_mempool_avail_count(mp), POOL_SIZE);
+	rte_mempool_free(mp);
+}
+
+#define XL_POOL 64
+
+static struct rte_mbuf *xl_mbufs[XL_POOL];
+
+/* Free all of xl_mbufs on this lcore, one at a time as
+ * mbuf_autotest does (a bulk of 64 would bypass a per-lcore cache). */
+static int
+xl_free_all(void *arg __rte_unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < XL_POOL; i++)
+		rte_pktmbuf_free(xl_mbufs[i]);
+	return 0;
+}
+
+/* Allocate all of xl_mbufs on this lcore. */
+
+static int
+xl_alloc_all(void *arg __rte_unused)
+{
+	return rte_pktmbuf_alloc_bulk(rf_mp, xl_mbufs, XL_POOL);
+}
+
+/*
+ * DPDK's mbuf_autotest (test_refcnt_iter) in short: a 64-mbuf cache-0
+ * pool, freed on one lcore and allocated whole on the other, both ways,
+ * 1000 rounds. With per-lcore caches in the ops the first round failed:
+ * the frees sat in lcore 1's cache while avail_count said 64.
+ */
+static void
+test_cache0_free_on_one_lcore_alloc_all_on_other(void **state __rte_unused)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create_by_ops("ut_xl",
+			XL_POOL, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+			SOCKET_ID_ANY, NPOOL_MEMPOOL_OPS_NAME);
+	unsigned int round;
+
+	assert_non_null(mp);
+	rf_mp = mp;
+	assert_int_equal(xl_alloc_all(NULL), 0);
+	for (round = 0; round < 1000; round++) {
+		/* Freed on lcore 1, all 64 allocated on the main lcore. */
+		assert_int_equal(ut_on_other_lcore(xl_free_all, NULL), 0);
+		assert_int_equal(rte_mempool_avail_count(mp), XL_POOL);
+		assert_int_equal(xl_alloc_all(NULL), 0);
+		assert_int_equal(rte_mempool_avail_count(mp), 0);
+		/* Freed on the main lcore, all 64 allocated on lcore 1. */
+		xl_free_all(NULL);
+		assert_int_equal(rte_mempool_avail_count(mp), XL_POOL);
+		assert_int_equal(ut_on_other_lcore(xl_alloc_all, NULL), 0);
+		assert_int_equal(rte_mempool_avail_count(mp), 0);
+	}
+	xl_free_all(NULL);
+	assert_true(rte_mempool_full(mp));
 	rte_mempool_free(mp);
 }
 
@@ -461,7 +495,8 @@ main(void)
 		T(test_alloc_bulk_above_available_fails_cleanly),
 		T(test_alloc_one_by_one_until_empty),
 		T(test_alloc_free_on_any_thread),
-		T(test_ops_refill_16_and_flush_half),
+		T(test_cache0_pool_caches_nothing),
+		T(test_cache0_free_on_one_lcore_alloc_all_on_other),
 		T(test_cached_pool_counts_refills_and_flushes),
 		T(test_consume_bulk_returns_rx_mbufs),
 		T(test_name_length_limits),
