@@ -8,6 +8,7 @@
 #   make stress     multi-lcore allocator stress, >= 1e9 operations
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
 #   make vm-test    npool-fwd on DPDK's em and igb PMDs inside a QEMU guest
+#   make conformance  DPDK's own autotests on stock and npool ops
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
 #   make lts-test [LTS=24.11]   make test on DPDK 22.11, 24.11 and 25.11,
 #                   each in a Debian root (scripts/lts-test.sh)
@@ -27,7 +28,7 @@ MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 endif
 
 .PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test \
-	check-git-log lts-test
+	check-git-log lts-test conformance
 
 all: build
 
@@ -77,14 +78,24 @@ vm-test:
 	ninja -C $(BUILD)
 	bash scripts/vm-test.sh $(BUILD)
 
+conformance:
+	bash scripts/deps.sh test
+	$(MAKE) --no-print-directory $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	meson test -C $(BUILD) --suite conformance --print-errorlogs -v
+
 check-git-log:
 	bash scripts/check-git-log.sh
 
 lts-test:
 	LTS="$(LTS)" bash scripts/lts-test.sh test
 
+# meson does not run ldconfig: without it the installed apps and EAL's
+# -d librte_mempool_npool.so cannot find libnpool.so.0 in /usr/local
+# until the next ldconfig. Not for a staged install (DESTDIR).
 install: build
 	meson install -C $(BUILD)
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then ldconfig; fi
 
 clean:
 	rm -rf $(BUILD) $(BENCH_BUILD) build-san-* build-tsan build-fuzz build-stress build-vm

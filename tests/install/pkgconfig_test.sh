@@ -2,12 +2,29 @@
 # Install libnpool into a scratch DESTDIR and build the README's program
 # against it the way a user would: cc myapp.c $(pkg-config --cflags --libs
 # libnpool). Keeps the README's example true.
+#
+# Then run what was installed as a user of `make install` does, with no
+# LD_LIBRARY_PATH: the scratch libdir goes into /etc/ld.so.conf.d and
+# ldconfig runs (what the Makefile's install does for /usr/local), and
+# myapp, the installed npool-drop and dpdk-test with EAL's
+# -d librte_mempool_npool.so (a bare name, found by the loader) must all
+# start. Until ldconfig was part of make install, both failed with
+# "libnpool_rx.so.0: cannot open shared object file". As a user who is not
+# root cannot write ld.so.conf.d, LD_LIBRARY_PATH stands in then (said).
 set -euo pipefail
 build=$1
 readme=$2
 tmp=$(mktemp -d)
 prefix=npool-pc-$$
-trap 'rm -rf "$tmp" /var/run/dpdk/$prefix' EXIT
+ldconf=/etc/ld.so.conf.d/zz-npool-install-test-$$.conf
+cleanup() {
+	rm -rf "$tmp" /var/run/dpdk/$prefix /var/run/dpdk/$prefix-plugin
+	if [ -f "$ldconf" ]; then
+		rm -f "$ldconf"
+		ldconfig
+	fi
+}
+trap cleanup EXIT
 
 meson install -C "$build" --destdir "$tmp/root" --quiet >/dev/null
 pcdir=$(dirname "$(find "$tmp/root" -name libnpool.pc | head -1)")
@@ -41,9 +58,51 @@ sanflags=
 cc -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$tmp/myapp" "$tmp/myapp.c" \
 	$flags
 
+libpath=
+if [ "$(id -u)" -eq 0 ] && [ -d /etc/ld.so.conf.d ]; then
+	echo "$libdir" >"$ldconf"
+	ldconfig
+	echo "loader: $libdir in $ldconf, ldconfig (no LD_LIBRARY_PATH)"
+else
+	libpath=$libdir
+	echo "loader: not root, LD_LIBRARY_PATH=$libdir"
+fi
+# meson test sets LD_LIBRARY_PATH to the build folder, and runs in it,
+# where EAL would find -d librte_mempool_npool.so as a relative path:
+# neither for these.
+run() {
+	(cd "$tmp" &&
+		env -u LD_LIBRARY_PATH ${libpath:+LD_LIBRARY_PATH=$libpath} "$@")
+}
+
 fail=0
+# The installed app resolves libnpool_rx.so.0 and libnpool.so.0.
+bindir=$(dirname "$(find "$tmp/root" -name npool-drop -type f | head -1)")
+if ! run "$bindir/npool-drop" --help >"$tmp/drop.out" 2>&1; then
+	echo "FAIL: installed npool-drop --help:"
+	tail -3 "$tmp/drop.out"
+	fail=1
+fi
+# EAL loads the plugin by its bare name, as the README says (not on a
+# sanitizer build: dpdk-test would need the sanitizer runtime first).
+if [ "$san" = none ]; then
+	if ! command -v dpdk-test >/dev/null; then
+		echo "dpdk-test absent: plugin load not checked"
+	elif ! run env DPDK_TEST=mbuf_autotest dpdk-test --no-huge -m 512 \
+			--no-pci --no-shconf --no-telemetry \
+			--file-prefix "$prefix-plugin" -l 0-1 \
+			-d librte_mempool_npool.so --mbuf-pool-ops-name npool \
+			</dev/null >"$tmp/plugin.out" 2>&1 ||
+			! grep -q "Test OK" "$tmp/plugin.out"; then
+		echo "FAIL: dpdk-test -d librte_mempool_npool.so mbuf_autotest:"
+		grep -m3 -i "error\|cannot\|fail" "$tmp/plugin.out" || true
+		fail=1
+	else
+		echo "dpdk-test -d librte_mempool_npool.so: mbuf_autotest OK"
+	fi
+fi
 for lcores in 0 0-1; do
-	out=$(LD_LIBRARY_PATH=$libdir "$tmp/myapp" --no-huge -m 512 --no-pci \
+	out=$(run "$tmp/myapp" --no-huge -m 512 --no-pci \
 		--no-shconf --no-telemetry --file-prefix "$prefix" -l $lcores \
 		--log-level=lib.eal:error)
 	echo "-l $lcores:"
