@@ -5,9 +5,10 @@
 #   scripts/lts-test.sh installs that list in its Debian roots)
 set -euo pipefail
 
+# libcmocka-dev: the unit tests are part of the default build (-Dtests)
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libpcap-dev python3"
-test_pkgs="libcmocka-dev"
+	libnuma-dev libpcap-dev python3 libcmocka-dev"
+test_pkgs=""
 # procps: sysctl (not in a minimal Debian)
 demo_pkgs="iproute2 ethtool iputils-ping procps"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"
@@ -50,12 +51,22 @@ for p in $want; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "deps.sh: installing ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Only what is missing, without recommends; nothing installed is
+# upgraded unless a missing package needs a newer version of it (apt
+# then lists it under "upgrade" below, before anything changes).
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+opts=(-y -q --no-install-recommends --no-upgrade)
+plan=$($SUDO apt-get install -s "${opts[@]}" "${missing[@]}")
+inst=$(awk '/^Inst / && !/\[/ {print $2}' <<<"$plan" | tr '\n' ' ')
+upg=$(awk '/^Inst / && /\[/ {print $2}' <<<"$plan" | tr '\n' ' ')
+echo "deps.sh: missing ${missing[*]}"
+echo "deps.sh: apt-get will install $(wc -w <<<"$inst") packages: $inst"
+[ -z "$upg" ] ||
+	echo "deps.sh: and upgrade, as the missing ones need: $upg"
+$SUDO apt-get install "${opts[@]}" "${missing[@]}"
