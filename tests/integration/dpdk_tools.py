@@ -24,6 +24,7 @@ Exit 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -288,6 +289,26 @@ def safe_plugin_dir(build, work):
     for name in ('librte_mempool_npool.so', 'libnpool.so.0'):
         shutil.copy(os.path.join(build, name), os.path.join(d, name))
     return os.path.join(d, 'librte_mempool_npool.so')
+
+
+@contextlib.contextmanager
+def drop_in_plugin(build):
+    """The build's plugin in a folder EAL accepts (safe_plugin_dir()),
+    for a run of DPDK's own uninstrumented tools; removed after. A
+    sanitizer build is skipped: its plugin needs the sanitizer runtime
+    loaded first, which a stock tool does not have."""
+    lib = os.path.join(build, 'librte_mempool_npool.so')
+    if sanitized(lib):
+        harness.skip('a sanitizer build of the plugin cannot load into '
+                     'uninstrumented DPDK tools')
+
+    class Dirs:
+        extra_dirs = []
+    try:
+        yield safe_plugin_dir(build, Dirs)
+    finally:
+        for d in Dirs.extra_dirs:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def sanitized(lib):
