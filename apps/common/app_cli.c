@@ -60,74 +60,86 @@ static const struct option common_long_opts[] = {
 
 /*
  * The shared options in the order --help lists them; RX-side ones are left
- * out of (and refused by) an app that receives nothing (app_cli.tx_only).
+ * out of (and refused by) an app that receives nothing (app_cli.tx_only),
+ * which prints tx_text instead of text where the two differ.
  */
 static const struct {
 	const char *text;
 	bool rx;
+	const char *tx_text;
 } common_usage[] = {
 	{ "  -p PORTMASK         hex mask of the ports to use (required)\n",
-		false },
+		false, NULL },
 	{ "  -P                  put the ports in promiscuous mode\n",
-		true },
+		true, NULL },
 	{ "  --config \"(port,queue,lcore)[,...]\"\n"
 		"                      RX queues polled by each lcore, at most "
 		RTE_STR(APP_MAX_RXQ_PER_LCORE) " per\n"
 		"                      lcore and " RTE_STR(APP_MAX_RXQ) " in all (default: queue 0 of every\n"
 		"                      port on the first worker lcore)\n",
-		false },
+		false,
+		"  --config \"(port,queue,lcore)[,...]\"\n"
+		"                      TX queue each lcore sends on, at most "
+		RTE_STR(APP_MAX_RXQ_PER_LCORE) " per\n"
+		"                      lcore and " RTE_STR(APP_MAX_RXQ) " in all (default: queue 0 of every\n"
+		"                      port on the first worker lcore)\n" },
 	{ "  --pool npool|mempool\n"
 		"                      RX pools on the \"npool\" ops (default) or DPDK's\n"
 		"                      rte_pktmbuf_pool_create()\n",
-		false },
+		false,
+		"  --pool npool|mempool\n"
+		"                      packets from npool_napi_alloc_pkt() (default) or\n"
+		"                      from DPDK's rte_pktmbuf_pool_create()\n" },
 	{ "  --copybreak BYTES   copy packets up to BYTES into npool packets and\n"
 		"                      free the RX mbuf at once (0 = off, the default)\n",
-		true },
+		true, NULL },
 	{ "  --nb-mbufs N        mbufs per RX pool, 1..16777216 (default: sized\n"
 		"                      from the rings, at least 8192; fewer than the rings\n"
 		"                      need is allowed with a warning: RX then runs out)\n",
-		true },
+		true, NULL },
 	{ "  --nb-chunks N       npool arena chunks of " RTE_STR(NPOOL_CHUNK_SIZE)
 		" bytes, 1..1048576\n"
 		"                      (default 1024)\n",
-		false },
+		false, NULL },
 	{ "  --nb-small-chunks N npool arena chunks of 4096 bytes (the fallback),\n"
 		"                      0..1048576 (default 256)\n",
-		false },
+		false, NULL },
 	{ "  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
 		"                      the three apply with --pool npool or --copybreak\n",
-		false },
+		false,
+		"  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
+		"                      the three apply with --pool npool\n" },
 	{ "  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 		"                      the RX profile's plan: a whole frame of the port\n"
 		"                      MTU in one buffer); refused where the PMD can\n"
 		"                      neither scatter nor chain a longer frame\n",
-		true },
+		true, NULL },
 	{ "  --mbcache N         per-lcore cache of the stock pools (--pool mempool),\n"
 		"                      0..512 (default 256; 0 = every get/put on the\n"
 		"                      ring, testpmd's --mbcache=0); npool pools keep\n"
 		"                      their own per-lcore caches\n",
-		false },
+		false, NULL },
 	{ "  --stats SEC         print the counters every SEC seconds (0 = off)\n",
-		false },
+		false, NULL },
 	{ "  --duration SEC      stop after SEC seconds, a decimal fraction allowed\n"
 		"                      (0 = no limit)\n",
-		false },
+		false, NULL },
 	{ "  --idle-exit MS      stop when no packet arrived for MS milliseconds\n",
-		true },
+		true, NULL },
 	{ "  --json FILE         write the final counters to FILE as JSON\n",
-		false },
+		false, NULL },
 	{ "  --rx-queue-size N   RX descriptors per queue, 1..65535 (l3fwd's; default:\n"
 		"                      the RX profile's, 256..1024), adjusted to the\n"
 		"                      driver's limits (rte_eth_dev_adjust_nb_rx_tx_desc);\n"
 		"                      the RX pool is sized for it\n",
-		true },
+		true, NULL },
 	{ "  --tx-queue-size N   TX descriptors per queue, 1..65535, the same way\n",
-		false },
+		false, NULL },
 	{ "  --no-numa           RX pools and queues on socket 0 (l3fwd's; default:\n"
 		"                      one RX pool per socket of a polling lcore)\n",
-		false },
+		false, NULL },
 	{ "  -h, --help          print this help\n",
-		false },
+		false, NULL },
 };
 
 static const char *err_prog = "npool";
@@ -390,9 +402,14 @@ app_cli_usage(FILE *f, const struct app_opts *o, const struct app_cli *cli)
 
 	fprintf(f, "Usage: %s [EAL options] -- -p PORTMASK [options]\n"
 			"Options:\n", o->prog);
-	for (i = 0; i < RTE_DIM(common_usage); i++)
-		if (!common_usage[i].rx || !cli->tx_only)
+	for (i = 0; i < RTE_DIM(common_usage); i++) {
+		if (!cli->tx_only)
 			fputs(common_usage[i].text, f);
+		else if (!common_usage[i].rx)
+			fputs(common_usage[i].tx_text != NULL ?
+					common_usage[i].tx_text :
+					common_usage[i].text, f);
+	}
 	fprintf(f, "%s"
 			"Numbers are decimal, or hexadecimal after 0x (-p is hexadecimal).\n",
 			cli->usage != NULL ? cli->usage : "");
