@@ -1,7 +1,7 @@
 #!/bin/bash
-# Install libnpool into a scratch DESTDIR and build the README's program
-# against it the way a user would: cc myapp.c $(pkg-config --cflags --libs
-# libnpool). Keeps the README's example true.
+# Install libnpool into a scratch DESTDIR and build the programmer's guide's
+# program (docs/prog_guide.md) against it the way a user would: cc myapp.c
+# $(pkg-config --cflags --libs libnpool). Keeps the guide's example true.
 #
 # Then run what was installed as a user of `make install` does, with no
 # LD_LIBRARY_PATH: the scratch libdir goes into /etc/ld.so.conf.d and
@@ -13,7 +13,7 @@
 # root cannot write ld.so.conf.d, LD_LIBRARY_PATH stands in then (said).
 set -euo pipefail
 build=$1
-readme=$2
+guide=$2
 tmp=$(mktemp -d)
 prefix=npool-pc-$$
 ldconf=/etc/ld.so.conf.d/zz-npool-install-test-$$.conf
@@ -41,10 +41,10 @@ export PKG_CONFIG_PATH=$tmp/pc
 flags=$(pkg-config --cflags --libs libnpool)
 echo "pkg-config --cflags --libs libnpool: $flags"
 
-# The first ```c block of the README is the user's myapp.c.
-awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$readme" \
+# The first ```c block of docs/prog_guide.md is the user's myapp.c.
+awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on' "$guide" \
 	>"$tmp/myapp.c"
-[ -s "$tmp/myapp.c" ] || { echo "FAIL: no C example in $readme"; exit 1; }
+[ -s "$tmp/myapp.c" ] || { echo "FAIL: no C example in $guide"; exit 1; }
 # A sanitizer build's libnpool needs the sanitizer runtime loaded first:
 # build myapp as a user of such a build must, with the same -fsanitize.
 # Meson 1.8 made b_sanitize a list ([] for none; sid has 1.12).
@@ -83,7 +83,7 @@ if ! run "$bindir/npool-drop" --help >"$tmp/drop.out" 2>&1; then
 	tail -3 "$tmp/drop.out"
 	fail=1
 fi
-# EAL loads the plugin by its bare name, as the README says (not on a
+# EAL loads the plugin by its bare name, as docs/real_nics.md says (not on a
 # sanitizer build: dpdk-test would need the sanitizer runtime first).
 if [ "$san" = none ]; then
 	if ! command -v dpdk-test >/dev/null; then

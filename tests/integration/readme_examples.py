@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The README's no-NIC examples run as written and print what the README
-says they print (a newcomer found one that exited 2 and no test ran it).
+"""The no-NIC examples of the README and of docs/ run as written and print
+what the docs say they print (a newcomer found one that exited 2 and no
+test ran it).
 
-Each example is the README's own text: the shell lines after a marker
-comment up to the end of its ```sh block, run by bash in a scratch folder
-that sees the tree's tests/ (commands start "from the top of the clone"),
-with the apps on PATH and a unique --file-prefix / --no-shconf added to
-each app's EAL arguments so that runs in parallel do not meet.
+An example is a ```sh block holding a line that starts with "# no NICs":
+the shell lines from the first such line to the end of the block, run by
+bash in a scratch folder that sees the tree's tests/ (commands start "from
+the top of the clone"), with the apps on PATH and a unique --file-prefix /
+--no-shconf added to each app's EAL arguments so that runs in parallel do
+not meet. Blocks without the marker need a NIC, root or hugepages and are
+not run. Every example must exit 0 and end with a clean leak check; the
+capture replay ("# no NICs: replay a capture") is also checked packet by
+packet. The README must hold that one.
 
-  readme_examples.py --readme README.md --build build
+  readme_examples.py --readme README.md [--docs docs] --build build
 Exit 0 pass, 1 fail.
 """
 
@@ -31,12 +36,39 @@ def sh_blocks(text):
     return re.findall(r'^```sh\n(.*?)^```', text, re.S | re.M)
 
 
+MARKER = '# no NICs'
+CAPTURE = '# no NICs: replay a capture'
+
+
 def example(text, marker):
     """The lines of the sh block holding `marker`, after it."""
     for block in sh_blocks(text):
         if marker in block:
             return block[block.index(marker):].split('\n', 1)[1]
     return None
+
+
+def examples(text):
+    """Each runnable example of a markdown text: (line number, script)."""
+    out = []
+    for m in re.finditer(r'^```sh\n(.*?)^```', text, re.S | re.M):
+        block = m.group(1)
+        at = re.search(r'^%s' % re.escape(MARKER), block, re.M)
+        if at is None:
+            continue
+        line = text.count('\n', 0, m.start(1) + at.start()) + 1
+        out.append((line, block[at.start():]))
+    return out
+
+
+def doc_files(readme, docs):
+    files = [readme]
+    if docs:
+        for top, dirs, names in os.walk(docs):
+            dirs.sort()
+            files += [os.path.join(top, n) for n in sorted(names)
+                      if n.endswith('.md')]
+    return files
 
 
 def isolate(script, work):
@@ -62,12 +94,20 @@ def run(script, work, build, root):
         p.stderr.decode('utf-8', 'replace')
 
 
-def check_fwd_capture(text, work, build, root):
-    """# no NICs: replay a capture ... : forwarded 264, leak check OK."""
-    script = example(text, '# no NICs: replay a capture')
-    if script is None:
-        return ['README: no "# no NICs: replay a capture" example']
+def check_example(script, work, build, root):
+    """Exit 0 and a clean leak check; the capture replay in detail."""
     rc, out, err = run(isolate(script, work), work, build, root)
+    if rc != 0:
+        return ['the example exited %d:\n%s' % (rc, err[-800:])]
+    if CAPTURE in script:
+        return check_fwd_capture(rc, out, err, work, root)
+    if 'leak check: OK' not in out:
+        return ['no "leak check: OK" in the output']
+    return []
+
+
+def check_fwd_capture(rc, out, err, work, root):
+    """# no NICs: replay a capture ... : forwarded 264, leak check OK."""
     probs = []
     if rc != 0:
         return ['the example exited %d:\n%s' % (rc, err[-800:])]
@@ -98,20 +138,29 @@ def check_fwd_capture(text, work, build, root):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--readme', required=True)
+    ap.add_argument('--docs', help='a folder of markdown files')
     ap.add_argument('--build', required=True)
     ap.add_argument('--keep', action='store_true')
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)
     harness.require_app(os.path.join(a.build, 'apps', 'fwd', 'npool-fwd'),
                         'npool-fwd')
-    with open(a.readme) as f:
-        text = f.read()
     root = os.path.dirname(os.path.abspath(a.readme))
+    cases = {}
+    for path in doc_files(a.readme, a.docs):
+        with open(path) as f:
+            text = f.read()
+        rel = os.path.relpath(path, root)
+        if path == a.readme and example(text, CAPTURE) is None:
+            print('README: no "%s" example' % CAPTURE)
+            return 1
+        for line, script in examples(text):
+            name = '%s-%d' % (re.sub(r'[^A-Za-z0-9_.-]', '-', rel), line)
+            cases[name] = script
     return harness.run_cases(
-        ['fwd-capture'], 'readme',
-        lambda name, work: check_fwd_capture(text, work, a.build, root),
+        list(cases), 'readme',
+        lambda name, work: check_example(cases[name], work, a.build, root),
         a.keep)
-
 
 if __name__ == '__main__':
     sys.exit(main())
