@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The README's table of one `make bench` run, from its results.json.
+"""The performance table of one `make bench` run, from its results.json.
 
-README.md's Performance section keeps one table per CPU model measured.
+docs/perf/ keeps one file per CPU model measured (docs/perf/amd-epyc.md).
 This prints the block for the run's CPU model (markdown: a heading line
 with the CPU, commit, memory, load; every row, hugepages and --no-huge
 side by side; the instruction counts of the missed targets), between
@@ -11,8 +11,13 @@ replaces it:
 
   scripts/bench-readme.py [build-bench/bench/results.json]
       print the block
-  scripts/bench-readme.py --update README.md [results.json]
-      replace the block of this CPU model in README.md, or insert it
+  scripts/bench-readme.py --perf-dir docs/perf [results.json]
+      write it into DIR/<cpu-model>.md (the model in lower case, each run
+      of other characters a '-': "AMD EPYC" -> amd-epyc.md), replacing
+      the block of this CPU model, or create the file (scripts/bench.sh
+      does this after a full run)
+  scripts/bench-readme.py --update FILE.md [results.json]
+      replace the block of this CPU model in FILE.md, or insert it
       before the line "<!-- bench-tables -->" when there is none yet
 
 Exit 2 on a bad command line or a results.json that is not one.
@@ -20,6 +25,8 @@ Exit 2 on a bad command line or a results.json that is not one.
 
 import argparse
 import json
+import os
+import re
 import sys
 
 END = '<!-- /bench-table -->'
@@ -108,6 +115,34 @@ def block(doc):
     return model, '\n'.join(out) + '\n'
 
 
+def perf_name(model):
+    """The file name of a CPU model: "AMD EPYC" -> amd-epyc.md."""
+    return (re.sub(r'[^a-z0-9]+', '-', model.lower()).strip('-') or
+            'unknown') + '.md'
+
+
+def perf_file(folder, model, text):
+    """Write the block into folder/<model>.md; returns the path."""
+    path = os.path.join(folder, perf_name(model))
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+        if begin_marker(model) in old or INSERT in old:
+            update(path, model, text)
+        else:
+            with open(path, 'a') as f:
+                f.write('\n' + text)
+        return path
+    os.makedirs(folder, exist_ok=True)
+    with open(path, 'w') as f:
+        f.write('# Performance: %s\n\nMethod, anchors and targets: '
+                '[methodology.md](methodology.md). The table between the '
+                '`bench-table`\nmarkers is written by '
+                '`scripts/bench-readme.py --perf-dir docs/perf` after a '
+                'full\n`make bench`.\n\n%s' % (model, text))
+    return path
+
+
 def update(readme, model, text):
     with open(readme) as f:
         old = f.read()
@@ -132,8 +167,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('results', nargs='?',
                     default='build-bench/bench/results.json')
-    ap.add_argument('--update', metavar='README',
+    ap.add_argument('--update', metavar='FILE',
                     help='replace or insert the block in this file')
+    ap.add_argument('--perf-dir', metavar='DIR',
+                    help='write the block into DIR/<cpu-model>.md')
     a = ap.parse_args()
     try:
         with open(a.results) as f:
@@ -142,7 +179,10 @@ def main():
     except (OSError, ValueError, KeyError, TypeError) as e:
         print('bench-readme: %s: %s' % (a.results, e), file=sys.stderr)
         return 2
-    if a.update:
+    if a.perf_dir:
+        path = perf_file(a.perf_dir, model, text)
+        print('bench-readme: %s: table of "%s" updated' % (path, model))
+    elif a.update:
         update(a.update, model, text)
         print('bench-readme: %s: table of "%s" updated' % (a.update, model))
     else:

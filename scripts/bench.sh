@@ -2,7 +2,8 @@
 # Allocator microbenchmarks (tests/bench): configure and build a release
 # build dir, run every benchmark (A and B alternating in each process),
 # print one table and write BUILD/bench/results.json (one JSON document
-# for the run) and BUILD/bench/table.md.
+# for the run) and BUILD/bench/table.md; a full run (not QUICK=1) also
+# writes its table into docs/perf/<cpu-model>.md (scripts/bench-readme.py).
 # Then the app benchmarks (tests/bench/apps_bench.py, section "Apps"
 # below): npool-drop vs dpdk-testpmd rxonly and npool-fwd vs DPDK's l3fwd
 # example (built in BUILD/l3fwd), Mpps from port counters, their own
@@ -304,3 +305,11 @@ doc = {
 json.dump(doc, open(out_path, 'w'), indent=1)
 print('\n%d rows in %s s -> %s' % (len(rows), m('SECONDS'), out_path))
 EOF
+
+# A full run's table goes into docs/perf/<cpu-model>.md (the figures of
+# record, docs/perf/methodology.md); QUICK=1 runs (CI) leave the tree
+# alone. PERF_DIR=DIR writes elsewhere.
+if [ -z "$quick" ]; then
+	python3 "$root/scripts/bench-readme.py" \
+		--perf-dir "${PERF_DIR:-$root/docs/perf}" "$out/results.json"
+fi

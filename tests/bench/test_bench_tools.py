@@ -9,6 +9,7 @@ scripts/bench-readme.py.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -251,6 +252,23 @@ class ReadmeTest(unittest.TestCase):
         self.assertNotIn('commit aaa', text)
         self.assertTrue(text.startswith('intro\n'))
         self.assertTrue(text.endswith('<!-- bench-tables -->\nend\n'))
+
+    def test_perf_dir_one_file_per_cpu(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        for model, git in (('AMD EPYC', 'aaa'), ('Intel(R) Xeon(R) X', 'bbb'),
+                           ('AMD EPYC', 'ccc')):
+            r = self.run_py('--perf-dir', d,
+                            self.write(results(model, git, ROWS)))
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(d)),
+                         ['amd-epyc.md', 'intel-r-xeon-r-x.md'])
+        with open(os.path.join(d, 'amd-epyc.md')) as f:
+            text = f.read()
+        self.assertTrue(text.startswith('# Performance: AMD EPYC\n'))
+        self.assertEqual(text.count('<!-- bench-table: AMD EPYC -->'), 1)
+        self.assertIn('commit ccc', text)
+        self.assertNotIn('commit aaa', text)
 
     def test_bad_input(self):
         r = self.run_py(self.write({'no': 'meta'}))
