@@ -13,8 +13,8 @@
 /* The head store is on the "npool" ops (drivers/mempool/npool). */
 #include "npool_head_cache.h"
 
-struct npool *npool_g;
-struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
+struct npool *npool_g_pvt;
+struct npool *npool_lcore_np_pvt[NPOOL_NON_EAL_SLOT + 1];
 struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
 unsigned int npool_nb_instances_pvt;
 
@@ -58,7 +58,7 @@ lcore_map_update(void)
 	if (def == NULL)
 		def = npool_nb_instances_pvt != 0 ? npool_instances_pvt[0] :
 			NULL;
-	npool_g = def;
+	npool_g_pvt = def;
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
 		struct npool *np = NULL;
 
@@ -66,7 +66,7 @@ lcore_map_update(void)
 				(rte_lcore_has_role(i, ROLE_RTE) ||
 				 rte_lcore_has_role(i, ROLE_SERVICE)))
 			np = instance_of((int)rte_lcore_to_socket_id(i));
-		npool_lcore_np[i] = np != NULL ? np : def;
+		npool_lcore_np_pvt[i] = np != NULL ? np : def;
 	}
 }
 
@@ -216,7 +216,7 @@ npool_lookup_socket(int socket_id)
 struct npool *
 npool_local(void)
 {
-	return npool_lcore_np[npool_slot()];
+	return npool_lcore_np_pvt[npool_slot()];
 }
 
 int
@@ -293,7 +293,7 @@ npool_usage_get(struct npool_usage *u)
 struct rte_mempool *
 npool_head_pool(void)
 {
-	return npool_g != NULL ? npool_g->head_pool : NULL;
+	return npool_g_pvt != NULL ? npool_g_pvt->head_pool : NULL;
 }
 
 struct rte_mempool *

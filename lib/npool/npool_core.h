@@ -9,7 +9,7 @@
  *
  * Each instance is the kernel's per-node page_pool: its own chunk arena
  * and head pool on its socket, and its own fragment caches per lcore. An
- * lcore allocates from the instance of its socket (npool_lcore_np[]); a
+ * lcore allocates from the instance of its socket (npool_lcore_np_pvt[]); a
  * fragment or head goes back to the instance that owns its address, from
  * any lcore.
  *
@@ -106,12 +106,12 @@ struct npool {
 
 /** The default instance: the one of SOCKET_ID_ANY if there is one,
  * else the first created; NULL while there is none. */
-extern struct npool *npool_g;
+extern struct npool *npool_g_pvt;
 
 /** Instance of each slot (lcore id, or NPOOL_NON_EAL_SLOT): the one of
  * the lcore's socket, else the default one; NULL while there is none.
  * Written only by npool_create() and npool_destroy(). */
-extern struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
+extern struct npool *npool_lcore_np_pvt[NPOOL_NON_EAL_SLOT + 1];
 
 /** @internal Every instance, in creation order (slow paths walk it). */
 extern struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
@@ -139,7 +139,7 @@ npool_slot(void)
 
 /** NPOOL_STAT_ADD_NP() on the slot's own instance. */
 #define NPOOL_STAT_ADD(slot, field, n) \
-	NPOOL_STAT_ADD_NP(npool_lcore_np[slot], slot, field, n)
+	NPOOL_STAT_ADD_NP(npool_lcore_np_pvt[slot], slot, field, n)
 
 /** @internal Fragments out of @p np by its lifetime counters (allocs +
  * guarded_allocs - frees of every slot), for npool_audit(). */

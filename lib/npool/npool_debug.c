@@ -182,7 +182,7 @@ void
 npool_debug_napi_owner_pvt(unsigned int slot)
 {
 	/* One owner per lcore id, kept in its own instance's slot. */
-	int *owner = &npool_lcore_np[slot]->lc[slot].dbg_owner;
+	int *owner = &npool_lcore_np_pvt[slot]->lc[slot].dbg_owner;
 	int self = rte_gettid(), cur = 0;
 
 	if (likely(__atomic_load_n(owner, __ATOMIC_RELAXED) == self))
@@ -201,9 +201,11 @@ static void *lcore_cb_handle;
 static void
 lcore_uninit(unsigned int lcore_id, void *arg __rte_unused)
 {
-	if (npool_lcore_np[lcore_id] != NULL && lcore_id < RTE_MAX_LCORE)
-		__atomic_store_n(&npool_lcore_np[lcore_id]->lc[lcore_id].dbg_owner,
-				0, __ATOMIC_RELAXED);
+	struct npool *np = npool_lcore_np_pvt[lcore_id];
+
+	if (np != NULL && lcore_id < RTE_MAX_LCORE)
+		__atomic_store_n(&np->lc[lcore_id].dbg_owner, 0,
+				__ATOMIC_RELAXED);
 }
 
 int

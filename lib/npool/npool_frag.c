@@ -12,7 +12,7 @@
 void *
 npool_frag_fail_pvt(unsigned int slot, int err)
 {
-	if (npool_lcore_np[slot] != NULL)
+	if (npool_lcore_np_pvt[slot] != NULL)
 		NPOOL_STAT_ADD(slot, failures, 1);
 	rte_errno = err;
 	return NULL;
@@ -178,7 +178,7 @@ static __rte_always_inline void *
 guarded_alloc(uint32_t size, uint32_t align, int small)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct npool_lcore *lc;
 	void *p;
 

@@ -112,7 +112,7 @@ static __rte_always_inline void *
 npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct npool_lcore *lc;
 	void *p;
 
@@ -280,7 +280,7 @@ static __rte_always_inline void
 npool_free_frag(const void *p)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 
 	if (unlikely(p == NULL || np == NULL))
 		return;
@@ -300,7 +300,7 @@ npool_free_frag(const void *p)
 static __rte_always_inline rte_iova_t
 npool_frag_iova(const void *p)
 {
-	struct npool *np = npool_lcore_np[npool_slot()];
+	struct npool *np = npool_lcore_np_pvt[npool_slot()];
 	struct npool_chunk *c;
 
 	if (unlikely(np == NULL))

@@ -18,7 +18,7 @@ npool_pkt_free_cb_pvt(void *addr, void *opaque __rte_unused)
 struct rte_mbuf *
 npool_pkt_fail_pvt(unsigned int slot, int err)
 {
-	if (npool_lcore_np[slot] != NULL)
+	if (npool_lcore_np_pvt[slot] != NULL)
 		NPOOL_STAT_ADD(slot, pkt_failures, 1);
 	rte_errno = err;
 	return NULL;
@@ -38,7 +38,7 @@ struct rte_mbuf *
 npool_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct rte_mbuf *m;
 	uint32_t fragsz;
 	void *frag;
@@ -72,7 +72,7 @@ struct rte_mbuf *
 npool_build_pkt(void *frag, uint32_t fragsz)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct npool_chunk *c;
 	struct rte_mbuf *m;
 	uintptr_t off, buf_len;
@@ -110,7 +110,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	void *pending[NPOOL_CONSUME_BATCH];
 	struct rte_mempool *mp = NULL;
 	unsigned int i, np = 0, slot = npool_slot();
-	struct npool *inst = npool_lcore_np[slot];
+	struct npool *inst = npool_lcore_np_pvt[slot];
 	uint64_t segs = 0;
 
 	if (inst == NULL) {

@@ -131,7 +131,7 @@ npool_pkt_fragsz_np_pvt(const struct npool *np, uint32_t len)
 static __rte_always_inline uint32_t
 npool_pkt_fragsz(uint32_t len)
 {
-	return npool_pkt_fragsz_np_pvt(npool_lcore_np[npool_slot()], len);
+	return npool_pkt_fragsz_np_pvt(npool_lcore_np_pvt[npool_slot()], len);
 }
 
 /** @internal The rearm word of an mbuf (data_off, refcnt, nb_segs,
@@ -221,7 +221,7 @@ static __rte_always_inline struct rte_mbuf *
 npool_napi_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct npool_frag_cache *nc;
 	struct npool_lcore *lc;
 	struct rte_mbuf *m;
@@ -459,7 +459,7 @@ static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 
 	if (likely(m != NULL && np != NULL) &&
 			npool_pkt_consume_fast_pvt(m, np, slot)) {
@@ -496,7 +496,7 @@ npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 {
 	/* Inline into this lcore's mempool cache, for any pool. */
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 
 	rte_mempool_put_bulk(mp, (void * const *)pkts, n);
 	if (likely(np != NULL))
@@ -537,7 +537,7 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 	 * built packets): each freed inline, the heads put back in one. */
 	if (n <= NPOOL_CONSUME_FAST_MAX) {
 		unsigned int slot = npool_slot(), i;
-		struct npool *np = npool_lcore_np[slot];
+		struct npool *np = npool_lcore_np_pvt[slot];
 
 		if (np == NULL || mp != np->head_pool)
 			goto general;

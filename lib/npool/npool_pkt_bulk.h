@@ -127,7 +127,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
 	unsigned int slot = npool_slot(), i, got = 0, nspare = 0;
-	struct npool *np = npool_lcore_np[slot];
+	struct npool *np = npool_lcore_np_pvt[slot];
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
 	struct npool_pkt_carve_pvt big, small;
 	uint32_t headroom, small_max;

@@ -46,7 +46,7 @@ elt_size(const struct rte_mempool *mp)
 static double
 chunk_bytes_in_use(void)
 {
-	const struct npool_arena *a = &npool_g->arena;
+	const struct npool_arena *a = &npool_g_pvt->arena;
 
 	return (double)(a->nb_chunks - npool_arena_free_count(a, 0)) *
 		NPOOL_CHUNK_SIZE +
@@ -136,7 +136,7 @@ measure(unsigned int cfg)
 
 		if (cfg == 0)
 			f->small = npool_pkt_fragsz(lens[i]) <=
-				npool_g->small_fragsz;
+				npool_g_pvt->small_fragsz;
 		for (k = 0; k < NB_N; k++) {
 			f->pin_np[cfg][k] = retain(1, lens[i], 2u << k,
 					&f->ts_np[cfg], &f->frag[cfg][k]);

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""A shared library of npool exports exactly its version script.
+"""A shared library of npool exports exactly its version script, and only
+the API's headers are installed.
 
 Checks, on the built library (libnpool.so, libnpool_rx.so):
-  - every symbol the map lists is exported, under the map's version node,
-    and nothing else is (a function made non-static by mistake, a symbol
-    of a static library pulled in);
+  - every symbol the map lists is exported, under the map's version node
+    that lists it, and nothing else is (a function made non-static by
+    mistake, a symbol of a static library pulled in);
+  - the map's nodes are a stable one (the API) and, as in DPDK, an
+    INTERNAL one: every exported symbol that is not API is named _pvt and
+    lives in INTERNAL, and INTERNAL holds nothing else;
   - every exported symbol is declared in an installed header (meson's
-    npool_headers: lib/npool and drivers), so that nothing exported is
-    undocumented;
+    npool_headers and npool_indirect_headers: lib/npool and drivers), so
+    that nothing exported is undocumented;
   - every function the installed headers declare outside an inline body is
     exported (a declared, documented call that a user cannot link).
 
@@ -17,19 +21,44 @@ Checks, on the built library (libnpool.so, libnpool_rx.so):
     (the layer that does is libnpool_rx).
 
 Usage: abi_test.py [--no-needed SONAME_PREFIX]... LIB_SO MAP HEADER...
+
+With --installed BUILD, checks what `meson install` of BUILD would install
+(meson introspect --installed) instead:
+  - every installed header is a public or an indirect one (or the
+    generated npool_build_config.h);
+  - no internal header is installed: a header in the folder of a public or
+    indirect one that is neither;
+  - every header an installed header includes ("...") is installed, so
+    that the public inlines compile from the install alone.
+
+Usage: abi_test.py --installed BUILD --public H... --indirect H...
 """
+import json
+import os
 import re
 import subprocess
 import sys
 
 
+INTERNAL = 'INTERNAL'
+
+
 def map_symbols(path):
+    """{symbol: version node} of a version script; the stable node's name.
+    """
     text = re.sub(r'/\*.*?\*/', '', open(path).read(), flags=re.S)
-    m = re.search(r'([\w.]+)\s*\{\s*global:(.*?)local:\s*\*;\s*\};', text,
-                  re.S)
-    if m is None:
-        sys.exit('FAIL: %s: no "NODE { global: ... local: *; };"' % path)
-    return m.group(1), set(re.findall(r'(\w+)\s*;', m.group(2)))
+    nodes = re.findall(r'([\w.]+)\s*\{\s*global:(.*?)\}\s*[\w.]*\s*;',
+                       text, re.S)
+    stable = [n for n, _ in nodes if n != INTERNAL]
+    if len(stable) != 1 or 'local: *;' not in text.replace('\t', ' '):
+        sys.exit('FAIL: %s: want one stable node "NODE { global: ... '
+                 'local: *; };" and at most an INTERNAL one' % path)
+    syms = {}
+    for node, body in nodes:
+        body = body.split('local:')[0]
+        for sym in re.findall(r'(\w+)\s*;', body):
+            syms[sym] = node
+    return stable[0], syms
 
 
 def exported(lib):
@@ -85,14 +114,67 @@ def needed(lib):
     return re.findall(r'\(NEEDED\)\s+Shared library: \[([^\]]+)\]', out)
 
 
+def includes(path):
+    return re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(path).read(),
+                      re.M)
+
+
+def installed_main(args):
+    build, public, indirect, cur = args[0], [], [], None
+    for a in args[1:]:
+        if a in ('--public', '--indirect'):
+            cur = public if a == '--public' else indirect
+        elif cur is None:
+            sys.exit('usage: abi_test.py --installed BUILD --public H... '
+                     '--indirect H...')
+        else:
+            cur.append(os.path.abspath(a))
+    out = subprocess.run(['meson', 'introspect', build, '--installed'],
+                         check=True, capture_output=True, text=True).stdout
+    inst = {src: dst for src, dst in json.loads(out).items()
+            if dst.endswith('.h')}
+    names = {os.path.basename(d) for d in inst.values()}
+    allowed = {os.path.basename(h) for h in public + indirect}
+    allowed.add('npool_build_config.h')
+    bad = []
+    for src, dst in sorted(inst.items()):
+        if os.path.basename(dst) not in allowed:
+            bad.append('%s installed: neither public nor indirect' % dst)
+    folders = {os.path.dirname(h) for h in public + indirect}
+    internal = sorted(os.path.join(d, f) for d in folders
+                      for f in os.listdir(d)
+                      if f.endswith('.h') and os.path.join(d, f) not in
+                      public + indirect)
+    for h in internal:
+        if os.path.abspath(h) in map(os.path.abspath, inst):
+            bad.append('%s: internal, installed' % h)
+    for src in sorted(inst):
+        if not os.path.exists(src):
+            continue
+        for inc in includes(src):
+            if inc not in names:
+                bad.append('%s includes "%s", which is not installed' % (
+                    os.path.basename(src), inc))
+    print('%d headers installed (%d public, %d indirect), %d internal not '
+          'installed: %s' % (len(inst), len(public), len(indirect),
+                             len(internal), ' '.join(
+                                 os.path.basename(h) for h in internal)))
+    for b in bad:
+        print('FAIL:', b)
+    return 1 if bad else 0
+
+
 def main():
     args = sys.argv[1:]
     forbidden = []
     while len(args) >= 2 and args[0] == '--no-needed':
         forbidden.append(args[1])
         args = args[2:]
+    if args and args[0] == '--installed':
+        return installed_main(args[1:])
     lib, mapfile, headers = args[0], args[1], args[2:]
-    node, listed = map_symbols(mapfile)
+    node, nodes = map_symbols(mapfile)
+    listed = set(nodes)
     syms = exported(lib)
     decl = declared(headers)
     bad = []
@@ -104,19 +186,28 @@ def main():
     for s in sorted(listed - set(syms)):
         bad.append('%s: in the map, not exported' % s)
     for s in sorted(set(syms) - listed):
-        if s != node:
+        if s not in (node, INTERNAL):
             bad.append('%s: exported, not in the map' % s)
     for s in sorted(listed & set(syms)):
-        if syms[s] != node:
-            bad.append('%s: version %r, not %s' % (s, syms[s], node))
-    for s in sorted(set(syms) - decl - {node}):
+        if syms[s] != nodes[s]:
+            bad.append('%s: version %r, not %s' % (s, syms[s], nodes[s]))
+    for s in sorted(listed):
+        pvt = s.endswith('_pvt')
+        if pvt and nodes[s] != INTERNAL:
+            bad.append('%s: named _pvt, in %s, not in the %s node' % (
+                s, nodes[s], INTERNAL))
+        elif not pvt and nodes[s] == INTERNAL:
+            bad.append('%s: in the %s node, not named _pvt' % (s, INTERNAL))
+    for s in sorted(set(syms) - decl - {node, INTERNAL}):
         bad.append('%s: exported, declared in no installed header' % s)
     for s in sorted(decl - set(syms)):
         if s.startswith(('npool_', 'rte_')):
             bad.append('%s: declared in a header, not exported' % s)
-    print('%s: %d symbols exported under %s, %d declared in %d headers; '
-          'NEEDED: %s' % (lib.split('/')[-1], len(syms), node, len(decl),
-                          len(headers), ' '.join(libs)))
+    npvt = sum(1 for v in nodes.values() if v == INTERNAL)
+    print('%s: %d symbols exported, %d under %s, %d under %s; %d declared '
+          'in %d headers; NEEDED: %s' % (
+              lib.split('/')[-1], len(syms), len(listed) - npvt, node, npvt,
+              INTERNAL, len(decl), len(headers), ' '.join(libs)))
     for b in bad:
         print('FAIL:', b)
     return 1 if bad else 0

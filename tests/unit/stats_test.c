@@ -45,7 +45,7 @@ test_calls_before_init_fail_cleanly(void **state __rte_unused)
 	struct npool_stats s;
 	char frag[64];
 
-	assert_null(npool_g);
+	assert_null(npool_g_pvt);
 	assert_int_equal(npool_fini(), -ENODEV);
 	assert_int_equal(npool_usage_get(&u), -ENODEV);
 	assert_int_equal(npool_stats_get(0, &s), -EINVAL);
@@ -83,13 +83,13 @@ test_calls_before_init_fail_cleanly(void **state __rte_unused)
 static void
 test_init_twice_ealready(void **state __rte_unused)
 {
-	struct npool *first = npool_g;
+	struct npool *first = npool_g_pvt;
 
 	rte_errno = 0;
 	assert_int_equal(npool_init(NULL), -EALREADY);
 	assert_int_equal(rte_errno, EALREADY);
 	/* The instance in place is untouched. */
-	assert_ptr_equal(npool_g, first);
+	assert_ptr_equal(npool_g_pvt, first);
 }
 
 static void
@@ -106,7 +106,7 @@ expect_init_einval(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 	rte_errno = 0;
 	assert_int_equal(npool_init(&c), -EINVAL);
 	assert_int_equal(rte_errno, EINVAL);
-	assert_null(npool_g);
+	assert_null(npool_g_pvt);
 	assert_null(npool_head_pool());
 }
 
@@ -121,7 +121,7 @@ test_init_rejects_settings_out_of_range(void **state __rte_unused)
 	expect_init_einval(1, 0, 64, 1025);
 	/* Nothing half-made was left: the limits themselves work. */
 	assert_int_equal(ut_npool_init(1, 0, 64, 1024), 0);
-	assert_int_equal(npool_g->headroom, 1024);
+	assert_int_equal(npool_g_pvt->headroom, 1024);
 	assert_int_equal(npool_fini(), 0);
 }
 
@@ -132,7 +132,7 @@ test_fini_busy_while_a_frag_is_out(void **state __rte_unused)
 
 	assert_int_equal(npool_fini(), -EBUSY);
 	/* Nothing was freed: npool keeps working. */
-	assert_non_null(npool_g);
+	assert_non_null(npool_g_pvt);
 	b = npool_napi_alloc_frag(100);
 	assert_ptr_equal(b, a - 100);
 	npool_free_frag(a);
@@ -188,7 +188,7 @@ test_head_pool_is_npool_ops_with_mempool_cache(void **state __rte_unused)
 	struct rte_mempool *mp = npool_head_pool();
 
 	assert_non_null(mp);
-	assert_ptr_equal(mp, npool_g->head_pool);
+	assert_ptr_equal(mp, npool_g_pvt->head_pool);
 	assert_string_equal(mp->name, "npool_heads");
 	assert_string_equal(rte_mempool_get_ops(mp->ops_index)->name,
 			NPOOL_MEMPOOL_OPS_NAME);
@@ -203,7 +203,7 @@ test_head_pool_is_npool_ops_with_mempool_cache(void **state __rte_unused)
 	assert_int_equal(mp->size, 128);
 	assert_int_equal(rte_pktmbuf_data_room_size(mp), 0);
 	assert_int_equal(rte_mempool_avail_count(mp), 128);
-	assert_ptr_equal(npool_g->head_hc, mp->pool_data);
+	assert_ptr_equal(npool_g_pvt->head_hc, mp->pool_data);
 }
 
 static void
