@@ -30,7 +30,9 @@
  *   panics. The mark lives in the spare bytes of the mempool object
  *   header (pools created without RTE_MEMPOOL_F_NO_CACHE_ALIGN).
  *
- * Everything here is internal to libnpool.
+ * Everything here is internal to libnpool; the header is installed only
+ * because npool_frag.h and npool_head_cache.h call these hooks from their
+ * inline functions (an indirect header: do not include it directly).
  */
 
 #include <stdint.h>

@@ -5,7 +5,9 @@
 /**
  * @file
  * @internal ThreadSanitizer annotations (make tsan), for npool's own
- * inline code; applications have no use for them.
+ * inline code; applications have no use for them. Installed only because
+ * npool_pkt.h and npool_head_cache.h use them in their inline functions
+ * (an indirect header: do not include it directly).
  *
  * TSan sees the ordering of C11 atomics in instrumented code only. Where
  * npool relies on an ordering that DPDK gives some other way, these say
