@@ -1,6 +1,7 @@
 # Thin wrapper: meson + ninja do the work.
 #   make demo   live traffic through npool-fwd between two network namespaces
 #   make test   unit + integration tests (meson test)
+#   make doc    API reference: Doxygen HTML of the public headers (BUILD/doc)
 #   make bench  benchmarks, ratios against DPDK's stock path (QUICK=1: < 2 min)
 #   make test SANITIZE=address,undefined   the same tests on a sanitizer build
 #   make tsan       ThreadSanitizer build of the multi-lcore tests
@@ -27,8 +28,8 @@ MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 	--buildtype=debugoptimized
 endif
 
-.PHONY: all build test demo bench install clean tsan fuzz stress soak vm-test \
-	check-git-log lts-test conformance
+.PHONY: all build test demo doc bench install clean tsan fuzz stress soak \
+	vm-test check-git-log lts-test conformance
 
 all: build
 
@@ -51,6 +52,14 @@ demo:
 	$(MAKE) --no-print-directory $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 	bash scripts/demo.sh $(BUILD)
+
+# Doxygen of docs/Doxyfile; a warning fails (WARN_AS_ERROR).
+doc:
+	bash scripts/deps.sh doc
+	rm -rf $(BUILD)/doc
+	mkdir -p $(BUILD)/doc
+	NPOOL_SRC=$(CURDIR) NPOOL_DOC_OUT=$(abspath $(BUILD))/doc doxygen docs/Doxyfile
+	@echo "make doc: $(BUILD)/doc/html/index.html"
 
 bench:
 	bash scripts/deps.sh bench

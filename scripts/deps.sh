@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install the Debian packages npool needs, only those missing.
-# Usage: scripts/deps.sh [--list] [build|test|demo|bench|fuzz|vm]...
+# Usage: scripts/deps.sh [--list] [build|test|demo|doc|bench|fuzz|vm]...
 #   (default: test; --list prints the packages and installs nothing:
 #   scripts/lts-test.sh installs that list in its Debian roots)
 set -euo pipefail
@@ -11,6 +11,8 @@ build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 test_pkgs=""
 # procps: sysctl (not in a minimal Debian)
 demo_pkgs="iproute2 ethtool iputils-ping procps"
+# doc: make doc (Doxygen HTML of the public headers)
+doc_pkgs="doxygen"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"
 fuzz_pkgs="clang libclang-rt-14-dev"
 # vm: the guest kernel and busybox-static are fetched with apt-get download
@@ -29,10 +31,11 @@ for what in "${@:-test}"; do
 	# the kernel-peer tests run the demo's tools (root only)
 	test) want="$want $test_pkgs $demo_pkgs" ;;
 	demo) want="$want $test_pkgs $demo_pkgs" ;;
+	doc) want="$want $doc_pkgs" ;;
 	bench) want="$want $test_pkgs $bench_pkgs" ;;
 	fuzz) want="$want $test_pkgs $fuzz_pkgs" ;;
 	vm) want="$want $test_pkgs $vm_pkgs" ;;
-	*) echo "deps.sh: unknown set '$what' (build|test|demo|bench|fuzz|vm)" >&2
+	*) echo "deps.sh: unknown set '$what' (build|test|demo|doc|bench|fuzz|vm)" >&2
 	   exit 2 ;;
 	esac
 done

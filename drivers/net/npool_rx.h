@@ -56,6 +56,8 @@ int npool_rx_stats_get(unsigned int slot, struct npool_rx_stats *out);
 /**
  * Sum the copy-break counters of every slot into @p out.
  *
+ * @param out
+ *   Where to write the sums.
  * @return 0, or -EINVAL (@p out NULL). Any thread.
  */
 int npool_rx_stats_sum(struct npool_rx_stats *out);

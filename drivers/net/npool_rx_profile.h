@@ -93,7 +93,7 @@ struct npool_rx_req {
 	/** RX / TX descriptors per queue (--rx-queue-size, --tx-queue-size),
 	 * adjusted to the device's limits; 0 = the profile's. */
 	uint16_t nb_rxd;
-	uint16_t nb_txd;
+	uint16_t nb_txd;       /**< as @c nb_rxd, for TX */
 	/** Largest frame, CRC included (l3fwd's --max-pkt-len); when not 0
 	 * the MTU is this minus the device's overhead (ethdev's
 	 * max_rx_pktlen - max_mtu, else 18), as l3fwd's
@@ -168,6 +168,8 @@ bool npool_rx_queues_made_at_probe(const char *driver_name);
 /**
  * Profile of an ethdev port (looked up by its driver name).
  *
+ * @param port_id
+ *   An ethdev port.
  * @return
  *   The profile, or NULL with rte_errno = ENODEV for an invalid port.
  *   Any thread.

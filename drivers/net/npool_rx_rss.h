@@ -70,7 +70,7 @@ struct npool_rx_rss_plan {
 	/** Fewest and most RETA entries a queue gets (they differ by at
 	 * most one: an even spread); 0 when @c reta_size is 0. */
 	uint16_t reta_min;
-	uint16_t reta_max;
+	uint16_t reta_max;     /**< see @c reta_min */
 	/** Queue of each RETA entry: entry i to queue i % nb_queues. */
 	uint16_t reta[NPOOL_RX_RSS_RETA_MAX];
 	/** Why RSS is off (the plan succeeded), or why the plan failed
@@ -119,6 +119,11 @@ int npool_rx_rss_plan(const struct npool_rx_profile *p,
  * Write a plan into a port configuration before rte_eth_dev_configure():
  * rxmode.mq_mode, rx_adv_conf.rss_conf.rss_hf and a NULL rss_key (the
  * PMD's default key). The rest of @p conf is left as is. Any thread.
+ *
+ * @param plan
+ *   A plan of npool_rx_rss_plan().
+ * @param conf
+ *   The port configuration to write into.
  */
 void npool_rx_rss_conf(const struct npool_rx_rss_plan *plan,
 		struct rte_eth_conf *conf);
@@ -148,6 +153,8 @@ int npool_rx_rss_reta_apply(uint16_t port_id,
  * Name of one RTE_ETH_RSS_* hash type bit, as testpmd's "port config all
  * rss" names it ("ipv4", "ipv4-tcp", "ipv6-udp-ex", ...).
  *
+ * @param bit
+ *   One RTE_ETH_RSS_* bit.
  * @return The name, or NULL for a bit without one here (or not one bit).
  */
 const char *npool_rx_rss_type_name(uint64_t bit);
@@ -158,6 +165,10 @@ const char *npool_rx_rss_type_name(uint64_t bit);
  *
  * @param buf
  *   Where to write, NUL-terminated (cut at @p len - 1).
+ * @param rss_hf
+ *   RTE_ETH_RSS_* bits.
+ * @param len
+ *   Room at @p buf in bytes.
  * @return The length the whole string needs, as snprintf().
  */
 int npool_rx_rss_types_str(uint64_t rss_hf, char *buf, size_t len);

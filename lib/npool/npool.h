@@ -55,7 +55,11 @@ struct npool_conf {
 	int socket_id;
 };
 
-/** Fill @p conf with the defaults documented in struct npool_conf. */
+/** Fill @p conf with the defaults documented in struct npool_conf.
+ *
+ * @param conf
+ *   The configuration to fill (not NULL).
+ */
 void npool_conf_defaults(struct npool_conf *conf);
 
 /**
@@ -95,6 +99,8 @@ struct npool *npool_create(const struct npool_conf *conf);
  *
  * Context: main lcore, while no other thread uses npool.
  *
+ * @param np
+ *   An instance of npool_create().
  * @return
  *   0, -EINVAL (@p np is not an instance), or -EBUSY as npool_fini()
  *   (nothing is freed then).
@@ -135,27 +141,52 @@ int npool_fini(void);
 /**
  * The instance serving socket @p socket_id (SOCKET_ID_ANY: the one made
  * with SOCKET_ID_ANY), or NULL if there is none. Any thread.
+ *
+ * @param socket_id
+ *   A NUMA socket, or SOCKET_ID_ANY.
+ * @return
+ *   The instance, or NULL.
  */
 struct npool *npool_lookup_socket(int socket_id);
 
 /**
  * The instance the calling thread allocates from (its lcore's socket's,
  * else the default one), or NULL if there is none. Any thread.
+ *
+ * @return
+ *   The instance, or NULL.
  */
 struct npool *npool_local(void);
 
 /**
  * The instance whose arena holds @p p (a fragment or any address inside
  * one), or NULL. Any thread; walks the instances.
+ *
+ * @param p
+ *   Any address.
+ * @return
+ *   The instance, or NULL.
  */
 struct npool *npool_of_addr(const void *p);
 
 /** The socket @p np serves (its npool_conf.socket_id); SOCKET_ID_ANY
- * for NULL. Any thread. */
+ * for NULL. Any thread.
+ *
+ * @param np
+ *   An instance, or NULL.
+ * @return
+ *   The socket id, or SOCKET_ID_ANY.
+ */
 int npool_socket_id(const struct npool *np);
 
 /** Name of @p np ("s<socket>", or "any" for SOCKET_ID_ANY), or NULL for
- * NULL. Any thread. */
+ * NULL. Any thread.
+ *
+ * @param np
+ *   An instance, or NULL.
+ * @return
+ *   The name, or NULL.
+ */
 const char *npool_name(const struct npool *np);
 
 /**
@@ -187,6 +218,8 @@ struct npool_usage {
  * Read the memory state, summed over every instance. Any thread; exact
  * only when no thread allocates.
  *
+ * @param u
+ *   Where to write the state.
  * @return 0, -EINVAL if @p u is NULL, or -ENODEV if there is no
  *   instance.
  */
@@ -196,15 +229,29 @@ int npool_usage_get(struct npool_usage *u);
  * Read the memory state of one instance. Any thread; exact only when no
  * thread allocates.
  *
+ * @param np
+ *   An instance.
+ * @param u
+ *   Where to write the state.
  * @return 0, or -EINVAL if @p np or @p u is NULL.
  */
 int npool_instance_usage_get(const struct npool *np, struct npool_usage *u);
 
 /** The default instance's head pool (ops "npool"), or NULL while there
- * is no instance. */
+ * is no instance.
+ *
+ * @return
+ *   The head pool, or NULL.
+ */
 struct rte_mempool *npool_head_pool(void);
 
-/** The head pool of @p np, or NULL for NULL. Any thread. */
+/** The head pool of @p np, or NULL for NULL. Any thread.
+ *
+ * @param np
+ *   An instance, or NULL.
+ * @return
+ *   The head pool, or NULL.
+ */
 struct rte_mempool *npool_instance_head_pool(const struct npool *np);
 
 #ifdef __cplusplus

@@ -105,6 +105,8 @@ int npool_arena_create(struct npool_arena *a, const char *name,
  * Free an arena's memory. Every chunk must be free (npool_arena_in_use()
  * == 0) or the memory of chunks still in use would be freed under them.
  *
+ * @param a
+ *   The arena.
  * @return
  *   0, or -EBUSY (chunks still in use; nothing is freed).
  */
@@ -113,6 +115,11 @@ int npool_arena_free(struct npool_arena *a);
 /**
  * Number of chunks (big and small) not in the arena's free rings: held by
  * a fragment cache or by outstanding fragments. Any thread.
+ *
+ * @param a
+ *   The arena.
+ * @return
+ *   The number of chunks in use.
  */
 unsigned int npool_arena_in_use(const struct npool_arena *a);
 
@@ -157,6 +164,11 @@ struct npool_chunk *npool_arena_get(struct npool_arena *a, int small);
 /**
  * Give a chunk back (put_page() dropping the last reference).
  * Any thread, lock-free. Must be called exactly once per npool_arena_get().
+ *
+ * @param a
+ *   The arena.
+ * @param c
+ *   A chunk of npool_arena_get() on @p a.
  */
 void npool_arena_put(struct npool_arena *a, struct npool_chunk *c);
 
@@ -168,6 +180,9 @@ void npool_arena_put(struct npool_arena *a, struct npool_chunk *c);
  *   The arena.
  * @param small
  *   0 for big chunks, 1 for small chunks.
+ *
+ * @return
+ *   The number of free chunks of that size.
  */
 unsigned int npool_arena_free_count(const struct npool_arena *a, int small);
 

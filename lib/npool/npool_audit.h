@@ -82,6 +82,10 @@ struct npool;
  * npool_audit() of one instance (npool_create()); npool_audit() sums
  * this over every instance.
  *
+ * @param np
+ *   An instance.
+ * @param out
+ *   Where to write the findings (also on -EUCLEAN).
  * @return As npool_audit(), with -EINVAL also for @p np NULL.
  */
 int npool_instance_audit(struct npool *np, struct npool_audit *out);

@@ -49,7 +49,7 @@ struct npool_frag_cache {
 	 * (big ones only when no small chunk is free); 0: big chunks first
 	 * (small ones as the order-0 fallback). */
 	uint16_t small;
-	uint16_t pad;
+	uint16_t pad;           /**< unused */
 	/** The instance whose arena the cache carves. */
 	struct npool *np;
 	/** napi caches: the chunk carved before @c chunk, kept with its
@@ -118,7 +118,11 @@ extern struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
 /** @internal Number of entries of npool_instances_pvt[]. */
 extern unsigned int npool_nb_instances_pvt;
 
-/** Slot of the calling thread: its lcore id, or NPOOL_NON_EAL_SLOT. */
+/** Slot of the calling thread: its lcore id, or NPOOL_NON_EAL_SLOT.
+ *
+ * @return
+ *   The slot, 0 .. NPOOL_NON_EAL_SLOT.
+ */
 static __rte_always_inline unsigned int
 npool_slot(void)
 {

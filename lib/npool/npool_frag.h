@@ -138,6 +138,12 @@ npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
  *
  * Context, parameters and errors as npool_napi_alloc_frag_align() with
  * align 1.
+ *
+ * @param size
+ *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
+ * @return
+ *   The fragment, or NULL with rte_errno set as for
+ *   npool_napi_alloc_frag_align().
  */
 static __rte_always_inline void *
 npool_napi_alloc_frag(uint32_t size)
@@ -170,6 +176,12 @@ npool_alloc_frag_align(uint32_t size, uint32_t align)
 /**
  * Allocate a fragment from any thread. Kernel: netdev_alloc_frag().
  * As npool_alloc_frag_align() with align 1.
+ *
+ * @param size
+ *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
+ * @return
+ *   The fragment, or NULL with rte_errno set as for
+ *   npool_alloc_frag_align().
  */
 static inline void *
 npool_alloc_frag(uint32_t size)
@@ -368,6 +380,9 @@ void npool_frag_cache_drain_local(void);
  * npool_audit() checks them against the chunks' reference counts. Any
  * thread; exact only when no thread allocates or frees (a slot being
  * updated may be read mid-way).
+ *
+ * @return
+ *   The number of fragments out (0 before npool_init()).
  */
 int64_t npool_frags_outstanding(void);
 
@@ -376,6 +391,9 @@ int64_t npool_frags_outstanding(void);
  *
  * @param np
  *   The instance (npool_create()), or NULL for 0.
+ *
+ * @return
+ *   The number of fragments out of @p np.
  */
 int64_t npool_instance_frags_outstanding(const struct npool *np);
 

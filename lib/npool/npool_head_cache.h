@@ -46,7 +46,7 @@ extern "C" {
  * head_refills, head_flushes and head_misses of struct npool_stats. */
 struct npool_hc_lcore {
 	uint32_t len;        /**< objects in @c objs */
-	uint32_t pad;
+	uint32_t pad;        /**< unused */
 	uint64_t refills;    /**< bulk refills from the store */
 	uint64_t flushes;    /**< half flushes to the store */
 	uint64_t misses;     /**< gets that failed: store empty */
@@ -102,12 +102,21 @@ struct npool_hc *npool_hc_create(const char *name, uint32_t size,
  */
 int npool_mempool_ops_register(void);
 
-/** Free a head cache (the objects themselves are not touched). */
+/** Free a head cache (the objects themselves are not touched).
+ *
+ * @param hc
+ *   A head cache, or NULL.
+ */
 void npool_hc_free(struct npool_hc *hc);
 
 /**
  * Objects available: store plus every lcore's cache. Any thread; exact
  * only while no thread gets or puts.
+ *
+ * @param hc
+ *   A head cache.
+ * @return
+ *   The number of objects available.
  */
 unsigned int npool_hc_count(const struct npool_hc *hc);
 
@@ -282,6 +291,13 @@ npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
  * object that exists. Debug builds panic, naming the object, when one is
  * not of the pool the cache serves (@c mp) or is put twice without a get
  * between (npool_debug.h).
+ *
+ * @param hc
+ *   The head cache.
+ * @param objs
+ *   The objects.
+ * @param n
+ *   How many.
  */
 static __rte_always_inline void
 npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)

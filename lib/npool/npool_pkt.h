@@ -127,6 +127,11 @@ npool_pkt_fragsz_np_pvt(const struct npool *np, uint32_t len)
  * of room: headroom + len + shared info, rounded up to a cache line. The
  * headroom is that of the calling thread's instance (npool_local()).
  * Context: any thread, while an instance exists.
+ *
+ * @param len
+ *   Data room of the packet in bytes.
+ * @return
+ *   The fragment size in bytes.
  */
 static __rte_always_inline uint32_t
 npool_pkt_fragsz(uint32_t len)
@@ -380,6 +385,11 @@ npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 /**
  * Whether @p m is an npool packet (its buffer is an npool fragment).
  * Any thread.
+ *
+ * @param m
+ *   An mbuf.
+ * @return
+ *   1 for an npool packet, else 0.
  */
 static inline int
 npool_pkt_is_npool(const struct rte_mbuf *m)
@@ -454,6 +464,9 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
  *
  * Context: any thread; the shortcut is taken on EAL lcores. NULL is
  * ignored.
+ *
+ * @param m
+ *   The packet, or NULL.
  */
 static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
@@ -577,6 +590,11 @@ general:
  * truesize only. tests/bench/bench_retain.c measures both.
  *
  * Any thread; @p m is not modified.
+ *
+ * @param m
+ *   A packet segment.
+ * @return
+ *   Its truesize in bytes.
  */
 uint32_t npool_pkt_truesize(const struct rte_mbuf *m);
 

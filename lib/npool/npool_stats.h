@@ -126,6 +126,10 @@ struct npool;
  * Sum the counters of every slot of instance @p np into @p out.
  * Any thread.
  *
+ * @param np
+ *   An instance.
+ * @param out
+ *   Where to write the sums.
  * @return 0, or -EINVAL (@p np or @p out NULL).
  */
 int npool_instance_stats_sum(const struct npool *np, struct npool_stats *out);
@@ -134,6 +138,8 @@ int npool_instance_stats_sum(const struct npool *np, struct npool_stats *out);
  * Sum the counters of every slot of every instance into @p out.
  * Any thread.
  *
+ * @param out
+ *   Where to write the sums.
  * @return 0, or -EINVAL (@p out NULL or npool not initialised).
  */
 int npool_stats_sum(struct npool_stats *out);

@@ -62,6 +62,11 @@ struct rte_mempool *npool_pktmbuf_pool_create(const char *name,
 
 /**
  * Whether @p mp uses the "npool" ops. Any thread.
+ *
+ * @param mp
+ *   A mempool.
+ * @return
+ *   1 if it uses the "npool" ops, 0 if not (or @p mp is NULL).
  */
 int npool_mempool_is_npool(const struct rte_mempool *mp);
 
