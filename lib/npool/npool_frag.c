@@ -317,24 +317,6 @@ npool_frag_cache_drain_local(void)
 	}
 }
 
-struct npool *
-npool_owner_pvt(const void *p, struct npool_chunk **cp)
-{
-	unsigned int k;
-
-	for (k = 0; k < npool_nb_instances_pvt; k++) {
-		struct npool *np = npool_instances_pvt[k];
-		struct npool_chunk *c = npool_arena_chunk(&np->arena, p);
-
-		if (c != NULL) {
-			*cp = c;
-			return np;
-		}
-	}
-	*cp = NULL;
-	return NULL;
-}
-
 void
 npool_free_frag_other_pvt(unsigned int slot, const void *p)
 {
@@ -348,21 +330,4 @@ npool_free_frag_other_pvt(unsigned int slot, const void *p)
 		return;
 	}
 	npool_free_frag_chunk_pvt(np, slot, c, p);
-}
-
-int64_t
-npool_instance_frags_outstanding(const struct npool *np)
-{
-	return np != NULL ? npool_instance_frags_counted_pvt(np) : 0;
-}
-
-int64_t
-npool_frags_outstanding(void)
-{
-	int64_t out = 0;
-	unsigned int k;
-
-	for (k = 0; k < npool_nb_instances_pvt; k++)
-		out += npool_instance_frags_outstanding(npool_instances_pvt[k]);
-	return out;
 }
