@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,26 +140,6 @@ static const struct {
 	{ "  -h, --help          print this help\n",
 		false, NULL },
 };
-
-static const char *err_prog = "npool";
-
-void
-app_err_set_prog(const char *prog)
-{
-	err_prog = prog;
-}
-
-void
-app_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", err_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 void
 app_opts_defaults(struct app_opts *o, const char *prog)

@@ -22,6 +22,9 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
+/* app_err(), which every app_parse_*() error goes through. */
+#include "app_log.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -128,12 +131,6 @@ int app_cli_parse(int argc, char **argv, struct app_opts *o,
 /** Print the usage (shared options and the app's) to @p f. */
 void app_cli_usage(FILE *f, const struct app_opts *o,
 		const struct app_cli *cli);
-
-/** Print "<prog>: <message>\n" on stderr. */
-void app_err(const char *fmt, ...) __rte_format_printf(1, 2);
-
-/** Name used by app_err() (set by app_opts_defaults()). */
-void app_err_set_prog(const char *prog);
 
 /**
  * Parse an unsigned decimal (or 0x hex) number, all of @p s, within

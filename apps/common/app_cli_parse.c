@@ -18,6 +18,7 @@
 #include <rte_lcore.h>
 
 #include "app_cli.h"
+#include "app_log.h"
 
 /*
  * All of @p s as an unsigned number: decimal (hexadecimal with @p hex), or
