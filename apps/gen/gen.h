@@ -154,7 +154,7 @@ struct gen_lcore {
 	struct gen_txq txq[GEN_MAX_TXQ_PER_LCORE];
 };
 
-/** Everything the lcores read. */
+/** Everything the lcores read: filled by main.c, defined in gen_lcore.c. */
 struct gen {
 	struct gen_conf c;
 	enum app_pool_kind pool;

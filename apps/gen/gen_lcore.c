@@ -26,6 +26,10 @@
 /* Drop reason of npool-gen: a send slot refused by rte_eth_tx_burst(). */
 #define GEN_UNSENT 0
 
+/* What main.c set up for the lcores (gen.h); defined here, with the code
+ * that reads it, so that this file calls nothing of main.c. */
+struct gen gen;
+
 static unsigned int active_lcores;
 
 void

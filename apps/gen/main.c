@@ -21,8 +21,6 @@
 #include "app_stats.h"
 #include "gen.h"
 
-struct gen gen;
-
 static const char *const gen_reasons[] = { "tx_unsent" };
 
 enum {
