@@ -10,7 +10,7 @@
 
 #include "npool.h"
 #include "npool_log.h"
-/* The head store is on the "npool" ops (drivers/mempool/npool). */
+/* The head store is on the "npool" ops (npool_head_cache_ops.c). */
 #include "npool_head_cache.h"
 
 RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);

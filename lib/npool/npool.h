@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-/** Name of npool's rte_mempool ops (drivers/mempool/npool). */
+/** Name of npool's rte_mempool ops (npool_head_cache_ops.c). */
 #define NPOOL_MEMPOOL_OPS_NAME "npool"
 
 /** Settings of npool_create() and npool_init() (the kernel's struct
