@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Commit messages in DPDK's form (devtools/check-git-log.sh):
 #   component: what changed
-# - subject at most 72 characters, "component: " (README, lib, apps/fwd,
+# - subject at most 60 characters, as DPDK's (72 for the commits up to
+#   $NPOOL_LOG_BASE60, main when the limit came: they cannot be
+#   rewritten), "component: " (README, lib, apps/fwd,
 #   tests/unit, ...) then a lower-case start: "Fix"/"Add" are refused,
 #   an acronym (TSan, RSS) or an identifier (rte_lpm, --rate) is fine;
 # - no trailing period, no tab; a blank line between subject and body;
 # - body lines at most 75 characters (a URL or a quoted command may be
 #   longer when it stands alone on its line).
 # Usage:
+# Every commit is checked, merge commits too (the history is linear from
+# now on: a merge is one more commit to describe).
 #   scripts/check-git-log.sh [RANGE]   commits of RANGE (default: those
 #                                      after $NPOOL_LOG_BASE, the last
 #                                      commit before the rule)
@@ -18,12 +22,25 @@ set -uo pipefail
 
 # The history before this commit predates the rule (issue 12).
 base=${NPOOL_LOG_BASE:-1196ab6}
+# Subjects of up to 72 characters were allowed up to this commit, the
+# main of issue 19; later ones take DPDK's 60.
+base60=${NPOOL_LOG_BASE60:-3a1ac5f}
 
-check_one() { # $1 = name, message on stdin; prints problems
-	local name=$1 subject second bad=0 n=0 line
+# The subject limit of commit $1: 72 for base60 and its ancestors, else 60
+# (also when base60 is not in a shallow clone: the commit is then new).
+subject_max() {
+	if git merge-base --is-ancestor "$1" "$base60" 2>/dev/null; then
+		echo 72
+	else
+		echo 60
+	fi
+}
+
+check_one() { # $1 = name, $2 = subject limit, message on stdin
+	local name=$1 max=$2 subject second bad=0 n=0 line
 	IFS= read -r subject || subject=
-	if [ ${#subject} -gt 72 ]; then
-		echo "$name: subject is ${#subject} characters (at most 72): $subject"
+	if [ ${#subject} -gt "$max" ]; then
+		echo "$name: subject is ${#subject} characters (at most $max): $subject"
 		bad=1
 	fi
 	if ! printf '%s' "$subject" |
@@ -52,7 +69,7 @@ check_one() { # $1 = name, message on stdin; prints problems
 
 if [ "${1:-}" = "--msg" ]; then
 	# commit-msg hook: git's comment lines are not part of the message.
-	grep -v '^#' "$2" | check_one "commit message"
+	grep -v '^#' "$2" | check_one "commit message" 60
 	exit $?
 fi
 
@@ -66,10 +83,11 @@ if [ -z "$range" ]; then
 	fi
 fi
 fail=0 count=0
-for c in $(git rev-list --no-merges "$range"); do
+for c in $(git rev-list "$range"); do
 	count=$((count + 1))
 	git log -1 --format=%B "$c" |
-		check_one "$(git log -1 --format=%h "$c")" || fail=$((fail + 1))
+		check_one "$(git log -1 --format=%h "$c")" "$(subject_max "$c")" ||
+		fail=$((fail + 1))
 done
 if [ $fail -ne 0 ]; then
 	echo "check-git-log: $fail of $count commit(s) in $range break the rules above"
