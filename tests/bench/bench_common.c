@@ -15,6 +15,7 @@
 #include <rte_pause.h>
 #include <rte_ring.h>
 
+#include "test_eal.h"
 #include "npool.h"
 #include "bench_common.h"
 
@@ -98,13 +99,13 @@ void
 bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 		int prefault)
 {
-	char mem[16], prefix[64];
-	char *eal[16] = {
-		argv[0], "-m", mem, "--no-pci", "--no-shconf",
-		"--no-telemetry", "--file-prefix", prefix, "-l", "0-1",
-		"--log-level", "lib.eal:error",
+	char prefix[64];
+	struct test_eal e = {
+		.prog = argv[0],
+		.prefix = prefix,
+		.mem_mb = mem_mb,
+		.log_level = "error",
 	};
-	int n = 12;
 
 	bench_parse(argc, argv);
 	/*
@@ -114,17 +115,11 @@ bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 	 */
 	if (!prefault)
 		bench_opts.huge_dir = NULL;
-	if (bench_opts.huge_dir != NULL) {
-		eal[n++] = "--huge-dir";
-		eal[n++] = (char *)(uintptr_t)bench_opts.huge_dir;
-	} else {
-		eal[n++] = "--no-huge";
-	}
-	snprintf(mem, sizeof(mem), "%u", mem_mb);
+	e.huge_dir = bench_opts.huge_dir;
 	snprintf(prefix, sizeof(prefix), "npbench-%s-%d", prog, (int)getpid());
-	if (rte_eal_init(n, eal) < 0) {
-		fprintf(stderr, "%s: rte_eal_init (%s): %s\n", prog,
-				bench_mem_mode(), rte_strerror(rte_errno));
+	if (test_eal_init(&e, 0, NULL) != 0) {
+		fprintf(stderr, "%s: EAL not started (memory: %s)\n", prog,
+				bench_mem_mode());
 		exit(1);
 	}
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s",

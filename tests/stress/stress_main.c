@@ -35,6 +35,7 @@
 
 #include <npool.h>
 
+#include "test_eal.h"
 #include "stress.h"
 
 #define ST_ERRORS_SHOWN 20
@@ -227,42 +228,20 @@ parse_args(int argc, char **argv, struct st_conf *c)
 
 static char eal_prefix[32];
 
-/* With --no-shconf and --no-telemetry EAL leaves its runtime folder
- * empty: removing the folder is enough. */
 static void
 remove_runtime_dir(void)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "/var/run/dpdk/%s", eal_prefix);
-	rmdir(path);
+	test_eal_remove_runtime_dir(eal_prefix);
 }
 
 static int
 eal_start(const char *prog)
 {
-	char *argv[16];
-	int argc = 0;
+	const struct test_eal e = { .prog = prog, .prefix = eal_prefix };
 
 	snprintf(eal_prefix, sizeof(eal_prefix), "np-st-%d", (int)getpid());
-	argv[argc++] = (char *)(uintptr_t)prog;
-	argv[argc++] = (char *)(uintptr_t)"-l";
-	argv[argc++] = (char *)(uintptr_t)"0-1";
-	argv[argc++] = (char *)(uintptr_t)"--no-huge";
-	argv[argc++] = (char *)(uintptr_t)"-m";
-	argv[argc++] = (char *)(uintptr_t)"1024";
-	argv[argc++] = (char *)(uintptr_t)"--no-pci";
-	argv[argc++] = (char *)(uintptr_t)"--no-shconf";
-	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";
-	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
-	argv[argc++] = (char *)(uintptr_t)"--file-prefix";
-	argv[argc++] = eal_prefix;
-	argv[argc] = NULL;
-	if (rte_eal_init(argc, argv) < 0) {
-		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
-		remove_runtime_dir();
+	if (test_eal_init(&e, 0, NULL) != 0)
 		return -1;
-	}
 	if (rte_lcore_count() != 2) {
 		fprintf(stderr, "need lcores 0 and 1\n");
 		return -1;

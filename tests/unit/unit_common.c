@@ -1,54 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include <ftw.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include <rte_eal.h>
 #include <rte_launch.h>
 #include <rte_mempool.h>
 #include <rte_pause.h>
 
+#include "test_eal.h"
 #include "unit_common.h"
-
-#define UT_MAX_ARGS 32
 
 static char ut_prefix[64];
 
 int
 ut_eal_init(const char *prefix, int extra_argc, const char **extra_argv)
 {
-	char *argv[UT_MAX_ARGS];
-	int argc = 0, i, ret;
+	const struct test_eal e = {
+		.prog = "npool_unit",
+		.prefix = ut_prefix,
+	};
 
-	if (extra_argc < 0 || extra_argc > UT_MAX_ARGS - 14)
-		return -1;
 	snprintf(ut_prefix, sizeof(ut_prefix), "%s", prefix);
-	argv[argc++] = (char *)(uintptr_t)"npool_unit";
-	argv[argc++] = (char *)(uintptr_t)"--no-huge";
-	argv[argc++] = (char *)(uintptr_t)"-m";
-	argv[argc++] = (char *)(uintptr_t)"1024";
-	argv[argc++] = (char *)(uintptr_t)"--no-pci";
-	argv[argc++] = (char *)(uintptr_t)"--no-shconf";
-	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";
-	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
-	argv[argc++] = (char *)(uintptr_t)"--file-prefix";
-	argv[argc++] = ut_prefix;
-	argv[argc++] = (char *)(uintptr_t)"-l";
-	argv[argc++] = (char *)(uintptr_t)"0-1";
-	for (i = 0; i < extra_argc; i++)
-		argv[argc++] = (char *)(uintptr_t)extra_argv[i];
-	argv[argc] = NULL;
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
-		ut_remove_runtime_dir(prefix);
+	if (test_eal_init(&e, extra_argc, extra_argv) != 0)
 		return -1;
-	}
 	if (rte_lcore_count() < 2) {
 		fprintf(stderr, "need 2 lcores, have %u\n", rte_lcore_count());
 		return -1;
@@ -56,30 +33,10 @@ ut_eal_init(const char *prefix, int extra_argc, const char **extra_argv)
 	return 0;
 }
 
-static int
-rm_entry(const char *path, const struct stat *sb __rte_unused,
-		int type __rte_unused, struct FTW *ftw __rte_unused)
-{
-	remove(path);
-	return 0;
-}
-
 void
 ut_remove_runtime_dir(const char *prefix)
 {
-	const char *base = "/var/run";
-	char path[PATH_MAX];
-
-	/* Where EAL puts it (eal_create_runtime_dir()). */
-	if (getuid() != 0) {
-		base = getenv("XDG_RUNTIME_DIR");
-		if (base == NULL)
-			base = "/tmp";
-	}
-	if (prefix == NULL || prefix[0] == '\0' || strchr(prefix, '/') != NULL)
-		return;
-	snprintf(path, sizeof(path), "%s/dpdk/%s", base, prefix);
-	nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	test_eal_remove_runtime_dir(prefix);
 }
 
 void
