@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Commit messages in DPDK's form (devtools/check-git-log.sh):
 #   component: what changed
-# - subject at most 60 characters, as DPDK's (72 for the commits up to
-#   $NPOOL_LOG_BASE60, main when the limit came: they cannot be
-#   rewritten), "component: " (README, lib, apps/fwd,
+# - subject at most 60 characters, as DPDK's (72 for the commits that
+#   were on main before this limit came: they cannot be rewritten),
+#   "component: " (README, lib, apps/fwd,
 #   tests/unit, ...) then a lower-case start: "Fix"/"Add" are refused,
 #   an acronym (TSan, RSS) or an identifier (rte_lpm, --rate) is fine;
 # - no trailing period, no tab; a blank line between subject and body;
@@ -22,14 +22,22 @@ set -uo pipefail
 
 # The history before this commit predates the rule (issue 12).
 base=${NPOOL_LOG_BASE:-1196ab6}
-# Subjects of up to 72 characters were allowed up to this commit, the
-# main of issue 19; later ones take DPDK's 60.
-base60=${NPOOL_LOG_BASE60:-3a1ac5f}
+# Subjects of up to 72 characters were allowed up to the parent of the
+# commit that brought subject_max() into this file (found by git log -S,
+# so it holds wherever that commit lands on main); later commits take
+# DPDK's 60. NPOOL_LOG_BASE60 names the last 72-character commit by hand.
+base60=${NPOOL_LOG_BASE60:-}
+if [ -z "$base60" ]; then
+	base60=$(git log --reverse --format=%H -S'subject_max()' -- \
+		"$(dirname "$0")/check-git-log.sh" 2>/dev/null | head -1)
+	[ -n "$base60" ] && base60="$base60^"
+fi
 
 # The subject limit of commit $1: 72 for base60 and its ancestors, else 60
 # (also when base60 is not in a shallow clone: the commit is then new).
 subject_max() {
-	if git merge-base --is-ancestor "$1" "$base60" 2>/dev/null; then
+	if [ -n "$base60" ] &&
+			git merge-base --is-ancestor "$1" "$base60" 2>/dev/null; then
 		echo 72
 	else
 		echo 60
