@@ -39,6 +39,8 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 	npool_rx_stats_reset();
 	st.d = *d;
 	st.d.nb_reasons = RTE_MIN(d->nb_reasons, APP_MAX_REASONS);
+	st.d.nb_events = d->events_key == NULL ? 0 :
+		RTE_MIN(d->nb_events, APP_MAX_EVENTS);
 	if (st.d.rx_bad >= st.d.nb_reasons)
 		st.d.rx_bad = 0;
 	st.o = o;
@@ -106,6 +108,8 @@ add_ctr(struct app_port_ctr *sum, const volatile struct app_port_ctr *c)
 	sum->fwd += c->fwd;
 	for (r = 0; r < st.d.nb_reasons; r++)
 		sum->drops[r] += c->drops[r];
+	for (r = 0; r < st.d.nb_events; r++)
+		sum->ev[r] += c->ev[r];
 }
 
 /* Counters of port @p p over all lcores. */
@@ -393,6 +397,8 @@ app_stats_print_final(FILE *f, double duration_s)
 		snprintf(name, sizeof(name), "  %s", st.d.reasons[r]);
 		ROW(name, c[i].drops[r]);
 	}
+	for (r = 0; r < st.d.nb_events; r++)
+		ROW(st.d.events[r], c[i].ev[r]);
 	/* What the PMDs counted: frames lost before the app saw them. */
 #define ETH_ROW(x) ROW("eth " #x, e[i].x);
 	ETH_FIELDS(ETH_ROW)
@@ -431,6 +437,12 @@ json_ctr(struct app_json *j, const struct app_port_ctr *c)
 	app_json_obj_begin(j, "drops");
 	for (r = 0; r < st.d.nb_reasons; r++)
 		app_json_u64(j, st.d.reasons[r], c->drops[r]);
+	app_json_obj_end(j);
+	if (st.d.nb_events == 0)
+		return;
+	app_json_obj_begin(j, st.d.events_key);
+	for (r = 0; r < st.d.nb_events; r++)
+		app_json_u64(j, st.d.events[r], c->ev[r]);
 	app_json_obj_end(j);
 }
 

@@ -31,7 +31,10 @@ extern "C" {
 #endif
 
 /** Most drop reasons an app may name. */
-#define APP_MAX_REASONS 16u
+#define APP_MAX_REASONS 24u
+
+/** Most event counters an app may name (app_stats_desc.events). */
+#define APP_MAX_EVENTS 16u
 
 /** Counters of one port on one lcore. */
 struct app_port_ctr {
@@ -39,6 +42,10 @@ struct app_port_ctr {
 	uint64_t tx;   /**< packets sent out of the port (fragments each) */
 	uint64_t fwd;  /**< packets received here and forwarded */
 	uint64_t drops[APP_MAX_REASONS]; /**< received here, dropped */
+	/** The app's events on the port (app_stats_desc.events): what it
+	 * said itself (npool-fwd's replies and ICMP errors), not packets
+	 * received, so outside rx == forwarded + dropped. Slow path. */
+	uint64_t ev[APP_MAX_EVENTS];
 };
 
 /** Non-empty bursts between two TSC reads while packets keep coming. */
@@ -69,6 +76,10 @@ struct app_stats_desc {
 	/** Reason of the frames app_rx_burst() drops as malformed: a chain
 	 * whose segments do not add up to its pkt_len or nb_segs. */
 	unsigned int rx_bad;
+	/** JSON and telemetry key of the event counters (NULL: none). */
+	const char *events_key;
+	const char *const *events;    /**< event names, JSON keys */
+	unsigned int nb_events;       /**< 0 .. APP_MAX_EVENTS */
 };
 
 struct app_json;

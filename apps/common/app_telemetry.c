@@ -25,6 +25,26 @@
 #include "app_stats.h"
 #include "app_telemetry.h"
 
+/* The app's event counters (app_stats_desc.events) into dict @p d. */
+static int
+events_to_dict(struct rte_tel_data *d, const struct app_stats_desc *desc,
+		const struct app_port_ctr *c)
+{
+	struct rte_tel_data *ev;
+	unsigned int r;
+
+	if (desc->events_key == NULL || desc->nb_events == 0)
+		return 0;
+	ev = rte_tel_data_alloc();
+	if (ev == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_dict(ev);
+	for (r = 0; r < desc->nb_events && r < APP_MAX_EVENTS; r++)
+		rte_tel_data_add_dict_uint(ev, desc->events[r], c->ev[r]);
+	rte_tel_data_add_dict_container(d, desc->events_key, ev, 0);
+	return 0;
+}
+
 /* One port's (or the total's) counters into dict @p d. */
 static int
 ctr_to_dict(struct rte_tel_data *d, const struct app_port_ctr *c)
@@ -51,7 +71,7 @@ ctr_to_dict(struct rte_tel_data *d, const struct app_port_ctr *c)
 	rte_tel_data_add_dict_uint(d, "in_flight",
 			c->rx > c->fwd + dropped ? c->rx - c->fwd - dropped : 0);
 	rte_tel_data_add_dict_container(d, "drops", drops, 0);
-	return 0;
+	return events_to_dict(d, desc, c);
 }
 
 static int
@@ -73,6 +93,8 @@ tel_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		sum.fwd += c.fwd;
 		for (r = 0; r < APP_MAX_REASONS; r++)
 			sum.drops[r] += c.drops[r];
+		for (r = 0; r < APP_MAX_EVENTS; r++)
+			sum.ev[r] += c.ev[r];
 	}
 	return ctr_to_dict(d, &sum);
 }
