@@ -43,6 +43,10 @@ enum fwd_reason {
 	FWD_MTU,
 	FWD_FRAG_FAIL,
 	FWD_TX_FULL,
+	/** To the router's own addresses (--port-addr), ARP and NDP for
+	 * them included: answered (fwd_icmp.h) or not, never forwarded.
+	 * Found with the route (a host route to FWD_HOP_LOCAL). */
+	FWD_LOCAL,
 	FWD_NB_REASONS,
 };
 
@@ -103,6 +107,8 @@ struct fwd_route_set {
 	unsigned int cap;    /**< room in @c r */
 };
 
+struct fwd_addrs;
+
 /** Forwarding configuration: written at setup, read-only while running. */
 struct fwd_conf {
 	enum fwd_lookup lookup; /**< which of the tables below are made */
@@ -126,6 +132,9 @@ struct fwd_conf {
 	struct rte_mempool *frag_direct;   /**< fragment headers */
 	struct rte_mempool *frag_indirect; /**< fragment payload references */
 	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
+	/** The router's addresses and ICMP settings (fwd_addr.h); NULL or
+	 * none: it says nothing itself, as l3fwd. */
+	struct fwd_addrs *addrs;
 	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
 	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
 	/* Command line only. */

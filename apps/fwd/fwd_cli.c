@@ -11,6 +11,7 @@
 
 #include "app_cli.h"
 #include "fwd.h"
+#include "fwd_addr.h"
 
 enum {
 	OPT_LOOKUP = APP_OPT_APP_BASE,
@@ -20,7 +21,14 @@ enum {
 	OPT_MTU,
 	OPT_MAX_PKT_LEN,
 	OPT_PARSE_PTYPE,
+	OPT_PORT_ADDR,
+	OPT_ICMP_RATELIMIT,
+	OPT_ICMP_MSGS_PER_SEC,
+	OPT_ICMP_MSGS_BURST,
 };
+
+/* The router's addresses and ICMP settings of the command line. */
+static struct fwd_addrs fwd_cli_addrs;
 
 /* l3fwd's --max-pkt-len range (MAX_JUMBO_PKT_LEN 9600) from the frame of
  * the smallest IP MTU --mtu takes (68, RFC 791) up. */
@@ -35,6 +43,11 @@ static const struct option fwd_long_opts[] = {
 	{ "mtu", required_argument, NULL, OPT_MTU },
 	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
 	{ "parse-ptype", no_argument, NULL, OPT_PARSE_PTYPE },
+	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
+	{ "icmp-ratelimit", required_argument, NULL, OPT_ICMP_RATELIMIT },
+	{ "icmp-msgs-per-sec", required_argument, NULL,
+		OPT_ICMP_MSGS_PER_SEC },
+	{ "icmp-msgs-burst", required_argument, NULL, OPT_ICMP_MSGS_BURST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,6 +72,19 @@ static const char fwd_usage[] =
 	"  -L                  --lookup lpm (l3fwd's legacy flag)\n"
 	"  --parse-ptype       accepted: npool-fwd always parses headers in\n"
 	"                      software (what l3fwd's flag asks for)\n"
+	"  --port-addr PORT,ADDR/LEN[,ADDR/LEN...]\n"
+	"                      the router's IPv4/IPv6 addresses on PORT (repeat);\n"
+	"                      it then answers ARP, NDP and ping for them and\n"
+	"                      sends ICMP errors (its IPv6 link-local address is\n"
+	"                      the MAC's EUI-64)\n"
+	"  --icmp-ratelimit MS ICMP errors to one destination: one per MS, 6 at\n"
+	"                      once (Linux icmp_ratelimit; default 1000, 0 = no\n"
+	"                      limit); frag needed / packet too big unlimited\n"
+	"  --icmp-msgs-per-sec N  ICMP errors per second per port and lcore\n"
+	"                      (Linux icmp_msgs_per_sec; default 1000, 0 = no\n"
+	"                      limit)\n"
+	"  --icmp-msgs-burst N bucket depth of --icmp-msgs-per-sec (Linux\n"
+	"                      icmp_msgs_burst; default 50)\n"
 	"l3fwd 22.11 options: -p -P -L --config --eth-dest --lookup lpm|fib\n"
 	"  --rule_ipv4 --rule_ipv6 --max-pkt-len --rx-queue-size\n"
 	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused: -E,\n"
@@ -147,6 +173,25 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		fc->max_pkt_len = (uint32_t)v;
 		fc->mtu = (uint16_t)(v - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
 		return 0;
+	case OPT_PORT_ADDR:
+		return fwd_addr_parse(fc->addrs, arg);
+	case OPT_ICMP_RATELIMIT:
+		if (app_parse_u64("--icmp-ratelimit", arg, 0, 3600000, &v) < 0)
+			return -1;
+		fc->addrs->ratelimit_ms = (uint32_t)v;
+		return 0;
+	case OPT_ICMP_MSGS_PER_SEC:
+		if (app_parse_u64("--icmp-msgs-per-sec", arg, 0, UINT32_MAX,
+				&v) < 0)
+			return -1;
+		fc->addrs->msgs_per_sec = (uint32_t)v;
+		return 0;
+	case OPT_ICMP_MSGS_BURST:
+		if (app_parse_u64("--icmp-msgs-burst", arg, 1, UINT32_MAX,
+				&v) < 0)
+			return -1;
+		fc->addrs->msgs_burst = (uint32_t)v;
+		return 0;
 	case OPT_PARSE_PTYPE:
 		printf("--parse-ptype: npool-fwd parses every header in software already (it uses no PMD packet type): nothing to change\n");
 		return 0;
@@ -164,4 +209,6 @@ fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc)
 	cli->long_opts = fwd_long_opts;
 	cli->parse = fwd_parse_opt;
 	cli->ctx = fc;
+	fwd_addr_init(&fwd_cli_addrs);
+	fc->addrs = &fwd_cli_addrs;
 }

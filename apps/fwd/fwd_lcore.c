@@ -19,6 +19,7 @@
 #include "app_stats.h"
 #include "fwd.h"
 #include "fwd_group.h"
+#include "fwd_icmp.h"
 
 struct fwd_txb {
 	uint16_t n;
@@ -134,6 +135,20 @@ fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
 		npool_napi_consume_bulk(frags + sent, n - sent);
 }
 
+/* The router's answer to a dropped packet (fwd_icmp.h), if any, out of
+ * the port it came in on; a reply not sent is not a forwarded packet
+ * (its mbuf->port is invalid: fwd_tx_unsent() skips it). */
+static __rte_noinline void
+fwd_local(struct fwd_lcore *fl, struct rte_mbuf *m, uint8_t v,
+		uint16_t in_port)
+{
+	struct rte_mbuf *r = fwd_local_input(fl->fc, &fl->ctr->port[in_port],
+			m, v, in_port);
+
+	if (r != NULL)
+		fwd_tx_enqueue(fl, in_port, r);
+}
+
 /*
  * Send the @p n packets a burst forwards, @p dst their ports (@p ports: a
  * bit per port). All to one port with nothing buffered for it before them
@@ -192,6 +207,10 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 			fwd_fragment(fl, m, &md[i], in_port);
 		} else {
 			drop[nd++] = m;
+			/* Errors leave as drops do; the router's own
+			 * answers (--port-addr) from there. */
+			if (unlikely(fwd_local_wants(fc, verdict[i])))
+				fwd_local(fl, m, verdict[i], in_port);
 		}
 	}
 	ic->fwd += nf;

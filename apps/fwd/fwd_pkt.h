@@ -24,6 +24,7 @@
 
 #include "app_compat.h"
 #include "fwd.h"
+#include "fwd_addr.h"
 #include "fwd_lookup.h"
 
 /** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
@@ -144,7 +145,8 @@ fwd_check_hop(const struct fwd_conf *fc, int32_t hop, struct fwd_meta *md)
 		return FWD_NO_ROUTE;
 	if (unlikely(hop >= RTE_MAX_ETHPORTS ||
 			!(fc->portmask & (UINT64_C(1) << hop))))
-		return FWD_BAD_PORT;
+		/* The router's own addresses (fwd_addr.h) fail here too. */
+		return hop == FWD_HOP_LOCAL ? FWD_LOCAL : FWD_BAD_PORT;
 	md->port = (uint16_t)hop;
 	return FWD_PASS;
 }

@@ -21,6 +21,7 @@
 #include "app_cli.h"
 #include "app_compat.h"
 #include "fwd.h"
+#include "fwd_addr.h"
 
 /* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
  * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
@@ -477,7 +478,7 @@ load_family(struct fwd_conf *fc, bool v6)
 	struct fwd_route_set s = { NULL, 0, 0 };
 	char dflt[32] = "none", skip[64] = "", rep[48] = "";
 	unsigned int skipped = 0;
-	int repeated = 0;
+	int repeated = 0, nl;
 	int32_t def;
 	int rc;
 
@@ -489,6 +490,13 @@ load_family(struct fwd_conf *fc, bool v6)
 		rc = -2;
 	} else
 		rc = 0;
+	/* The router's own addresses: host routes to FWD_HOP_LOCAL. */
+	nl = rc == 0 && fc->addrs != NULL ? fwd_addr_routes(fc->addrs, &s, v6) :
+		0;
+	if (nl < 0) {
+		app_err("out of memory");
+		rc = -2;
+	}
 	if (rc == 0)
 		rc = fill_family(fc, &s, v6);
 	if (rc == 0) {
@@ -503,9 +511,12 @@ load_family(struct fwd_conf *fc, bool v6)
 			snprintf(rep, sizeof(rep),
 					" (%d repeat an earlier prefix)",
 					repeated);
-		printf("routes IPv%c: %u from %s%s%s, default route %s\n",
-				v6 ? '6' : '4', s.n, path != NULL ? path :
+		printf("routes IPv%c: %u from %s%s%s, default route %s",
+				v6 ? '6' : '4', s.n - nl, path != NULL ? path :
 				"l3fwd's default table", skip, rep, dflt);
+		if (nl > 0)
+			printf(", %d of the router's own", nl);
+		printf("\n");
 	}
 	/* Kept for the tables of other sockets (fwd_routes_copy()). */
 	if (!fc->routes_shared)

@@ -17,6 +17,8 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_addr.h"
+#include "fwd_icmp.h"
 
 const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_TRUNCATED] = "truncated",
@@ -35,6 +37,7 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_MTU] = "mtu",
 	[FWD_FRAG_FAIL] = "frag_fail",
 	[FWD_TX_FULL] = "tx_full",
+	[FWD_LOCAL] = "local",
 };
 
 /* The configuration the report describes (main lcore, after setup). */
@@ -131,6 +134,7 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 		}
 	}
 	fwd_conf_l2_prepare(fc);
+	fwd_addr_link_local(fc->addrs, app_port_mac);
 	return 0;
 }
 
@@ -140,6 +144,8 @@ main(int argc, char **argv)
 	static const struct app_stats_desc desc = {
 		"npool-fwd", fwd_reason_names, FWD_NB_REASONS,
 		.rx_bad = FWD_TRUNCATED,
+		.events_key = "router", .events = fwd_event_names,
+		.nb_events = FWD_NB_EVENTS,
 	};
 	static const struct app_stats_extra extra = { NULL, fwd_json };
 	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
@@ -157,7 +163,8 @@ main(int argc, char **argv)
 	/* On the main lcore's socket; copies for the other sockets once
 	 * the lcores' queues are known (fwd_place_tables()). */
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
-	ret = fwd_routes_load(&fc);
+	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ? -1 :
+		fwd_routes_load(&fc);
 	if (ret == -1)
 		app_cli_usage(stderr, &o, &cli);
 	if (ret != 0) {

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool-fwd's own addresses (fwd_addr.h): --port-addr, the link-local
+ * addresses, the host routes that make packets to them "local", and the
+ * source of ICMP errors.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "app_cli.h"
+#include "fwd_addr.h"
+
+void
+fwd_addr_init(struct fwd_addrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->ratelimit_ms = FWD_ICMP_RATELIMIT_MS;
+	a->msgs_per_sec = FWD_ICMP_MSGS_PER_SEC;
+	a->msgs_burst = FWD_ICMP_MSGS_BURST;
+}
+
+/* Host-order mask of an IPv4 prefix length 1..32. */
+static uint32_t
+mask4(uint8_t len)
+{
+	return len == 0 ? 0 : UINT32_MAX << (32 - len);
+}
+
+/* Whether the first @p len bits of @p x and @p y are equal. */
+static bool
+prefix6_eq(const uint8_t *x, const uint8_t *y, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16 && len != 0; i++) {
+		unsigned int b = len >= 8 ? 8 : len;
+		uint8_t m = (uint8_t)(0xff00 >> b);
+
+		if ((x[i] ^ y[i]) & m)
+			return false;
+		len -= b;
+	}
+	return true;
+}
+
+bool
+fwd_addr_own4(const struct fwd_addrs *a, uint32_t be)
+{
+	uint64_t ports = a->ports;
+	unsigned int i;
+
+	while (ports != 0) {
+		const struct fwd_port_addr *pa =
+			&a->p[__builtin_ctzll(ports)];
+
+		ports &= ports - 1;
+		for (i = 0; i < pa->n4; i++)
+			if (pa->v4[i] == be)
+				return true;
+	}
+	return false;
+}
+
+bool
+fwd_addr_bcast4(const struct fwd_addrs *a, uint32_t be)
+{
+	const uint32_t h = rte_be_to_cpu_32(be);
+	uint64_t ports = a->ports;
+	unsigned int i;
+
+	while (ports != 0) {
+		const struct fwd_port_addr *pa =
+			&a->p[__builtin_ctzll(ports)];
+
+		ports &= ports - 1;
+		for (i = 0; i < pa->n4; i++) {
+			const uint32_t m = mask4(pa->len4[i]);
+
+			if (pa->len4[i] < 31 && (h & m) ==
+					(rte_be_to_cpu_32(pa->v4[i]) & m) &&
+					(h | m) == UINT32_MAX)
+				return true;
+		}
+	}
+	return false;
+}
+
+bool
+fwd_addr_own6(const struct fwd_addrs *a, uint16_t port, const uint8_t *ip)
+{
+	const struct fwd_port_addr *pa;
+	unsigned int i;
+
+	if (port >= RTE_MAX_ETHPORTS || !(a->ports & (UINT64_C(1) << port)))
+		return false;
+	pa = &a->p[port];
+	if (memcmp(pa->ll6, ip, 16) == 0)
+		return true;
+	for (i = 0; i < pa->n6; i++)
+		if (memcmp(pa->v6[i], ip, 16) == 0)
+			return true;
+	return false;
+}
+
+bool
+fwd_addr_own6_any(const struct fwd_addrs *a, const uint8_t *ip)
+{
+	uint64_t ports = a->ports;
+
+	while (ports != 0) {
+		if (fwd_addr_own6(a, (uint16_t)__builtin_ctzll(ports), ip))
+			return true;
+		ports &= ports - 1;
+	}
+	return false;
+}
+
+bool
+fwd_addr_src4(const struct fwd_addrs *a, uint16_t port, uint32_t dst,
+		uint32_t *src)
+{
+	const struct fwd_port_addr *pa;
+	unsigned int i;
+
+	if (port >= RTE_MAX_ETHPORTS || !(a->ports & (UINT64_C(1) << port)) ||
+			a->p[port].n4 == 0)
+		return false;
+	pa = &a->p[port];
+	*src = pa->v4[0];
+	for (i = 0; i < pa->n4; i++) {
+		const uint32_t m = mask4(pa->len4[i]);
+
+		if ((rte_be_to_cpu_32(pa->v4[i]) & m) ==
+				(rte_be_to_cpu_32(dst) & m)) {
+			*src = pa->v4[i];
+			break;
+		}
+	}
+	return true;
+}
+
+bool
+fwd_addr_src6(const struct fwd_addrs *a, uint16_t port, const uint8_t *dst,
+		uint8_t *src, uint8_t *plen)
+{
+	const struct fwd_port_addr *pa;
+	unsigned int i;
+
+	if (port >= RTE_MAX_ETHPORTS || !(a->ports & (UINT64_C(1) << port)))
+		return false;
+	pa = &a->p[port];
+	*plen = 128;
+	if (pa->n6 == 0 || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80)) {
+		memcpy(src, pa->ll6, 16);
+		if (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80)
+			*plen = 64;
+		return true;
+	}
+	memcpy(src, pa->v6[0], 16);
+	for (i = 0; i < pa->n6; i++) {
+		if (prefix6_eq(pa->v6[i], dst, pa->len6[i])) {
+			memcpy(src, pa->v6[i], 16);
+			*plen = pa->len6[i];
+			break;
+		}
+	}
+	return true;
+}
+
+/* Whether @p ip (family @p v6) is already an address of some port. */
+static int
+addr_port(const struct fwd_addrs *a, bool v6, const void *ip)
+{
+	unsigned int p, i;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		const struct fwd_port_addr *pa = &a->p[p];
+
+		for (i = 0; !v6 && i < pa->n4; i++)
+			if (memcmp(&pa->v4[i], ip, 4) == 0)
+				return (int)p;
+		for (i = 0; v6 && i < pa->n6; i++)
+			if (memcmp(pa->v6[i], ip, 16) == 0)
+				return (int)p;
+	}
+	return -1;
+}
+
+/* One ADDR/LEN of port @p port. */
+static int
+parse_one(struct fwd_addrs *a, uint16_t port, char *s)
+{
+	struct fwd_port_addr *pa = &a->p[port];
+	char *slash = strchr(s, '/');
+	uint8_t ip[16];
+	uint64_t len;
+	bool v6;
+	int other;
+
+	if (slash == NULL) {
+		app_err("--port-addr: '%s' is not ADDR/LEN", s);
+		return -1;
+	}
+	*slash = '\0';
+	v6 = strchr(s, ':') != NULL;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, s, ip) != 1) {
+		app_err("--port-addr: '%s' is not an IPv%c address", s,
+				v6 ? '6' : '4');
+		return -1;
+	}
+	if (app_parse_u64("--port-addr", slash + 1, 1, v6 ? 128 : 32,
+				&len) < 0)
+		return -1;
+	if (v6 ? ip[0] == 0xff || (ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80) ||
+			(memcmp(ip, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15) == 0 &&
+			 ip[15] <= 1) :
+			ip[0] == 0 || ip[0] == 127 || ip[0] >= 224) {
+		app_err("--port-addr: %s is not a unicast address a port can have%s",
+				s, v6 && ip[0] == 0xfe ?
+				" (the link-local one is the MAC's EUI-64)" :
+				"");
+		return -1;
+	}
+	other = addr_port(a, v6, ip);
+	if (other >= 0) {
+		app_err("--port-addr: %s given twice (port %d and port %u)", s,
+				other, port);
+		return -1;
+	}
+	if ((v6 ? pa->n6 : pa->n4) == FWD_ADDR_MAX) {
+		app_err("--port-addr: port %u has %d IPv%c addresses already (the most)",
+				port, FWD_ADDR_MAX, v6 ? '6' : '4');
+		return -1;
+	}
+	if (v6) {
+		memcpy(pa->v6[pa->n6], ip, 16);
+		pa->len6[pa->n6++] = (uint8_t)len;
+	} else {
+		memcpy(&pa->v4[pa->n4], ip, 4);
+		pa->len4[pa->n4++] = (uint8_t)len;
+	}
+	return 0;
+}
+
+int
+fwd_addr_parse(struct fwd_addrs *a, const char *arg)
+{
+	char *buf = strdup(arg), *tok, *save = NULL;
+	uint64_t port;
+	int rc = -1;
+
+	if (buf == NULL) {
+		app_err("--port-addr: out of memory");
+		return -1;
+	}
+	tok = strtok_r(buf, ",", &save);
+	if (tok == NULL || strchr(arg, ',') == NULL) {
+		app_err("--port-addr: '%s' is not PORT,ADDR/LEN[,ADDR/LEN...]",
+				arg);
+		goto out;
+	}
+	if (app_parse_u64("--port-addr", tok, 0, 63, &port) < 0)
+		goto out;
+	while ((tok = strtok_r(NULL, ",", &save)) != NULL)
+		if (parse_one(a, (uint16_t)port, tok) < 0)
+			goto out;
+	a->ports |= UINT64_C(1) << port;
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+int
+fwd_addr_check(const struct fwd_addrs *a, uint64_t portmask)
+{
+	uint64_t out = a->ports & ~portmask;
+
+	if (out != 0) {
+		app_err("--port-addr: port %d is not enabled in -p",
+				__builtin_ctzll(out));
+		return -1;
+	}
+	return 0;
+}
+
+void
+fwd_addr_link_local(struct fwd_addrs *a, const struct rte_ether_addr *mac)
+{
+	uint64_t ports = a->ports;
+
+	while (ports != 0) {
+		const unsigned int p = (unsigned int)__builtin_ctzll(ports);
+		const uint8_t *m = mac[p].addr_bytes;
+		uint8_t *ll = a->p[p].ll6;
+
+		ports &= ports - 1;
+		memset(ll, 0, 16);
+		ll[0] = 0xfe;
+		ll[1] = 0x80;
+		/* Modified EUI-64: the U/L bit flipped, ff:fe inside. */
+		ll[8] = m[0] ^ 0x02;
+		ll[9] = m[1];
+		ll[10] = m[2];
+		ll[11] = 0xff;
+		ll[12] = 0xfe;
+		ll[13] = m[3];
+		ll[14] = m[4];
+		ll[15] = m[5];
+	}
+}
+
+int
+fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s, bool v6)
+{
+	struct fwd_route r;
+	unsigned int p, i, n;
+	int added = 0;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		const struct fwd_port_addr *pa = &a->p[p];
+
+		n = v6 ? pa->n6 : pa->n4;
+		for (i = 0; i < n; i++) {
+			if (s->n == s->cap) {
+				struct fwd_route *nr;
+
+				s->cap = s->cap ? 2 * s->cap : 16;
+				nr = realloc(s->r, s->cap * sizeof(*nr));
+				if (nr == NULL)
+					return -1;
+				s->r = nr;
+			}
+			memset(&r, 0, sizeof(r));
+			if (v6)
+				memcpy(r.ip, pa->v6[i], 16);
+			else
+				memcpy(r.ip, &pa->v4[i], 4);
+			r.depth = v6 ? 128 : 32;
+			r.port = FWD_HOP_LOCAL;
+			s->r[s->n++] = r;
+			added++;
+		}
+	}
+	return added;
+}

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool-fwd's own answers (fwd_icmp.h): ARP, NDP, echo and ICMP errors,
+ * built in packets from npool_napi_alloc_pkt() (the kernel's alloc_skb()),
+ * from the received packet's pool when npool does not run.
+ */
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+
+#include "npool.h"
+#include "app_compat.h"
+#include "fwd_icmp.h"
+#include "fwd_icmp_pvt.h"
+
+const char *const fwd_event_names[FWD_NB_EVENTS] = {
+	[FWD_EV_ARP_REPLY] = "arp_reply",
+	[FWD_EV_ND_ADVERT] = "nd_advert",
+	[FWD_EV_ECHO_REPLY] = "echo_reply",
+	[FWD_EV_ECHO6_REPLY] = "echo6_reply",
+	[FWD_EV_TTL4] = "icmp_ttl_exceed",
+	[FWD_EV_UNREACH4] = "icmp_net_unreach",
+	[FWD_EV_FRAG_NEEDED] = "icmp_frag_needed",
+	[FWD_EV_HOPLIMIT6] = "icmp6_hop_limit",
+	[FWD_EV_NOROUTE6] = "icmp6_no_route",
+	[FWD_EV_TOOBIG6] = "icmp6_too_big",
+	[FWD_EV_RATELIMITED] = "icmp_ratelimited",
+	[FWD_EV_NO_SRC] = "icmp_no_src",
+	[FWD_EV_NOMEM] = "icmp_nomem",
+};
+
+/* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes; RFC 4443
+ * 2.4(c): an ICMPv6 one at most the minimum IPv6 MTU. */
+#define ICMP4_MAX 576u
+#define ICMP6_MAX 1280u
+/* Linux's NR_ICMP_TYPES: a type above is taken for an error. */
+#define NR_ICMP_TYPES 18
+#define ICMP4_DEST_UNREACH 3
+#define ICMP4_TIME_EXCEEDED 11
+/* Linux icmp_pointers[].error: 1-7 but 0, 8; 9-12 (net/ipv4/icmp.c). */
+#define ICMP4_ERROR_TYPES (1u << 1 | 1u << 2 | 1u << 3 | 1u << 4 | \
+		1u << 5 | 1u << 6 | 1u << 7 | 1u << 9 | 1u << 10 | 1u << 11 | \
+		1u << 12)
+#define ND_NS 135
+#define ND_NA 136
+#define ND_OPT_SLLA 1
+#define ND_OPT_TLLA 2
+
+/* Rate limiters, per lcore and port (each lcore its own: no lock). */
+static struct fwd_rl fwd_rls[RTE_MAX_LCORE][RTE_MAX_ETHPORTS];
+/* IPv4 identification of what each lcore sends. */
+static uint16_t fwd_ip_id[RTE_MAX_LCORE];
+
+bool
+fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
+		uint64_t now_ms, const uint8_t key[16], uint32_t tmo_ms)
+{
+	uint64_t delta, incr, tokens;
+	unsigned int slot, i;
+	uint32_t h = 0;
+
+	if (!rl->init) {
+		rl->init = true;
+		rl->stamp = now_ms - 1000;
+	}
+	if (a->msgs_per_sec != 0) {
+		/* icmp_global_allow(), one credit a message. */
+		delta = RTE_MIN(now_ms - rl->stamp, (uint64_t)1000);
+		incr = 0;
+		if (delta >= 20) {
+			incr = a->msgs_per_sec * delta / 1000;
+			if (incr != 0)
+				rl->stamp = now_ms;
+		}
+		rl->credit = (uint32_t)RTE_MIN(rl->credit + incr,
+				(uint64_t)a->msgs_burst);
+		if (rl->credit == 0)
+			return false;
+		rl->credit--;
+	}
+	if (tmo_ms == 0)
+		return true;
+	/* inet_peer_xrlim_allow(): a new destination starts full. */
+	for (i = 0; i < 16; i++)
+		h = h * 31 + key[i];
+	slot = (h ^ (h >> 16)) % FWD_RL_PEERS;
+	if (!rl->peer[slot].used || memcmp(rl->peer[slot].key, key, 16)) {
+		memcpy(rl->peer[slot].key, key, 16);
+		rl->peer[slot].used = true;
+		rl->peer[slot].tokens = (uint64_t)FWD_RL_BURST * tmo_ms;
+		rl->peer[slot].last = now_ms;
+	}
+	tokens = rl->peer[slot].tokens + (now_ms - rl->peer[slot].last);
+	rl->peer[slot].last = now_ms;
+	tokens = RTE_MIN(tokens, (uint64_t)FWD_RL_BURST * tmo_ms);
+	if (tokens < tmo_ms) {
+		rl->peer[slot].tokens = tokens;
+		return false;
+	}
+	rl->peer[slot].tokens = tokens - tmo_ms;
+	return true;
+}
+
+bool
+fwd_rl_allow(const struct rx_pkt *r, const uint8_t key[16], uint32_t tmo_ms)
+{
+	const unsigned int lcore = rte_lcore_id();
+	const uint64_t hz = rte_get_tsc_hz() / 1000;
+	struct fwd_rl *rl = &fwd_rls[lcore < RTE_MAX_LCORE ? lcore : 0][r->port];
+
+	return fwd_icmp_rl_allow(rl, r->fc->addrs,
+			rte_get_tsc_cycles() / (hz != 0 ? hz : 1), key, tmo_ms);
+}
+
+struct rte_mbuf *
+fwd_reply_alloc(const struct rx_pkt *r, uint32_t len,
+		const struct rte_ether_addr *dst, uint16_t type)
+{
+	struct rte_mbuf *m = npool_napi_alloc_pkt(len);
+	struct rte_ether_hdr *eth;
+
+	if (m == NULL && rte_errno == ENODEV)
+		m = rte_pktmbuf_alloc(r->m->pool);
+	if (m != NULL && rte_pktmbuf_append(m, (uint16_t)len) == NULL) {
+		rte_pktmbuf_free(m);
+		m = NULL;
+	}
+	if (m == NULL) {
+		r->ic->ev[FWD_EV_NOMEM]++;
+		return NULL;
+	}
+	m->port = RTE_MBUF_PORT_INVALID;
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	eth->dst_addr = *dst;
+	eth->src_addr = r->fc->l2[r->port].src;
+	eth->ether_type = rte_cpu_to_be_16(type);
+	return m;
+}
+
+void
+fwd_copy_out(const struct rte_mbuf *m, uint32_t off, uint32_t n, void *dst)
+{
+	const void *p = rte_pktmbuf_read(m, off, n, dst);
+
+	if (p != NULL && p != dst)
+		memcpy(dst, p, n);
+}
+
+uint16_t
+fwd_cksum_fold(const void *p, uint32_t len)
+{
+	uint16_t s = rte_raw_cksum(p, len);
+
+	return s == 0xffff ? 0 : (uint16_t)~s;
+}
+
+uint16_t
+fwd_icmp6_cksum(const struct rte_ipv6_hdr *ip6, const void *l4)
+{
+	uint32_t s = rte_ipv6_phdr_cksum(ip6, 0);
+
+	s += rte_raw_cksum(l4, rte_be_to_cpu_16(ip6->payload_len));
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return s == 0xffff ? 0 : (uint16_t)~s;
+}
+
+void
+fwd_to_local(const struct rx_pkt *r)
+{
+	if (r->v != FWD_LOCAL) {
+		r->ic->drops[r->v]--;
+		r->ic->drops[FWD_LOCAL]++;
+	}
+}
+
+const struct rte_ether_addr *
+fwd_eth_src(const struct rx_pkt *r)
+{
+	return &((const struct rte_ether_hdr *)r->h)->src_addr;
+}
+
+/* ARP request for an address of the router (Linux arp_process(),
+ * arp_ignore 0: any of its addresses, on any port). */
+static struct rte_mbuf *
+arp_input(const struct rx_pkt *r)
+{
+	const struct rte_arp_hdr *q;
+	struct rte_arp_hdr *a;
+	struct rte_mbuf *m;
+	uint32_t tip;
+
+	if (r->hlen < r->l3 + sizeof(*q))
+		return NULL;
+	q = (const struct rte_arp_hdr *)(r->h + r->l3);
+	if (q->arp_hardware != RTE_BE16(RTE_ARP_HRD_ETHER) ||
+			q->arp_protocol != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+			q->arp_hlen != RTE_ETHER_ADDR_LEN || q->arp_plen != 4 ||
+			q->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST))
+		return NULL;
+	tip = q->arp_data.arp_tip;
+	if (!fwd_addr_own4(r->fc->addrs, tip) ||
+			rte_is_multicast_ether_addr(&q->arp_data.arp_sha))
+		return NULL;
+	fwd_to_local(r);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + sizeof(*a),
+			&q->arp_data.arp_sha, RTE_ETHER_TYPE_ARP);
+	if (m == NULL)
+		return NULL;
+	a = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *,
+			RTE_ETHER_HDR_LEN);
+	*a = *q;
+	a->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
+	a->arp_data.arp_sha = r->fc->l2[r->port].src;
+	a->arp_data.arp_sip = tip;
+	a->arp_data.arp_tha = q->arp_data.arp_sha;
+	a->arp_data.arp_tip = q->arp_data.arp_sip;
+	r->ic->ev[FWD_EV_ARP_REPLY]++;
+	return m;
+}
+
+/* IPv4 header of a packet the router sends. */
+static void
+ip4_fill(struct rte_ipv4_hdr *ip, uint8_t tos, uint16_t tot, uint32_t src,
+		uint32_t dst)
+{
+	const unsigned int lcore = rte_lcore_id();
+
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->type_of_service = tos;
+	ip->total_length = rte_cpu_to_be_16(tot);
+	ip->packet_id = rte_cpu_to_be_16(
+			fwd_ip_id[lcore < RTE_MAX_LCORE ? lcore : 0]++);
+	ip->time_to_live = REPLY_TTL;
+	ip->next_proto_id = IPPROTO_ICMP;
+	ip->src_addr = src;
+	ip->dst_addr = dst;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+/* Echo request to an address of the router (Linux icmp_echo()): the
+ * same ICMP data back, from the address it was sent to. */
+static struct rte_mbuf *
+echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip)
+{
+	const uint32_t ihl = rte_ipv4_hdr_len(ip);
+	const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
+	struct rte_icmp_hdr *ic;
+	struct rte_mbuf *m;
+	uint32_t n;
+
+	if (ip->next_proto_id != IPPROTO_ICMP || tot < ihl + ICMP_HDR ||
+			(ip->fragment_offset & RTE_BE16(
+				RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
+			r->h[r->l3 + ihl] != RTE_IP_ICMP_ECHO_REQUEST)
+		return NULL;
+	n = tot - ihl;
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP4_HDR + n,
+			fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
+	if (m == NULL)
+		return NULL;
+	ic = rte_pktmbuf_mtod_offset(m, struct rte_icmp_hdr *,
+			RTE_ETHER_HDR_LEN + IP4_HDR);
+	fwd_copy_out(r->m, r->l3 + ihl, n, ic);
+	if (rte_raw_cksum(ic, n) != 0xffff) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	ic->icmp_cksum = 0;
+	ic->icmp_cksum = fwd_cksum_fold(ic, n);
+	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+				RTE_ETHER_HDR_LEN), ip->type_of_service,
+			(uint16_t)(IP4_HDR + n), ip->dst_addr, ip->src_addr);
+	r->ic->ev[FWD_EV_ECHO_REPLY]++;
+	return m;
+}
+
+/* Linux __icmp_send() for a packet being forwarded. */
+static struct rte_mbuf *
+icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
+		uint8_t type, uint8_t code, uint32_t info, unsigned int ev)
+{
+	const uint32_t ihl = rte_ipv4_hdr_len(ip);
+	const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
+	const struct fwd_addrs *a = r->fc->addrs;
+	uint32_t room, n, src;
+	uint8_t key[16] = { 0 };
+	struct rte_icmp_hdr *ic;
+	struct rte_mbuf *m;
+	uint8_t it;
+
+	/* No replies to link-layer multicast or broadcast, to IP
+	 * multicast or broadcast, to fragments but the first. */
+	if (rte_is_multicast_ether_addr(
+			&((const struct rte_ether_hdr *)r->h)->dst_addr) ||
+			fwd_addr_bcast4(a, ip->dst_addr) ||
+			fwd_addr_bcast4(a, ip->src_addr) ||
+			(ip->fragment_offset &
+			 RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
+		return NULL;
+	/* Never an error about an ICMP error (unknown types are taken
+	 * for errors, as Linux does). */
+	if (ip->next_proto_id == IPPROTO_ICMP) {
+		if (tot < ihl + 1 || r->hlen < r->l3 + ihl + 1)
+			return NULL;
+		it = r->h[r->l3 + ihl];
+		if (it > NR_ICMP_TYPES || ((ICMP4_ERROR_TYPES >> it) & 1))
+			return NULL;
+	}
+	if (!fwd_addr_src4(a, r->port, ip->src_addr, &src)) {
+		r->ic->ev[FWD_EV_NO_SRC]++;
+		return NULL;
+	}
+	/* icmpv4_mask_allow(): frag needed is never limited. */
+	memcpy(key, &ip->src_addr, 4);
+	if (!(type == ICMP4_DEST_UNREACH && code == 4) &&
+			!fwd_rl_allow(r, key, a->ratelimit_ms)) {
+		r->ic->ev[FWD_EV_RATELIMITED]++;
+		return NULL;
+	}
+	room = RTE_MIN((uint32_t)r->fc->mtu, ICMP4_MAX) - IP4_HDR - ICMP_HDR;
+	if (room <= IP4_HDR)
+		return NULL;
+	n = RTE_MIN(tot, room);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP4_HDR + ICMP_HDR + n,
+			fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
+	if (m == NULL)
+		return NULL;
+	ic = rte_pktmbuf_mtod_offset(m, struct rte_icmp_hdr *,
+			RTE_ETHER_HDR_LEN + IP4_HDR);
+	ic->icmp_type = type;
+	ic->icmp_code = code;
+	ic->icmp_cksum = 0;
+	/* The rest of the header: unused, or the next-hop MTU in its
+	 * low 16 bits (RFC 1191). */
+	memcpy(&ic->icmp_ident, &(uint32_t){ rte_cpu_to_be_32(info) }, 4);
+	fwd_copy_out(r->m, r->l3, n, ic + 1);
+	ic->icmp_cksum = fwd_cksum_fold(ic, ICMP_HDR + n);
+	/* TOS: the original's, precedence internetwork control. */
+	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+				RTE_ETHER_HDR_LEN),
+			(uint8_t)((ip->type_of_service & 0x1e) | 0xc0),
+			(uint16_t)(IP4_HDR + ICMP_HDR + n), src, ip->src_addr);
+	r->ic->ev[ev]++;
+	return m;
+}
+
+static struct rte_mbuf *
+ip4_input(const struct rx_pkt *r)
+{
+	const struct rte_ipv4_hdr *ip;
+
+	if (r->hlen < r->l3 + IP4_HDR)
+		return NULL;
+	ip = (const struct rte_ipv4_hdr *)(r->h + r->l3);
+	if (r->hlen < r->l3 + rte_ipv4_hdr_len(ip))
+		return NULL;
+	switch (r->v) {
+	case FWD_LOCAL:
+		return echo4_input(r, ip);
+	case FWD_TTL_EXCEEDED:
+		return icmp4_error(r, ip, ICMP4_TIME_EXCEEDED, 0, 0,
+				FWD_EV_TTL4);
+	case FWD_NO_ROUTE:
+		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 0, 0,
+				FWD_EV_UNREACH4);
+	case FWD_MTU:
+		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 4,
+				r->fc->mtu, FWD_EV_FRAG_NEEDED);
+	}
+	return NULL;
+}
+
+struct rte_mbuf *
+fwd_local_input(const struct fwd_conf *fc, struct app_port_ctr *ic,
+		struct rte_mbuf *m, unsigned int v, uint16_t in_port)
+{
+	uint8_t buf[RTE_ETHER_HDR_LEN + 4 + 60 + 40];
+	struct rx_pkt r = { fc, ic, m, v, in_port, RTE_ETHER_HDR_LEN,
+		NULL, 0 };
+	uint16_t type;
+
+	if (!fwd_local_wants(fc, v) || in_port >= RTE_MAX_ETHPORTS)
+		return NULL;
+	r.hlen = RTE_MIN(m->pkt_len, (uint32_t)sizeof(buf));
+	r.h = rte_pktmbuf_read(m, 0, r.hlen, buf);
+	if (r.h == NULL || r.hlen < RTE_ETHER_HDR_LEN)
+		return NULL;
+	type = ((const struct rte_ether_hdr *)r.h)->ether_type;
+	/* Behind a VID-0 priority tag (fwd_classify() took it). */
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
+			r.hlen >= RTE_ETHER_HDR_LEN + 4) {
+		type = *(const uint16_t *)(r.h + RTE_ETHER_HDR_LEN + 2);
+		r.l3 += 4;
+	}
+	if (type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return v == FWD_NOT_IP ? arp_input(&r) : NULL;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4))
+		return ip4_input(&r);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
+		return fwd_ip6_input(&r);
+	return NULL;
+}
