@@ -9,8 +9,9 @@ set -euo pipefail
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libpcap-dev python3 libcmocka-dev"
 test_pkgs=""
-# procps: sysctl (not in a minimal Debian)
-demo_pkgs="iproute2 ethtool iputils-ping procps"
+# procps: sysctl (not in a minimal Debian); traceroute, iputils-tracepath:
+# the gateway test and the demo (npool-fwd's ICMP errors)
+demo_pkgs="iproute2 ethtool iputils-ping iputils-tracepath traceroute procps"
 # doc: make doc (Doxygen HTML of the public headers)
 doc_pkgs="doxygen"
 bench_pkgs="dpdk-doc gnuplot-nox valgrind"

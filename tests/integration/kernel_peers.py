@@ -123,6 +123,10 @@ class Peers:
                 harness.skip('no network namespaces or veth here: %s' % e)
             raise
 
+    def fwd_args(self):
+        """More npool-fwd arguments (a subclass's)."""
+        return []
+
     def start_fwd(self):
         a, t = self.a, self.topo
         routes = {}
@@ -144,7 +148,7 @@ class Peers:
                '--rule_ipv4', routes['4'], '--rule_ipv6', routes['6'],
                '--eth-dest', '0,' + t.macs['a'],
                '--eth-dest', '1,' + t.macs['b'],
-               '--json', self.file('fwd.json')]
+               '--json', self.file('fwd.json')] + self.fwd_args()
         harness.log('npool-fwd: ip netns exec %s %s'
                     % (t.ns['r'], ' '.join(cmd)))
         self.fwd = netns.AppProcess(t, 'r', cmd, self.file('fwd.log'))

@@ -26,6 +26,9 @@ Shell use (scripts/demo.sh):
   netns.py create NS IF    namespaces and veths; prints MAC_A= MAC_B=
                            MAC_R0= MAC_R1=
   netns.py hosts NS IF     addresses, neighbours, routes of A and B
+  netns.py gateway NS IF   addresses of A and B, npool-fwd (.1 / ::1, its
+                           --port-addr) as their default gateway: no
+                           static neighbour, ARP and NDP resolve it
   netns.py remove NS IF    end their processes, delete the namespaces
 """
 
@@ -199,6 +202,12 @@ class Topology:
             sh(['ip', '-n', self.ns[node], 'link', 'set', self.ifs[node],
                 'up'])
 
+    def configure_gateway_hosts(self):
+        """A and B with the router's port addresses (.1 / ::1) as their
+        default gateways, resolved by ARP and NDP: no neighbour entry."""
+        self.host('a', 'A', None, None)
+        self.host('b', 'B', None, None)
+
     def host(self, node, me, other, gwmac):
         ns, dev = self.ns[node], self.ifs[node]
         for key in ('accept_dad', 'accept_ra'):
@@ -211,6 +220,10 @@ class Topology:
                  'nodad'])
         sh(ip + ['link', 'set', dev, 'up'])
         for fam, v in (('-4', '4'), ('-6', '6')):
+            if gwmac is None:
+                sh(ip + [fam, 'route', 'add', 'default', 'via',
+                         ADDR['GW_%s%s' % (me, v)], 'dev', dev])
+                continue
             sh(ip + [fam, 'neigh', 'add', ADDR['GW_%s%s' % (me, v)],
                      'lladdr', gwmac, 'dev', dev, 'nud', 'permanent'])
             sh(ip + [fam, 'route', 'add', ADDR['NET_%s%s' % (other, v)],
@@ -331,8 +344,10 @@ def shell_assign(env):
 
 
 def main(argv):
-    usage = 'usage: netns.py env|create|hosts|remove NS_PREFIX IF_PREFIX'
-    if len(argv) != 4 or argv[1] not in ('env', 'create', 'hosts', 'remove'):
+    usage = ('usage: netns.py env|create|hosts|gateway|remove NS_PREFIX '
+             'IF_PREFIX')
+    if len(argv) != 4 or argv[1] not in ('env', 'create', 'hosts', 'gateway',
+                                         'remove'):
         print(usage, file=sys.stderr)
         return 2
     topo = Topology(argv[2], argv[3])
@@ -346,6 +361,10 @@ def main(argv):
                 'MAC_R0': macs['r0'], 'MAC_R1': macs['r1']}))
         elif argv[1] == 'hosts':
             topo.configure_hosts()
+        elif argv[1] == 'gateway':
+            if not topo.macs:
+                topo.read_macs()
+            topo.configure_gateway_hosts()
         else:
             errs = topo.remove()
             for e in errs:
