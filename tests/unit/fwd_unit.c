@@ -31,6 +31,14 @@ void
 fu_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 		const char *r4, const char *r6)
 {
+	fu_conf_init_addrs(fc, lookup, portmask, r4, r6, NULL);
+}
+
+void
+fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
+		uint64_t portmask, const char *r4, const char *r6,
+		struct fwd_addrs *addrs)
+{
 	char *p4 = route_file(r4), *p6 = route_file(r6);
 	unsigned int p;
 	int rc;
@@ -41,6 +49,7 @@ fu_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 	fc->mtu = 1500;
 	fc->rule4 = p4;
 	fc->rule6 = p6;
+	fc->addrs = addrs;
 	rc = fwd_routes_load(fc);
 	unlink(p4);
 	unlink(p6);

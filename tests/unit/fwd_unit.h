@@ -22,4 +22,10 @@
 void fu_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup,
 		uint64_t portmask, const char *r4, const char *r6);
 
+/* fu_conf_init() with the router's addresses @p addrs (fc->addrs; their
+ * host routes loaded with the others). */
+void fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
+		uint64_t portmask, const char *r4, const char *r6,
+		struct fwd_addrs *addrs);
+
 #endif /* FWD_UNIT_H */
