@@ -7,12 +7,15 @@
 #   npd-a0 198.18.1.2/24   <-veth->  npd-r0 = port 0  [npool-fwd]  port 1 = npd-r1  <-veth->  npd-b0 198.18.2.2/24
 #          2001:2:0:1::2/64                 net_af_packet vdevs                                2001:2:0:2::2/64
 #
-# The hosts route the other subnet via a gateway address (.1 / ::1) whose MAC is
-# the npool port's MAC (a static, permanent neighbour entry: npool-fwd answers no
-# ARP/ND); npool-fwd routes the two subnets with LPM route files and writes the
-# hosts' MACs with --eth-dest.  Then: ping A->B (IPv4, IPv6), a TCP transfer
-# A->B (IPv4, IPv6) checked by byte count and SHA-256, SIGINT to npool-fwd, its
-# stats table, leak check and --json counters.  Everything is deleted on exit.
+# npool-fwd has addresses (--port-addr .1 / ::1 on each port) and is the hosts'
+# default gateway: no static neighbour entry, ARP and NDP resolve it.  It routes
+# the two subnets with LPM route files and writes the hosts' MACs with
+# --eth-dest; its egress MTU is 1400 (--mtu), below the hosts' 1500.  Then: ping
+# of the router's addresses, traceroute A->B (its hop shows) and tracepath A->B
+# (the MTU of 1400 found through its ICMP errors), ping A->B (IPv4, IPv6), a TCP
+# transfer A->B (IPv4, IPv6; path MTU discovery through npool-fwd) checked by
+# byte count and SHA-256, SIGINT to npool-fwd, its stats table, leak check and
+# --json counters.  Everything is deleted on exit.
 # The topology and the TCP ends are those of the kernel-peer tests:
 # tests/integration/netns.py and peer_tools.py.
 #
@@ -20,7 +23,8 @@
 # Environment: NPDEMO_BYTES (TCP bytes per transfer, default 16 MiB),
 #   NPDEMO_POOL (npool-fwd --pool: npool (default) or mempool),
 #   NPDEMO_COPYBREAK (npool-fwd --copybreak, default 256: small packets such as
-#   ACKs and pings are copied into npool fragment packets, as ixgbe/igb do).
+#   ACKs and pings are copied into npool fragment packets, as ixgbe/igb do),
+#   NPDEMO_MTU (npool-fwd --mtu, default 1400: what tracepath finds).
 
 set -u -o pipefail
 
@@ -29,6 +33,7 @@ FWD=$BUILD/apps/fwd/npool-fwd
 TCP_BYTES=${NPDEMO_BYTES:-16777216}
 POOL=${NPDEMO_POOL:-npool}
 COPYBREAK=${NPDEMO_COPYBREAK:-256}
+MTU=${NPDEMO_MTU:-1400}
 PINGS=5
 
 # Namespaces npdemo-a/-r/-b, veths npd-a0, npd-r0, npd-r1, npd-b0
@@ -108,7 +113,7 @@ summary() {
 		printf '  %s\n' "$r"
 	done
 	if [ "$FAILED" -eq 0 ] && [ "${#RESULTS[@]}" -gt 0 ]; then
-		printf '\n%sdemo PASSED%s: IPv4/IPv6 ping and TCP forwarded by npool-fwd, no leak\n' "$G" "$N"
+		printf '\n%sdemo PASSED%s: npool-fwd as the hosts'"'"' gateway (ARP, NDP, ping, traceroute, tracepath), IPv4/IPv6 ping and TCP forwarded, no leak\n' "$G" "$N"
 	else
 		printf '\n%sdemo FAILED%s\n' "$R" "$N"
 	fi
@@ -148,11 +153,20 @@ def check(good, msg):
 tx = {p["port"]: p["tx"] for p in j["ports"]}
 check(tx.get(1, 0) > 0, "forwarded A->B (out of port 1): %d packets" % tx.get(1, 0))
 check(tx.get(0, 0) > 0, "forwarded B->A (out of port 0): %d packets" % tx.get(0, 0))
-# No IPv4 here is longer than the MTU (nothing fragmented): rx = tx + dropped.
-check(t["rx"] == t["tx"] + t["dropped"] == t["tx"] + sum(t["drops"].values()),
-      "total rx %d = tx %d + dropped %d" % (t["rx"], t["tx"], t["dropped"]))
+# tx: the forwarded packets and what the router said itself (replies, errors).
+r = t.get("router", {})
+said = sum(v for k, v in r.items() if k not in ("icmp_ratelimited", "icmp_no_src", "icmp_nomem"))
+check(t["rx"] == t["forwarded"] + t["dropped"] == t["forwarded"] + sum(t["drops"].values())
+      and t["tx"] == t["forwarded"] + said,
+      "total rx %d = forwarded %d + dropped %d; tx %d = forwarded + %d answers of the router"
+      % (t["rx"], t["forwarded"], t["dropped"], t["tx"], said))
+print("     router: %s" % (", ".join("%s %d" % kv for kv in sorted(r.items()) if kv[1]) or "none"))
 drops = {k: v for k, v in t["drops"].items() if v}
 print("     drops by reason: %s" % (", ".join("%s %d" % kv for kv in sorted(drops.items())) or "none"))
+if drops.get("local"):
+    print("     (local: to the router's own addresses, ARP and NDP for them included)")
+if drops.get("mtu"):
+    print("     (mtu: above --mtu with DF set / IPv6: answered by frag needed / packet too big)")
 if drops.get("martian_dst"):
     print("     (martian_dst: the hosts' own IPv6 link-local multicast, e.g. MLD reports"
           " to ff02::16, which a router never forwards)")
@@ -175,10 +189,10 @@ eval "$macs"
 info "veth $A_IF ($NS_A) <-> $R0_IF ($NS_R, npool port 0)"
 info "veth $B_IF ($NS_B) <-> $R1_IF ($NS_R, npool port 1)"
 
-step "Configuring the hosts (addresses, static neighbours, routes, checksum offload off)"
+step "Configuring the hosts (addresses, npool-fwd as default gateway, checksum offload off)"
 # DAD and router advertisements off; TCP over AF_PACKET: checksum offloads
-# off (no partial checksums on tx, no trusted ones on rx)
-"${NETNS[@]}" hosts "${TOPO[@]}"
+# off (no partial checksums on tx, no trusted ones on rx); no neighbour entry
+"${NETNS[@]}" gateway "${TOPO[@]}"
 trap - ERR
 set +E
 set +e
@@ -187,10 +201,8 @@ printf '    %-7s %-9s %-17s %-15s %s\n' A "$A_IF" "$MAC_A" "$A4/24" "$A6/64" \
 	B "$B_IF" "$MAC_B" "$B4/24" "$B6/64" \
 	"port 0" "$R0_IF" "$MAC_R0" "(gw $GW_A4)" "(gw $GW_A6)" \
 	"port 1" "$R1_IF" "$MAC_R1" "(gw $GW_B4)" "(gw $GW_B6)"
-info "A: $(ip -n "$NS_A" route show "$NET_B4")"
-info "A: $(ip -n "$NS_A" neigh show "$GW_A4")"
-info "B: $(ip -n "$NS_B" route show "$NET_A4")"
-info "B: $(ip -n "$NS_B" neigh show "$GW_B4")"
+info "A: $(ip -n "$NS_A" route show default) (no neighbour entry)"
+info "B: $(ip -n "$NS_B" route show default) (no neighbour entry)"
 
 # --- 2. npool-fwd -----------------------------------------------------------
 step "Starting npool-fwd in $NS_R on net_af_packet vdevs (--pool $POOL --copybreak $COPYBREAK)"
@@ -206,6 +218,7 @@ R$NET_B6 1
 EOF
 info "routes IPv4: $NET_A4 -> port 0, $NET_B4 -> port 1"
 info "routes IPv6: $NET_A6 -> port 0, $NET_B6 -> port 1"
+info "addresses: port 0 $GW_A4/24 $GW_A6/64, port 1 $GW_B4/24 $GW_B6/64, egress MTU $MTU"
 FWD_CMD=("$FWD" --no-huge -m 1024 --no-pci --no-shconf --file-prefix "$PREFIX"
 	--no-telemetry -l 0-1
 	--vdev "net_af_packet0,iface=$R0_IF"
@@ -213,7 +226,8 @@ FWD_CMD=("$FWD" --no-huge -m 1024 --no-pci --no-shconf --file-prefix "$PREFIX"
 	-- -p 0x3 --lookup lpm --pool "$POOL" --copybreak "$COPYBREAK"
 	--rule_ipv4 "$WORK/routes4.txt" --rule_ipv6 "$WORK/routes6.txt"
 	--eth-dest "0,$MAC_A" --eth-dest "1,$MAC_B"
-	--json "$WORK/fwd.json")
+	--port-addr "0,$GW_A4/24,$GW_A6/64" --port-addr "1,$GW_B4/24,$GW_B6/64"
+	--mtu "$MTU" --json "$WORK/fwd.json")
 info "ip netns exec $NS_R ${FWD_CMD[*]}"
 # ip netns exec and stdbuf exec the command: $! is npool-fwd's own pid.
 # stdbuf -oL: its start-up lines reach the log at once, not at exit.
@@ -247,7 +261,49 @@ info "npool-fwd (pid $FWD_PID) is forwarding (first ping answered, try $i):"
 fwd_log | indent
 
 
-# --- 3. ping ------------------------------------------------------------------
+# --- 3. the router itself: ping, traceroute, tracepath -------------------------
+step "The router's own addresses: ping from A (ARP / NDP resolved them, no static entry)"
+for addr in "$GW_A4" "$GW_A6" "$GW_B4" "$GW_B6"; do
+	out=$(in_ns "$NS_A" timeout 10 ping -n -c 1 -W 2 "$addr" 2>&1)
+	if grep -q '^1 packets transmitted, 1 received' <<<"$out"; then
+		pass "ping $addr (npool-fwd): $(grep -o 'time=[0-9.]* ms' <<<"$out")"
+	else
+		fail "ping $addr (npool-fwd): no reply"
+	fi
+done
+info "A's neighbours: $(ip -n "$NS_A" neigh show dev "$A_IF" | paste -sd';')"
+for v in 4 6; do
+	eval "dst=\$B$v gw=\$GW_A$v"
+	step "traceroute -$v A -> B ($dst): npool-fwd's hop from its ICMP time exceeded"
+	if ! command -v traceroute >/dev/null; then
+		info "traceroute not found (Debian: traceroute): skipped"
+		continue
+	fi
+	out=$(in_ns "$NS_A" timeout 30 traceroute -"$v" -n -q 1 -w 2 -m 5 "$dst" 2>&1)
+	indent <<<"$out"
+	if grep -qE "^ 1  $gw " <<<"$out" && grep -qE "^ 2  $dst " <<<"$out"; then
+		pass "traceroute -$v: hop 1 $gw (npool-fwd), hop 2 $dst"
+	else
+		fail "traceroute -$v: npool-fwd's hop $gw not shown"
+	fi
+done
+for v in 4 6; do
+	eval "dst=\$B$v"
+	step "tracepath -$v A -> B ($dst): the path MTU from npool-fwd's frag needed / packet too big"
+	if ! command -v tracepath >/dev/null; then
+		info "tracepath not found (Debian: iputils-tracepath): skipped"
+		continue
+	fi
+	out=$(in_ns "$NS_A" timeout 30 tracepath -"$v" -n "$dst" 2>&1)
+	indent <<<"$out"
+	if grep -q "Resume: pmtu $MTU " <<<"$out"; then
+		pass "tracepath -$v: path MTU $MTU found (npool-fwd --mtu $MTU)"
+	else
+		fail "tracepath -$v: path MTU $MTU not found"
+	fi
+done
+
+# --- 4. ping ------------------------------------------------------------------
 ping_check() {   # ping_check LABEL ADDR
 	local out
 	out=$(in_ns "$NS_A" timeout 20 ping -n -c "$PINGS" -i 0.2 -W 2 "$2" 2>&1)
@@ -266,7 +322,7 @@ ping_check IPv4 "$B4"
 step "ping A -> B over IPv6 ($A6 -> $B6, $PINGS packets; hlim 63)"
 ping_check IPv6 "$B6"
 
-# --- 4. TCP -------------------------------------------------------------------
+# --- 5. TCP -------------------------------------------------------------------
 tcp_check() {   # tcp_check LABEL FAMILY BIND DST PORT
 	local label=$1 fam=$2 bind=$3 dst=$4 port=$5 srv cli ok
 	: >"$WORK/sink.out"
@@ -308,7 +364,7 @@ tcp_check IPv4 4 0.0.0.0 "$B4" 5001
 step "TCP A -> B over IPv6: $TCP_BYTES bytes to [$B6]:5001, byte count + SHA-256 compared"
 tcp_check IPv6 6 :: "$B6" 5001
 
-# --- 5. stop npool-fwd ----------------------------------------------------------
+# --- 6. stop npool-fwd ----------------------------------------------------------
 step "Stopping npool-fwd with SIGINT: final stats table and leak check"
 kill -INT "$FWD_PID"
 rc=
