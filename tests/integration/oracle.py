@@ -478,3 +478,33 @@ def _copied_options_ok(hopts, opts):
         return len(hopts) % 4 == 0
     return have_ok and have == [o for o in orig if o[0] & 0x80] \
         and len(hopts) % 4 == 0
+
+
+# ---------------------------------------------------------- ICMP errors
+
+def icmp_error_fields(frame):
+    """What two routers' ICMP errors are compared by: (family, type, code,
+    the 4 bytes after the checksum as an int (the MTU field), source
+    address, quoted bytes), with both checksums checked; None when the
+    frame is no ICMP / ICMPv6 error (echo, NDP, MLD, ARP)."""
+    if len(frame) < 14:
+        return None
+    et, l3 = be16(frame, 12), frame[14:]
+    if et == ETH_P_IPV4 and len(l3) >= 28 and l3[9] == 1:
+        ihl = (l3[0] & 15) * 4
+        tot = be16(l3, 2)
+        body = l3[ihl:tot]
+        if len(body) < 8 or body[0] not in (3, 4, 5, 11, 12):
+            return None
+        ok = ipv4_header_ok(l3[:ihl]) and csum16(body) == 0xFFFF
+        return (4, body[0], body[1], struct.unpack('!I', body[4:8])[0],
+                str(ipaddress.IPv4Address(l3[12:16])), bytes(body[8:]), ok)
+    if et == ETH_P_IPV6 and len(l3) >= 48 and l3[6] == 58:
+        body = l3[40:40 + be16(l3, 4)]
+        if len(body) < 8 or body[0] >= 128:
+            return None
+        ph = l3[8:40] + struct.pack('!IxxxB', len(body), 58)
+        ok = csum16(ph + body) == 0xFFFF
+        return (6, body[0], body[1], struct.unpack('!I', body[4:8])[0],
+                str(ipaddress.IPv6Address(l3[8:24])), bytes(body[8:]), ok)
+    return None

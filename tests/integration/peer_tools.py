@@ -33,6 +33,11 @@ saw, and every wait is bounded by a timeout (python3 stdlib only).
                                         accept FLOWS connections, read
                                         each to its end, answer its byte
                                         count; prints "listening"
+  raw-exchange IFACE WAIT               frames (hex, one a line) from stdin
+                                        sent one by one on IFACE
+                                        (AF_PACKET), each followed by WAIT s
+                                        of listening: per frame, the frames
+                                        that came in (hex) meanwhile
   tcp-flows-source FAM ADDR PORT FLOWS BYTES PPS TIMEOUT
                                         BYTES over each of FLOWS
                                         connections, 1 KiB writes
@@ -323,6 +328,28 @@ def tcp_flows_source(fam, addr, port, nflows, nbytes, pps, tmo):
          'seconds': round(dt, 3)})
 
 
+def raw_exchange(iface, wait):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((iface, 0))
+    s.settimeout(0.05)
+    got = []
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        s.send(bytes.fromhex(line.strip()))
+        seen = []
+        end = time.monotonic() + float(wait)
+        while time.monotonic() < end:
+            try:
+                data, addr = s.recvfrom(65536)
+            except socket.timeout:
+                continue
+            if addr[2] != socket.PACKET_OUTGOING:
+                seen.append(data.hex())
+        got.append(seen)
+    out({'frames': got})
+
+
 TOOLS = {
     'tcp-sink': (tcp_sink, 4),
     'tcp-source': (tcp_source, 5),
@@ -332,6 +359,7 @@ TOOLS = {
     'udp-flows-send': (udp_flows_send, 6),
     'tcp-flows-sink': (tcp_flows_sink, 5),
     'tcp-flows-source': (tcp_flows_source, 7),
+    'raw-exchange': (raw_exchange, 2),
 }
 
 

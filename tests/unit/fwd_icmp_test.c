@@ -242,10 +242,13 @@ test_errors4(void **state __rte_unused)
 	/* An ICMP echo may get an error (it is no error itself). */
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_ICMP, 84, 0),
 			84, 11, 0, 0);
-	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 3);
+	/* The first fragment gets one. */
+	check_err4(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_UDP, 100,
+				RTE_IPV4_HDR_MF_FLAG), 100, 11, 0, 0);
+	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 4);
 	assert_int_equal(ctr[0].ev[FWD_EV_UNREACH4], 1);
 	assert_int_equal(ctr[0].ev[FWD_EV_FRAG_NEEDED], 1);
-	assert_int_equal(ctr[0].drops[FWD_TTL_EXCEEDED], 3);
+	assert_int_equal(ctr[0].drops[FWD_TTL_EXCEEDED], 4);
 }
 
 static void
