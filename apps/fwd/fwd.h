@@ -61,6 +61,7 @@ extern const char *const fwd_reason_names[FWD_NB_REASONS];
 enum fwd_lookup {
 	FWD_LOOKUP_LPM, /**< rte_lpm + rte_lpm6 (l3fwd's LPM), the default */
 	FWD_LOOKUP_FIB, /**< rte_fib DIR24_8 + rte_fib6 TRIE (l3fwd's FIB) */
+	FWD_LOOKUP_EM,  /**< rte_hash of 5-tuples (l3fwd's EM): fwd_em.h */
 };
 
 /**
@@ -108,6 +109,14 @@ struct fwd_route_set {
 };
 
 struct fwd_addrs;
+struct fwd_em_rule;
+struct rte_hash;
+
+/** EM routes of one family in file order (fwd_em.h). */
+struct fwd_em_set {
+	struct fwd_em_rule *r;
+	unsigned int n, cap;
+};
 
 /** Forwarding configuration: written at setup, read-only while running. */
 struct fwd_conf {
@@ -124,6 +133,10 @@ struct fwd_conf {
 	struct rte_fib6 *fib6;  /**< with FWD_LOOKUP_FIB, in place of lpm6 */
 	bool fib_vec4;          /**< fib4 looks up with AVX512 */
 	bool fib_vec6;          /**< fib6 looks up with AVX512 */
+	struct rte_hash *em4;   /**< with FWD_LOOKUP_EM (fwd_em.h) */
+	struct rte_hash *em6;
+	/** EM routes ([0] IPv4, [1] IPv6); owned unless routes_shared. */
+	struct fwd_em_set em_rules[2];
 	int32_t def4;          /**< port of the IPv4 default route, -1 none */
 	int32_t def6;          /**< port of the IPv6 default route, -1 none */
 	uint64_t portmask;     /**< enabled ports (-p) */
@@ -232,6 +245,14 @@ void fwd_routes_free(struct fwd_conf *fc);
 
 /** Free the route tables only (any of them may be NULL). */
 void fwd_routes_free_tables(struct fwd_conf *fc);
+
+/**
+ * Append @p el (@p size bytes) to a growing array @p *arr of @p *n
+ * elements and room for @p *cap (doubled from 64 when full).
+ * @return 0, or -1 when out of memory (the array unchanged).
+ */
+int fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,
+		const void *el);
 
 /** Fill fc->eth16 from fc->l2, once fc->l2 is set (setup). */
 void fwd_conf_l2_prepare(struct fwd_conf *fc);

@@ -326,15 +326,6 @@ fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s, bool v6)
 
 		n = v6 ? pa->n6 : pa->n4;
 		for (i = 0; i < n; i++) {
-			if (s->n == s->cap) {
-				struct fwd_route *nr;
-
-				s->cap = s->cap ? 2 * s->cap : 16;
-				nr = realloc(s->r, s->cap * sizeof(*nr));
-				if (nr == NULL)
-					return -1;
-				s->r = nr;
-			}
 			memset(&r, 0, sizeof(r));
 			if (v6)
 				memcpy(r.ip, pa->v6[i], 16);
@@ -342,7 +333,9 @@ fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s, bool v6)
 				memcpy(r.ip, &pa->v4[i], 4);
 			r.depth = v6 ? 128 : 32;
 			r.port = FWD_HOP_LOCAL;
-			s->r[s->n++] = r;
+			if (fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(r),
+					&r) < 0)
+				return -1;
 			added++;
 		}
 	}

@@ -52,9 +52,12 @@ static const struct option fwd_long_opts[] = {
 };
 
 static const char fwd_usage[] =
-	"  --lookup lpm|fib    route tables: rte_lpm + rte_lpm6 (lpm, the\n"
+	"  --lookup lpm|fib|em route tables: rte_lpm + rte_lpm6 (lpm, the\n"
 	"                      default) or rte_fib DIR24_8 + rte_fib6 TRIE (fib),\n"
-	"                      same routes, same results\n"
+	"                      same routes, same results; em: l3fwd's exact\n"
+	"                      match of 5-tuples (its EM route files), a miss\n"
+	"                      goes back out of the receiving port\n"
+	"  -E                  --lookup em (l3fwd's flag)\n"
 	"  --rule_ipv4 FILE    IPv4 routes, l3fwd syntax \"R<prefix>/<depth> <port>\"\n"
 	"                      (depth 0: default route; default: l3fwd's table);\n"
 	"                      as in l3fwd, a route to a port outside -p is left\n"
@@ -85,10 +88,10 @@ static const char fwd_usage[] =
 	"                      limit)\n"
 	"  --icmp-msgs-burst N bucket depth of --icmp-msgs-per-sec (Linux\n"
 	"                      icmp_msgs_burst; default 50)\n"
-	"l3fwd 22.11 options: -p -P -L --config --eth-dest --lookup lpm|fib\n"
+	"l3fwd 22.11 options: -p -P -L -E --config --eth-dest --lookup lpm|fib|em\n"
 	"  --rule_ipv4 --rule_ipv6 --max-pkt-len --rx-queue-size\n"
-	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused: -E,\n"
-	"  --lookup em|acl, --ipv6, --hash-entry-num, --per-port-pool, --mode,\n"
+	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused:\n"
+	"  --lookup acl, --ipv6, --hash-entry-num, --per-port-pool, --mode,\n"
 	"  --eventq-sched, --event-eth-rxqs, --event-vector[-size|-tmo], --alg\n";
 
 static int
@@ -128,15 +131,17 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		fc->lookup = FWD_LOOKUP_LPM;
 		return 0;
 	case 'E':
-		app_err("-E: exact-match lookup (l3fwd's EM) is not supported: npool-fwd has --lookup lpm (-L) and --lookup fib");
-		return -1;
+		fc->lookup = FWD_LOOKUP_EM;
+		return 0;
 	case OPT_LOOKUP:
 		if (strcmp(arg, "lpm") == 0) {
 			fc->lookup = FWD_LOOKUP_LPM;
 		} else if (strcmp(arg, "fib") == 0) {
 			fc->lookup = FWD_LOOKUP_FIB;
+		} else if (strcmp(arg, "em") == 0) {
+			fc->lookup = FWD_LOOKUP_EM;
 		} else {
-			app_err("--lookup: '%s' is not supported (lpm or fib)",
+			app_err("--lookup: '%s' is not supported (lpm, fib or em)",
 					arg);
 			return -1;
 		}

@@ -18,6 +18,7 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_em_burst.h"
 #include "fwd_group.h"
 #include "fwd_icmp.h"
 
@@ -189,7 +190,10 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i, nf = 0, nd = 0;
 
 	RTE_BUILD_BUG_ON(APP_BURST > FWD_BURST_MAX);
-	fwd_pkt_decide_burst(fc, pkts, n, verdict, md, ic->drops);
+	if (unlikely(fc->lookup == FWD_LOOKUP_EM))
+		fwd_em_decide_burst(fc, pkts, n, verdict, md, ic->drops);
+	else
+		fwd_pkt_decide_burst(fc, pkts, n, verdict, md, ic->drops);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 

@@ -25,6 +25,7 @@
 #include "app_compat.h"
 #include "fwd.h"
 #include "fwd_addr.h"
+#include "fwd_em.h"
 #include "fwd_lookup.h"
 
 /** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
@@ -182,7 +183,8 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		return FWD_MARTIAN_DST;
 	if (unlikely(fwd_v4_martian(rte_be_to_cpu_32(ip->src_addr))))
 		return FWD_MARTIAN_SRC;
-	hop = fwd_lookup4(fc, dst);
+	hop = unlikely(fc->lookup == FWD_LOOKUP_EM) ?
+		fwd_em_lookup4(fc, ip, tot, m->port) : fwd_lookup4(fc, dst);
 	v = fwd_check_hop(fc, hop, md);
 	if (unlikely(v != FWD_PASS))
 		return v;
@@ -199,7 +201,7 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 
 static __rte_always_inline int
 fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
-		uint32_t l3_len, struct fwd_meta *md)
+		uint32_t l3_len, struct fwd_meta *md, uint16_t in_port)
 {
 	const uint8_t *dst = APP_IPV6_BYTES(ip->dst_addr);
 	uint32_t plen;
@@ -217,7 +219,9 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 		return FWD_MARTIAN_DST;
 	if (unlikely(fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr))))
 		return FWD_MARTIAN_SRC;
-	hop = fwd_lookup6(fc, dst);
+	hop = unlikely(fc->lookup == FWD_LOOKUP_EM) ?
+		fwd_em_lookup6(fc, ip, plen + sizeof(*ip), in_port) :
+		fwd_lookup6(fc, dst);
 	v = fwd_check_hop(fc, hop, md);
 	if (unlikely(v != FWD_PASS))
 		return v;
@@ -275,7 +279,7 @@ fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
 		return fwd_check_ipv6(fc,
 				(const struct rte_ipv6_hdr *)(p + l2),
-				len - l2, md);
+				len - l2, md, m->port);
 	return FWD_NOT_IP;
 }
 
@@ -321,7 +325,8 @@ fwd_classify_fast(const struct fwd_conf *fc, const struct rte_mbuf *m,
 			unlikely(!fwd_ipv4_cksum_ok(ip, sizeof(*ip))))
 		return -1;
 	dst = rte_be_to_cpu_32(ip->dst_addr);
-	hop = fwd_lookup4(fc, dst);
+	hop = unlikely(fc->lookup == FWD_LOOKUP_EM) ?
+		fwd_em_lookup4(fc, ip, tot, m->port) : fwd_lookup4(fc, dst);
 	if (unlikely(fwd_check_hop(fc, hop, md) != FWD_PASS))
 		return -1;
 	md->l2_len = RTE_ETHER_HDR_LEN;

@@ -22,25 +22,34 @@
 #include "app_compat.h"
 #include "fwd.h"
 #include "fwd_addr.h"
+#include "fwd_em.h"
 
 /* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
  * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
 #define L3FWD_DEFAULT_ROUTES 16
 
+int
+fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,
+		const void *el)
+{
+	void **a = arr, *na;
+
+	if (*n == *cap) {
+		na = realloc(*a, (*cap ? 2 * *cap : 64) * size);
+		if (na == NULL)
+			return -1;
+		*a = na;
+		*cap = *cap ? 2 * *cap : 64;
+	}
+	memcpy((char *)*a + (size_t)*n * size, el, size);
+	(*n)++;
+	return 0;
+}
+
 static int
 set_add(struct fwd_route_set *s, const struct fwd_route *r)
 {
-	struct fwd_route *nr;
-
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		nr = realloc(s->r, s->cap * sizeof(*nr));
-		if (nr == NULL)
-			return -1;
-		s->r = nr;
-	}
-	s->r[s->n++] = *r;
-	return 0;
+	return fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(*r), r);
 }
 
 static int
@@ -531,6 +540,8 @@ fwd_routes_load(struct fwd_conf *fc)
 {
 	int rc;
 
+	if (fc->lookup == FWD_LOOKUP_EM)
+		return fwd_em_load(fc);
 	fc->def4 = -1;
 	fc->def6 = -1;
 	rc = load_family(fc, false);
@@ -558,6 +569,10 @@ fwd_routes_copy(struct fwd_conf *dst, const struct fwd_conf *src,
 	dst->lpm6 = NULL;
 	dst->fib4 = NULL;
 	dst->fib6 = NULL;
+	dst->em4 = NULL;
+	dst->em6 = NULL;
+	if (dst->lookup == FWD_LOOKUP_EM)
+		return fwd_em_fill(dst);
 	rc = fill_family(dst, &src->routes[0], false);
 	if (rc == 0)
 		rc = fill_family(dst, &src->routes[1], true);
@@ -570,6 +585,7 @@ void
 fwd_routes_free(struct fwd_conf *fc)
 {
 	fwd_routes_free_tables(fc);
+	fwd_em_free(fc, false);
 	if (!fc->routes_shared) {
 		free(fc->routes[0].r);
 		free(fc->routes[1].r);
@@ -584,6 +600,7 @@ fwd_routes_free_tables(struct fwd_conf *fc)
 	rte_lpm6_free(fc->lpm6);
 	rte_fib_free(fc->fib4);
 	rte_fib6_free(fc->fib6);
+	fwd_em_free(fc, true);
 	fc->lpm4 = NULL;
 	fc->lpm6 = NULL;
 	fc->fib4 = NULL;

@@ -53,8 +53,9 @@ static const struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
 static void
 fwd_json(struct app_json *j, double duration_s __rte_unused)
 {
-	app_json_str(j, "lookup",
-			fwd_report->lookup == FWD_LOOKUP_FIB ? "fib" : "lpm");
+	app_json_str(j, "lookup", fwd_report->lookup == FWD_LOOKUP_FIB ?
+			"fib" : fwd_report->lookup == FWD_LOOKUP_EM ? "em" :
+			"lpm");
 }
 
 /* Route tables on each forwarding lcore's socket, noted for --json. */
@@ -80,6 +81,8 @@ fwd_place_tables(struct fwd_conf *fc)
 		app_numa_note(APP_NUMA_ROUTES, name, (int)s,
 				fc->lookup == FWD_LOOKUP_FIB ?
 				(const void *)fc_socket[s]->fib4 :
+				fc->lookup == FWD_LOOKUP_EM ?
+				(const void *)fc_socket[s]->em4 :
 				(const void *)fc_socket[s]->lpm4);
 	}
 	/* Loaded on a socket that no forwarding lcore is on. */
@@ -165,6 +168,11 @@ main(int argc, char **argv)
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
 	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ? -1 :
 		fwd_routes_load(&fc);
+	if (ret == 0 && fc.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
+		/* An exact-match table has no host routes. */
+		app_err("--port-addr: not with --lookup em (its 5-tuple table cannot hold the router's addresses)");
+		ret = -1;
+	}
 	if (ret == -1)
 		app_cli_usage(stderr, &o, &cli);
 	if (ret != 0) {

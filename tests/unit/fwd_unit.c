@@ -57,7 +57,10 @@ fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
 	free(p6);
 	fc->rule4 = fc->rule6 = NULL;
 	assert_int_equal(rc, 0);
-	assert_true(lookup == FWD_LOOKUP_FIB ?
+	assert_true(lookup == FWD_LOOKUP_EM ?
+			fc->em4 != NULL && fc->em6 != NULL &&
+			fc->lpm4 == NULL && fc->fib4 == NULL :
+			lookup == FWD_LOOKUP_FIB ?
 			fc->fib4 != NULL && fc->fib6 != NULL &&
 			fc->lpm4 == NULL && fc->lpm6 == NULL :
 			fc->lpm4 != NULL && fc->lpm6 != NULL &&

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_EM_H
+#define FWD_EM_H
+
+/**
+ * @file
+ * --lookup em: l3fwd's exact-match mode (examples/l3fwd/l3fwd_em.c of
+ * DPDK 22.11). A route is a 5-tuple (destination, source, destination
+ * port, source port, protocol) and a port, from l3fwd's EM route files
+ * ("R<dst> <src> <dport> <sport> <proto> <port>") or its default tables;
+ * the keys are l3fwd's (union ipv4_5tuple_host / ipv6_5tuple_host: the
+ * protocol, the addresses, the 4 bytes after the IP header) on rte_hash,
+ * looked up a burst at a time with rte_hash_lookup_bulk_data(). A miss
+ * goes back out of the port the packet came in on, as l3fwd's
+ * em_get_ipv4_dst_port() does. Every check and drop reason is lpm's.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_hash.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "app_compat.h"
+#include "fwd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** l3fwd's IPv4 key (union ipv4_5tuple_host), network order. */
+struct fwd_em_key4 {
+	uint8_t pad0;
+	uint8_t proto;
+	uint16_t pad1;
+	uint32_t src;
+	uint32_t dst;
+	uint16_t sport;
+	uint16_t dport;
+};
+
+/** l3fwd's IPv6 key (union ipv6_5tuple_host). */
+struct fwd_em_key6 {
+	uint16_t pad0;
+	uint8_t proto;
+	uint8_t pad1;
+	uint8_t src[16];
+	uint8_t dst[16];
+	uint16_t sport;
+	uint16_t dport;
+	uint64_t reserve;
+};
+
+/** One EM route. */
+struct fwd_em_rule {
+	union {
+		struct fwd_em_key4 k4;
+		struct fwd_em_key6 k6;
+	};
+	uint16_t port;
+	unsigned int line;   /**< of its file, 0 = l3fwd's table */
+};
+
+/** Load the EM routes and make the tables (fwd_routes_load() for
+ * --lookup em). @return 0, -1 (bad file, app_err() done), -2 (setup). */
+int fwd_em_load(struct fwd_conf *fc);
+
+/** Tables of @p dst (a copy of @p src) on its socket. @return 0, -2. */
+int fwd_em_fill(struct fwd_conf *dst);
+
+/** Free the EM tables; the rules too unless shared. */
+void fwd_em_free(struct fwd_conf *fc, bool tables_only);
+
+/** The key of an IPv4 packet: @p l3 bytes at @p ip (the ports are the 4
+ * bytes after the IHL×4 header, zero where the packet has none). */
+static __rte_always_inline void
+fwd_em_key4(const struct rte_ipv4_hdr *ip, uint32_t l3,
+		struct fwd_em_key4 *k)
+{
+	const uint32_t ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u;
+
+	k->pad0 = 0;
+	k->proto = ip->next_proto_id;
+	k->pad1 = 0;
+	k->src = ip->src_addr;
+	k->dst = ip->dst_addr;
+	k->sport = 0;
+	k->dport = 0;
+	if (likely(l3 >= ihl + 4))
+		memcpy(&k->sport, (const uint8_t *)ip + ihl, 4);
+	else if (l3 > ihl)
+		memcpy(&k->sport, (const uint8_t *)ip + ihl, l3 - ihl);
+}
+
+/** The key of an IPv6 packet (the ports: the 4 bytes after the fixed
+ * header, as l3fwd reads them). */
+static __rte_always_inline void
+fwd_em_key6(const struct rte_ipv6_hdr *ip, uint32_t l3,
+		struct fwd_em_key6 *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->proto = ip->proto;
+	memcpy(k->src, APP_IPV6_BYTES(ip->src_addr), 16);
+	memcpy(k->dst, APP_IPV6_BYTES(ip->dst_addr), 16);
+	if (likely(l3 >= sizeof(*ip) + 4))
+		memcpy(&k->sport, ip + 1, 4);
+	else if (l3 > sizeof(*ip))
+		memcpy(&k->sport, ip + 1, l3 - sizeof(*ip));
+}
+
+/** The port of a packet's key: its route's, or @p in_port on a miss. */
+static __rte_always_inline int32_t
+fwd_em_lookup(const struct rte_hash *h, const void *key, uint16_t in_port)
+{
+	void *data;
+
+	return rte_hash_lookup_data(h, key, &data) >= 0 ?
+		(int32_t)(uintptr_t)data : (int32_t)in_port;
+}
+
+/** fwd_lookup4() for --lookup em: the packet's 5-tuple. */
+static __rte_always_inline int32_t
+fwd_em_lookup4(const struct fwd_conf *fc, const struct rte_ipv4_hdr *ip,
+		uint32_t l3, uint16_t in_port)
+{
+	struct fwd_em_key4 k;
+
+	fwd_em_key4(ip, l3, &k);
+	return fwd_em_lookup(fc->em4, &k, in_port);
+}
+
+/** fwd_lookup6() for --lookup em. */
+static __rte_always_inline int32_t
+fwd_em_lookup6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
+		uint32_t l3, uint16_t in_port)
+{
+	struct fwd_em_key6 k;
+
+	fwd_em_key6(ip, l3, &k);
+	return fwd_em_lookup(fc->em6, &k, in_port);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FWD_EM_H */
