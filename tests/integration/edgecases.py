@@ -21,9 +21,8 @@ derived from the input), or ('frag', port, number of fragments).
 import functools
 import itertools
 import os
-import struct
 
-from packets import (arp, eth, inet_csum, ipv4, ipv6, pad60, udp, v6addr)
+from packets import (arp, eth, ipv4, ipv6, pad60, udp)
 
 ROUTES_V4 = """\
 # npool-fwd integration test routes, IPv4
@@ -540,86 +539,6 @@ L3FWD_FILES_EXPECTED = {
     'drops': {'no_route': 11, 'ttl_exceeded': 2, 'martian_dst': 1},
     'tx': {0: 2, 1: 1, 2: 2, 3: 0},
 }
-
-
-# ICMP errors the router owes (npool-fwd with --port-addr and the kernel
-# alike): A (198.18.1.2 / 2001:2:0:1::2) sends into port 0 (198.18.1.1 /
-# 2001:2:0:1::1), B's network is behind port 1, whose egress MTU is
-# ICMP_MTU; nothing else is routed. A case expects ('icmp', type, code,
-# mtu field, quoted bytes) from 198.18.1.1 / 2001:2:0:1::1 back to A, or
-# ('none',): no error.
-ICMP_MTU = 1400
-ICMP_A4, ICMP_B4, ICMP_GW4 = '198.18.1.2', '198.18.2.2', '198.18.1.1'
-ICMP_A6, ICMP_B6 = '2001:2:0:1::2', '2001:2:0:2::2'
-ICMP_GW6 = '2001:2:0:1::1'
-
-
-def _icmp4(typ, code=0, rest=b'\0' * 4, data=b'npool-icmp'):
-    h = bytearray(struct.pack('!BBH', typ, code, 0) + rest + data)
-    h[2:4] = struct.pack('!H', inet_csum(h))
-    return bytes(h)
-
-
-def _icmp6(src, dst, typ, code=0, rest=b'\0' * 4, data=b'npool-icmp6'):
-    body = bytearray(struct.pack('!BBH', typ, code, 0) + rest + data)
-    ph = v6addr(src) + v6addr(dst) + struct.pack('!IxxxB', len(body), 58)
-    body[2:4] = struct.pack('!H', inet_csum(ph + body))
-    return bytes(body)
-
-
-def icmp_cases(a_mac, r0_mac):
-    """The ICMP error cases, frames from A's MAC to port 0's."""
-    def e(l3, v6=False, dst=r0_mac):
-        return eth(l3, 0x86DD if v6 else 0x0800, dst=dst, src=a_mac)
-
-    def q4(n):
-        return min(n, 576 - 28)
-
-    def q6(n):
-        return min(n, 1280 - 48)
-
-    big = udp(bytes(range(256)) * 4)            # 1032 bytes
-    a4, b4, a6, b6 = ICMP_A4, ICMP_B4, ICMP_A6, ICMP_B6
-    ttl1 = ipv4(a4, b4, ttl=1)
-    cases = [
-        # First: Linux's ip_error() limits no-route errors with the
-        # per-destination tokens icmp_ratelimit 0 leaves empty.
-        ('v4-no-route', e(ipv4(a4, '198.18.9.9')), ('icmp', 3, 0, 0, 33)),
-        ('v4-ttl1-udp', e(ttl1), ('icmp', 11, 0, 0, q4(len(ttl1)))),
-        ('v4-ttl1-echo', e(ipv4(a4, b4, _icmp4(8), ttl=1, proto=1)),
-         ('icmp', 11, 0, 0, 20 + 18)),
-        ('v4-ttl1-options', e(ipv4(a4, b4, ttl=1, options=b'\1\1\1\0')),
-         ('icmp', 11, 0, 0, 24 + 13)),
-        ('v4-ttl1-long', e(ipv4(a4, b4, big, ttl=1)),
-         ('icmp', 11, 0, 0, q4(20 + len(big)))),
-        ('v4-ttl1-about-unreach', e(ipv4(a4, b4, _icmp4(3, 1), ttl=1,
-                                         proto=1)), ('none',)),
-        ('v4-ttl1-about-type-40', e(ipv4(a4, b4, _icmp4(40), ttl=1,
-                                         proto=1)), ('none',)),
-        ('v4-ttl1-fragment-2', e(ipv4(a4, b4, ttl=1, frag_off=100)),
-         ('none',)),
-        ('v4-ttl1-first-fragment', e(ipv4(a4, b4, ttl=1, mf=True)),
-         ('icmp', 11, 0, 0, 33)),
-        ('v4-ttl1-l2-broadcast', e(ttl1, dst=b'\xff' * 6), ('none',)),
-        ('v4-df-above-mtu', e(ipv4(a4, b4, udp(bytes(1450)), df=True)),
-         ('icmp', 3, 4, ICMP_MTU, q4(1478))),
-        ('v6-hlim1-udp', e(ipv6(a6, b6, hlim=1), True),
-         ('icmp', 3, 0, 0, 53)),
-        ('v6-hlim1-echo', e(ipv6(a6, b6, _icmp6(a6, b6, 128), hlim=1,
-                                 nh=58), True), ('icmp', 3, 0, 0, 59)),
-        ('v6-hlim1-long', e(ipv6(a6, b6, udp(bytes(1300)), hlim=1), True),
-         ('icmp', 3, 0, 0, q6(1348))),
-        ('v6-hlim1-about-unreach', e(ipv6(a6, b6, _icmp6(a6, b6, 1),
-                                          hlim=1, nh=58), True), ('none',)),
-        ('v6-hlim1-fragment-2', e(ipv6(a6, b6, struct.pack(
-            '!BBHI', 17, 0, 100 << 3, 7) + udp(), hlim=1, nh=44), True),
-         ('icmp', 3, 0, 0, 61)),
-        ('v6-no-route', e(ipv6(a6, '2001:2:0:9::9'), True),
-         ('icmp', 1, 0, 0, 53)),
-        ('v6-above-mtu', e(ipv6(a6, b6, udp(bytes(1400))), True),
-         ('icmp', 2, 0, ICMP_MTU, q6(1448))),
-    ]
-    return [Case(n, f, x) for n, f, x in cases]
 
 
 def tally(cases):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """npool-fwd's ICMP errors against the Linux kernel's, as routers with the
-same addresses: edgecases.icmp_cases() sent from host A's veth (AF_PACKET,
+same addresses: icmp_cases.icmp_cases() sent from host A's veth (AF_PACKET,
 peer_tools.py raw-exchange) into port 0 of
   kernel    a namespace forwarding IPv4 and IPv6 with 198.18.1.1/24,
             2001:2:0:1::1/64 on r0 and 198.18.2.1/24, 2001:2:0:2::1/64 on
@@ -44,7 +44,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import edgecases  # noqa: E402
+import icmp_cases  # noqa: E402
 import harness  # noqa: E402
 import netns  # noqa: E402
 import oracle  # noqa: E402
@@ -98,7 +98,7 @@ class Run:
                               'lladdr', t.macs[host], 'dev', ifn, 'nud',
                               'permanent'])
         netns.sh(r + ['link', 'set', t.ifs['r1'], 'mtu',
-                      str(edgecases.ICMP_MTU)])
+                      str(icmp_cases.ICMP_MTU)])
 
     def npool_router(self):
         t = self.fwdt
@@ -115,7 +115,7 @@ class Run:
                '-p', '0x3', '--rule_ipv4', routes['4'],
                '--rule_ipv6', routes['6'], '--eth-dest', '0,' + t.macs['a'],
                '--eth-dest', '1,' + t.macs['b'],
-               '--mtu', str(edgecases.ICMP_MTU),
+               '--mtu', str(icmp_cases.ICMP_MTU),
                '--port-addr', '0,%s/24,%s/64' % (ADDR['GW_A4'],
                                                  ADDR['GW_A6']),
                '--port-addr', '1,%s/24,%s/64' % (ADDR['GW_B4'],
@@ -152,7 +152,7 @@ class Run:
         self.npool_router()
         res = {}
         for name, t in (('kernel', self.kern), ('npool-fwd', self.fwdt)):
-            cases = edgecases.icmp_cases(
+            cases = icmp_cases.icmp_cases(
                 oracle.mac_bytes(t.macs['a']), oracle.mac_bytes(t.macs['r0']))
             res[name] = self.exchange(t, cases)
         same = konly = 0
