@@ -397,8 +397,10 @@ app_stats_print_final(FILE *f, double duration_s)
 		snprintf(name, sizeof(name), "  %s", st.d.reasons[r]);
 		ROW(name, c[i].drops[r]);
 	}
+	/* Events only where there were some (the JSON has them all). */
 	for (r = 0; r < st.d.nb_events; r++)
-		ROW(st.d.events[r], c[i].ev[r]);
+		if (c[n].ev[r] != 0)
+			ROW(st.d.events[r], c[i].ev[r]);
 	/* What the PMDs counted: frames lost before the app saw them. */
 #define ETH_ROW(x) ROW("eth " #x, e[i].x);
 	ETH_FIELDS(ETH_ROW)

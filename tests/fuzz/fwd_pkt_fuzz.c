@@ -46,6 +46,7 @@
 #include "app_stats.h"
 #include "fwd.h"
 #include "fwd_group.h"
+#include "fwd_icmp.h"
 #include "fuzz_common.h"
 
 #define FZ_FRAME_MAX 16384
@@ -359,6 +360,35 @@ fz_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 		rte_pktmbuf_free(frags[i]);
 }
 
+/* The router's addresses the dropped packets are answered with. */
+static struct fwd_addrs fz_addrs;
+
+/*
+ * What the router would answer to a dropped packet (fwd_local_input(),
+ * with addresses on port 0 that are not in the tables): one whole
+ * frame or nothing, on scratch counters (the drops stay the rules').
+ */
+static void
+fz_local(const struct fwd_conf *fc, struct rte_mbuf *m, uint8_t v)
+{
+	struct app_port_ctr scratch;
+	struct fwd_conf lc = *fc;
+	struct rte_mbuf *r;
+
+	memset(&scratch, 0, sizeof(scratch));
+	lc.addrs = &fz_addrs;
+	r = fwd_local_input(&lc, &scratch, m, v, 0);
+	if (r == NULL)
+		return;
+	FZ_CHECK(r->nb_segs == 1 && r->pkt_len == r->data_len &&
+			r->pkt_len >= RTE_ETHER_HDR_LEN + 28 &&
+			r->pkt_len <= RTE_MAX(m->pkt_len + 48,
+				(uint32_t)RTE_ETHER_HDR_LEN + 1280),
+			"answer of %u bytes in %u segments", r->pkt_len,
+			r->nb_segs);
+	rte_pktmbuf_free(r);
+}
+
 /*
  * The burst @p pkts (each a copy of frame @p f) through
  * fwd_pkt_decide_burst() of @p fc, as the lcore loop runs it; verdicts
@@ -388,6 +418,7 @@ fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 				i, n, v[i], expect[i]);
 		if (v[i] < FWD_NB_REASONS) {
 			want[v[i]]++;
+			fz_local(fc, pkts[i], v[i]);
 			npool_napi_consume_bulk(&pkts[i], 1);
 			continue;
 		}
@@ -544,9 +575,17 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	FZ_CHECK(fz_rx[0] != NULL && fz_rx[1] != NULL &&
 			fz_frag_pools[0] != NULL && fz_frag_pools[1] != NULL,
 			"pools");
+	fwd_addr_init(&fz_addrs);
+	fz_addrs.ratelimit_ms = 0;
+	fz_addrs.msgs_per_sec = 0;
+	FZ_CHECK(fwd_addr_parse(&fz_addrs,
+			"0,198.18.0.1/16,10.0.0.1/8,2001:2::1/48") == 0,
+			"--port-addr");
 	fz_conf_init(&fz_conf[0][0], FWD_LOOKUP_LPM, 0xf, true);
 	fz_conf_init(&fz_conf[0][1], FWD_LOOKUP_LPM, 0x7, false);
 	fz_conf_init(&fz_conf[1][0], FWD_LOOKUP_FIB, 0xf, true);
 	fz_conf_init(&fz_conf[1][1], FWD_LOOKUP_FIB, 0x7, false);
+	fwd_addr_link_local(&fz_addrs, (const struct rte_ether_addr[]){
+			fz_conf[0][0].l2[0].src });
 	return 0;
 }
