@@ -263,7 +263,8 @@ fwd_addr_parse(struct fwd_addrs *a, const char *arg)
 				arg);
 		goto out;
 	}
-	if (app_parse_u64("--port-addr", tok, 0, 63, &port) < 0)
+	if (app_parse_u64("--port-addr", tok, 0,
+			RTE_MIN(RTE_MAX_ETHPORTS, 64) - 1, &port) < 0)
 		goto out;
 	while ((tok = strtok_r(NULL, ",", &save)) != NULL)
 		if (parse_one(a, (uint16_t)port, tok) < 0)

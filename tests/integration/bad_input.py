@@ -90,6 +90,8 @@ CASES = [
      r'port-addr: fe80::1 is not a unicast address.*EUI-64'),
     ('--port-addr no address', ['-p', '0x3', '--port-addr', '0'],
      r'port-addr: .0. is not PORT,ADDR/LEN'),
+    ('--port-addr port 40', ['-p', '0x3', '--port-addr', '40,198.18.0.1/24'],
+     r'port-addr: 40 is out of range'),
     ('--port-addr port outside -p', ['-p', '0x1', '--port-addr',
                                      '1,198.18.0.1/24'],
      r'port-addr: port 1 is not enabled in -p'),
