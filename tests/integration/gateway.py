@@ -22,7 +22,9 @@ hosts' 1500), --icmp-ratelimit 0 and --icmp-msgs-per-sec RATE
               icmp_ratelimited; each TTL-1 packet counted ttl_exceeded
   SIGINT      exit 0, leak block clean, rx == forwarded + dropped
 
-  gateway.py --app build/apps/fwd/npool-fwd [--keep]
+  gateway.py --app build/apps/fwd/npool-fwd [--pool npool|mempool] [--keep]
+(with --pool mempool npool does not run: the answers come from the RX
+pool of the packet they answer)
 Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth,
 no traceroute / tracepath).
 """
@@ -200,9 +202,10 @@ class Gateway(kernel_peers.Peers):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
+    ap.add_argument('--pool', choices=('npool', 'mempool'), default='npool')
     ap.add_argument('--keep', action='store_true')
     a = ap.parse_args()
-    a.pmd, a.pool, a.copybreak = 'af_packet', 'npool', 0
+    a.pmd, a.copybreak = 'af_packet', 0
     harness.require_app(a.app, 'npool-fwd')
     if os.geteuid() != 0:
         harness.skip('needs root (network namespaces, veth, AF_PACKET)')
