@@ -10,7 +10,8 @@
 # npool-fwd has addresses (--port-addr .1 / ::1 on each port) and is the hosts'
 # default gateway: no static neighbour entry, ARP and NDP resolve it.  It routes
 # the two subnets with LPM route files and writes the hosts' MACs with
-# --eth-dest; its egress MTU is 1400 (--mtu), below the hosts' 1500.  Then: ping
+# --eth-dest; its egress MTU towards B is 1400 (--port-mtu), below the
+# hosts' 1500.  Then: ping
 # of the router's addresses, traceroute A->B (its hop shows) and tracepath A->B
 # (the MTU of 1400 found through its ICMP errors), ping A->B (IPv4, IPv6), a TCP
 # transfer A->B (IPv4, IPv6; path MTU discovery through npool-fwd) checked by
@@ -24,7 +25,8 @@
 #   NPDEMO_POOL (npool-fwd --pool: npool (default) or mempool),
 #   NPDEMO_COPYBREAK (npool-fwd --copybreak, default 256: small packets such as
 #   ACKs and pings are copied into npool fragment packets, as ixgbe/igb do),
-#   NPDEMO_MTU (npool-fwd --mtu, default 1400: what tracepath finds).
+#   NPDEMO_MTU (npool-fwd --port-mtu 1,MTU, B's side, default 1400: what
+#   tracepath finds).
 
 set -u -o pipefail
 
@@ -218,7 +220,7 @@ R$NET_B6 1
 EOF
 info "routes IPv4: $NET_A4 -> port 0, $NET_B4 -> port 1"
 info "routes IPv6: $NET_A6 -> port 0, $NET_B6 -> port 1"
-info "addresses: port 0 $GW_A4/24 $GW_A6/64, port 1 $GW_B4/24 $GW_B6/64, egress MTU $MTU"
+info "addresses: port 0 $GW_A4/24 $GW_A6/64, port 1 $GW_B4/24 $GW_B6/64, port 1 egress MTU $MTU"
 FWD_CMD=("$FWD" --no-huge -m 1024 --no-pci --no-shconf --file-prefix "$PREFIX"
 	--no-telemetry -l 0-1
 	--vdev "net_af_packet0,iface=$R0_IF"
@@ -227,7 +229,7 @@ FWD_CMD=("$FWD" --no-huge -m 1024 --no-pci --no-shconf --file-prefix "$PREFIX"
 	--rule_ipv4 "$WORK/routes4.txt" --rule_ipv6 "$WORK/routes6.txt"
 	--eth-dest "0,$MAC_A" --eth-dest "1,$MAC_B"
 	--port-addr "0,$GW_A4/24,$GW_A6/64" --port-addr "1,$GW_B4/24,$GW_B6/64"
-	--mtu "$MTU" --json "$WORK/fwd.json")
+	--port-mtu "1,$MTU" --json "$WORK/fwd.json")
 info "ip netns exec $NS_R ${FWD_CMD[*]}"
 # ip netns exec and stdbuf exec the command: $! is npool-fwd's own pid.
 # stdbuf -oL: its start-up lines reach the log at once, not at exit.
@@ -297,7 +299,7 @@ for v in 4 6; do
 	out=$(in_ns "$NS_A" timeout 30 tracepath -"$v" -n "$dst" 2>&1)
 	indent <<<"$out"
 	if grep -q "Resume: pmtu $MTU " <<<"$out"; then
-		pass "tracepath -$v: path MTU $MTU found (npool-fwd --mtu $MTU)"
+		pass "tracepath -$v: path MTU $MTU found (npool-fwd --port-mtu 1,$MTU)"
 	else
 		fail "tracepath -$v: path MTU $MTU not found"
 	fi

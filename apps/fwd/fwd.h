@@ -140,7 +140,11 @@ struct fwd_conf {
 	int32_t def4;          /**< port of the IPv4 default route, -1 none */
 	int32_t def6;          /**< port of the IPv6 default route, -1 none */
 	uint64_t portmask;     /**< enabled ports (-p) */
-	uint16_t mtu;          /**< egress IP MTU of every port */
+	uint16_t mtu;          /**< egress IP MTU of every port; with
+	                        *   --port-mtu the smallest of them */
+	/** --port-mtu: egress IP MTU of a port, 0 = @c mtu
+	 * (fwd_egress_mtu()); only packets above @c mtu look at it. */
+	uint16_t port_mtu[RTE_MAX_ETHPORTS];
 	uint16_t copybreak;    /**< --copybreak bytes, 0 = off */
 	struct rte_mempool *frag_direct;   /**< fragment headers */
 	struct rte_mempool *frag_indirect; /**< fragment payload references */
@@ -253,6 +257,23 @@ void fwd_routes_free_tables(struct fwd_conf *fc);
  */
 int fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,
 		const void *el);
+
+/** The egress IP MTU of port @p port (--port-mtu, else --mtu). */
+static inline uint16_t
+fwd_egress_mtu(const struct fwd_conf *fc, uint16_t port)
+{
+	return port < RTE_MAX_ETHPORTS && fc->port_mtu[port] != 0 ?
+		fc->port_mtu[port] : fc->mtu;
+}
+
+/**
+ * Apply --port-mtu after the command line: every other enabled port
+ * gets fc->mtu, and fc->mtu becomes the smallest (the bound of the
+ * plain-packet test). A --port-mtu above the ports' MTU (max(--mtu,
+ * 1500)) or on a port outside -p is an error.
+ * @return 0, or -1 after app_err() naming --port-mtu.
+ */
+int fwd_port_mtu_apply(struct fwd_conf *fc);
 
 /** Fill fc->eth16 from fc->l2, once fc->l2 is set (setup). */
 void fwd_conf_l2_prepare(struct fwd_conf *fc);

@@ -22,6 +22,7 @@ enum {
 	OPT_MAX_PKT_LEN,
 	OPT_PARSE_PTYPE,
 	OPT_PORT_ADDR,
+	OPT_PORT_MTU,
 	OPT_ICMP_RATELIMIT,
 	OPT_ICMP_MSGS_PER_SEC,
 	OPT_ICMP_MSGS_BURST,
@@ -44,6 +45,7 @@ static const struct option fwd_long_opts[] = {
 	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
 	{ "parse-ptype", no_argument, NULL, OPT_PARSE_PTYPE },
 	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
+	{ "port-mtu", required_argument, NULL, OPT_PORT_MTU },
 	{ "icmp-ratelimit", required_argument, NULL, OPT_ICMP_RATELIMIT },
 	{ "icmp-msgs-per-sec", required_argument, NULL,
 		OPT_ICMP_MSGS_PER_SEC },
@@ -80,6 +82,9 @@ static const char fwd_usage[] =
 	"                      it then answers ARP, NDP and ping for them and\n"
 	"                      sends ICMP errors (its IPv6 link-local address is\n"
 	"                      the MAC's EUI-64)\n"
+	"  --port-mtu PORT,BYTES  egress IP MTU of PORT, 68 .. the ports' MTU\n"
+	"                      (repeat; default --mtu): what frag needed and\n"
+	"                      packet too big then say\n"
 	"  --icmp-ratelimit MS ICMP errors to one destination: one per MS, 6 at\n"
 	"                      once (Linux icmp_ratelimit; default 1000, 0 = no\n"
 	"                      limit); frag needed / packet too big unlimited\n"
@@ -117,6 +122,64 @@ parse_eth_dest(struct fwd_conf *fc, const char *arg)
 		return -1;
 	}
 	fc->eth_dest_set |= UINT32_C(1) << port;
+	return 0;
+}
+
+static int
+parse_port_mtu(struct fwd_conf *fc, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char port_s[16];
+	uint64_t port, v;
+
+	if (comma == NULL || (size_t)(comma - arg) >= sizeof(port_s)) {
+		app_err("--port-mtu: '%s' is not PORT,BYTES", arg);
+		return -1;
+	}
+	memcpy(port_s, arg, comma - arg);
+	port_s[comma - arg] = '\0';
+	if (app_parse_u64("--port-mtu", port_s, 0,
+			RTE_MIN(RTE_MAX_ETHPORTS, 64) - 1, &port) < 0 ||
+			app_parse_u64("--port-mtu", comma + 1,
+				RTE_ETHER_MIN_MTU, UINT16_MAX, &v) < 0)
+		return -1;
+	fc->port_mtu[port] = (uint16_t)v;
+	return 0;
+}
+
+int
+fwd_port_mtu_apply(struct fwd_conf *fc)
+{
+	const uint32_t port_mtu = RTE_MAX((uint32_t)fc->mtu,
+			(uint32_t)RTE_ETHER_MTU);
+	uint16_t p, least = fc->mtu;
+	bool any = false;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		if (fc->port_mtu[p] == 0)
+			continue;
+		if (p >= 64 || !(fc->portmask & (UINT64_C(1) << p))) {
+			app_err("--port-mtu: port %u is not enabled in -p", p);
+			return -1;
+		}
+		if (fc->port_mtu[p] > port_mtu) {
+			app_err("--port-mtu: %u for port %u is above the ports' MTU %u (max(--mtu, 1500))",
+					fc->port_mtu[p], p, port_mtu);
+			return -1;
+		}
+		any = true;
+	}
+	if (!any)
+		return 0;
+	for (p = 0; p < RTE_MAX_ETHPORTS && p < 64; p++) {
+		if (!(fc->portmask & (UINT64_C(1) << p)))
+			continue;
+		if (fc->port_mtu[p] == 0)
+			fc->port_mtu[p] = fc->mtu;
+		least = RTE_MIN(least, fc->port_mtu[p]);
+	}
+	/* The plain-packet test's bound: above it, the port's is read. */
+	fc->mtu = least;
 	return 0;
 }
 
@@ -180,6 +243,8 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		return 0;
 	case OPT_PORT_ADDR:
 		return fwd_addr_parse(fc->addrs, arg);
+	case OPT_PORT_MTU:
+		return parse_port_mtu(fc, arg);
 	case OPT_ICMP_RATELIMIT:
 		if (app_parse_u64("--icmp-ratelimit", arg, 0, 3600000, &v) < 0)
 			return -1;

@@ -18,6 +18,7 @@
 #include "app_compat.h"
 #include "fwd_icmp.h"
 #include "fwd_icmp_pvt.h"
+#include "fwd_lookup.h"
 
 const char *const fwd_event_names[FWD_NB_EVENTS] = {
 	[FWD_EV_ARP_REPLY] = "arp_reply",
@@ -326,7 +327,9 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 		r->ic->ev[FWD_EV_RATELIMITED]++;
 		return NULL;
 	}
-	room = RTE_MIN((uint32_t)r->fc->mtu, ICMP4_MAX) - IP4_HDR - ICMP_HDR;
+	/* Linux: the MTU of the route back, the receiving port's. */
+	room = RTE_MIN((uint32_t)fwd_egress_mtu(r->fc, r->port), ICMP4_MAX) -
+		IP4_HDR - ICMP_HDR;
 	if (room <= IP4_HDR)
 		return NULL;
 	n = RTE_MIN(tot, room);
@@ -374,7 +377,9 @@ ip4_input(const struct rx_pkt *r)
 				FWD_EV_UNREACH4);
 	case FWD_MTU:
 		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 4,
-				r->fc->mtu, FWD_EV_FRAG_NEEDED);
+				fwd_egress_mtu(r->fc, (uint16_t)fwd_lookup4(
+					r->fc, rte_be_to_cpu_32(ip->dst_addr))),
+				FWD_EV_FRAG_NEEDED);
 	}
 	return NULL;
 }

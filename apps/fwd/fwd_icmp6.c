@@ -11,6 +11,7 @@
 
 #include "app_compat.h"
 #include "fwd_icmp_pvt.h"
+#include "fwd_lookup.h"
 
 #define ICMP6_MAX 1280u
 #define ICMP6_ECHO_REQUEST 128
@@ -311,7 +312,11 @@ fwd_ip6_input(const struct rx_pkt *r)
 	case FWD_NO_ROUTE:
 		return icmp6_error(r, ip6, 1, 0, FWD_EV_NOROUTE6);
 	case FWD_MTU:
-		return icmp6_error(r, ip6, 2, r->fc->mtu, FWD_EV_TOOBIG6);
+		/* The MTU of the port the route leads to. */
+		return icmp6_error(r, ip6, 2, fwd_egress_mtu(r->fc,
+				(uint16_t)fwd_lookup6(r->fc,
+					APP_IPV6_BYTES(ip6->dst_addr))),
+				FWD_EV_TOOBIG6);
 	}
 	return NULL;
 }

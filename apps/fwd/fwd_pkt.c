@@ -91,14 +91,15 @@ fwd_pkt_frag_count(const struct fwd_conf *fc, const struct rte_mbuf *m,
 	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
 			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
-	const uint32_t step = (fc->mtu - ihl) & ~7u;
+	const uint32_t mtu = fwd_egress_mtu(fc, md->port);
+	const uint32_t step = (mtu - ihl) & ~7u;
 	const uint32_t end = ((uint32_t)(rte_be_to_cpu_16(ip->fragment_offset) &
 			RTE_IPV4_HDR_OFFSET_MASK) << 3) + md->ip_len - ihl;
 
 	/* The last fragment must still fit a 16-bit IP offset: a fragment
 	 * ending past byte 65535 cannot be cut further
 	 * (rte_ipv4_fragment_packet would carry the offset into MF). */
-	if (fc->mtu <= ihl || step == 0 || end > UINT16_MAX)
+	if (mtu <= ihl || step == 0 || end > UINT16_MAX)
 		return 0;
 	return (md->ip_len - ihl + step - 1) / step;
 }
@@ -113,7 +114,8 @@ fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 	int32_t n, i;
 
 	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
-	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb, fc->mtu,
+	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb,
+			fwd_egress_mtu(fc, md->port),
 			fc->frag_direct, fc->frag_indirect);
 	/* The fragments hold references to the payload; m itself goes. */
 	rte_pktmbuf_free(m);

@@ -61,7 +61,7 @@ uint32_t fwd_pkt_frag_count(const struct fwd_conf *fc,
 
 /**
  * Cut a rewritten packet (FWD_FRAGMENT) into IPv4 fragments of at most
- * fc->mtu bytes with rte_ipv4_fragment_packet() (headers in
+ * fwd_egress_mtu() bytes with rte_ipv4_fragment_packet() (headers in
  * fc->frag_direct, payload by reference through fc->frag_indirect), each
  * behind the Ethernet header of md->port, with a fresh header checksum
  * and mbuf->port @p in_port. Kernel: ip_fragment(). @p m is consumed.
@@ -192,7 +192,7 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		return FWD_TTL_EXCEEDED;
 	md->ip_len = tot;
 	md->v6 = false;
-	if (unlikely(tot > fc->mtu))
+	if (unlikely(tot > fc->mtu) && tot > fwd_egress_mtu(fc, md->port))
 		return (ip->fragment_offset &
 				RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0 ?
 			FWD_MTU : FWD_FRAGMENT;
@@ -230,7 +230,8 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 	md->ip_len = plen + sizeof(*ip);
 	md->v6 = true;
 	/* Routers do not fragment IPv6. */
-	if (unlikely(md->ip_len > fc->mtu))
+	if (unlikely(md->ip_len > fc->mtu) &&
+			md->ip_len > fwd_egress_mtu(fc, md->port))
 		return FWD_MTU;
 	return FWD_PASS;
 }

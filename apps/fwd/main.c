@@ -183,6 +183,12 @@ main(int argc, char **argv)
 	 * l3fwd; fc.mtu (the frame less 18) is the egress limit. */
 	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.mtu;
 	pp.max_pkt_len = fc.max_pkt_len;
+	/* After the ports' MTU is taken from --mtu. */
+	if (fwd_port_mtu_apply(&fc) < 0) {
+		app_cli_usage(stderr, &o, &cli);
+		status = APP_EXIT_USAGE;
+		goto out;
+	}
 	if (app_pool_init(&o, 0) < 0 || app_ports_start(&o, &pp) < 0 ||
 			fwd_setup(&fc, &o) < 0 || fwd_place_tables(&fc) < 0) {
 		status = APP_EXIT_SETUP;

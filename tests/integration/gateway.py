@@ -3,8 +3,8 @@
 """npool-fwd as the hosts' default gateway (--port-addr), between the
 kernel stacks of two network namespaces (kernel_peers.py's topology and
 npool-fwd command line, namespaces nppe-<pid>-a/-r/-b). The hosts have
-no static neighbour entry: ARP and NDP resolve the router. npool-fwd runs with --mtu 1400 (below the
-hosts' 1500), --icmp-ratelimit 0 and --icmp-msgs-per-sec RATE
+no static neighbour entry: ARP and NDP resolve the router. npool-fwd runs with --port-mtu 1,1400 (B's
+side, below the hosts' 1500), --icmp-ratelimit 0 and --icmp-msgs-per-sec RATE
 --icmp-msgs-burst BURST. Then:
   ping        A pings the router's four addresses (its own port's and
               the far port's, IPv4 and IPv6) and port 0's link-local
@@ -14,8 +14,8 @@ hosts' 1500), --icmp-ratelimit 0 and --icmp-msgs-per-sec RATE
               arp_reply / nd_advert counters do not move
   traceroute  A -> B, IPv4 and IPv6 (UDP probes): hop 1 is the router's
               address on A's side, hop 2 is B
-  tracepath   A -> B, IPv4 and IPv6: the path MTU found is 1400 (the
-              router's frag needed / packet too big)
+  tracepath   A -> B, IPv4 and IPv6: the path MTU found is 1400, the
+              far port's (the router's frag needed / packet too big)
   flood       FLOOD UDP datagrams of TTL 1 from A to B as fast as A
               sends: the router sends at most BURST + RATE per second of
               the flood time exceeded messages, the rest counted
@@ -66,7 +66,7 @@ class Gateway(kernel_peers.Peers):
     """kernel_peers.py's topology and npool-fwd, with addresses."""
 
     def fwd_args(self):
-        return ['--mtu', str(MTU),
+        return ['--port-mtu', '1,%d' % MTU,
                 '--port-addr', '0,%s/24,%s/64' % (ADDR['GW_A4'],
                                                   ADDR['GW_A6']),
                 '--port-addr', '1,%s/24,%s/64' % (ADDR['GW_B4'],

@@ -9,7 +9,7 @@ peer_tools.py raw-exchange) into port 0 of
             route, per-destination ICMP rate limits off
             (net.ipv4.icmp_ratelimit, net.ipv6.icmp.ratelimit 0)
   npool-fwd the same addresses (--port-addr), the connected networks as
-            route files, --mtu 1400, --icmp-ratelimit 0
+            route files, --port-mtu 1,1400, --icmp-ratelimit 0
             --icmp-msgs-per-sec 0
 in namespaces of their own (netns.py's topology, hosts as plain wires:
 npkk-<pid>-*, npkf-<pid>-*). For each case the ICMP errors that come back
@@ -115,7 +115,7 @@ class Run:
                '-p', '0x3', '--rule_ipv4', routes['4'],
                '--rule_ipv6', routes['6'], '--eth-dest', '0,' + t.macs['a'],
                '--eth-dest', '1,' + t.macs['b'],
-               '--mtu', str(icmp_cases.ICMP_MTU),
+               '--port-mtu', '1,%d' % icmp_cases.ICMP_MTU,
                '--port-addr', '0,%s/24,%s/64' % (ADDR['GW_A4'],
                                                  ADDR['GW_A6']),
                '--port-addr', '1,%s/24,%s/64' % (ADDR['GW_B4'],

@@ -239,6 +239,27 @@ test_errors4(void **state __rte_unused)
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 64, IPPROTO_UDP, 1400,
 				RTE_IPV4_HDR_DF_FLAG), 1400, 3, 4, 1000);
 	fc.mtu = 1500;
+	/* --port-mtu 1,1000 (fwd_port_mtu_apply()): frag needed says
+	 * port 1's MTU; towards port 0 the packet passes. */
+	fc.portmask = 0x3;
+	fc.port_mtu[1] = 1000;
+	assert_int_equal(fwd_port_mtu_apply(&fc), 0);
+	assert_int_equal(fc.mtu, 1000);
+	check_err4(pkt4("198.18.1.2", "198.18.2.2", 64, IPPROTO_UDP, 1400,
+				RTE_IPV4_HDR_DF_FLAG), 1400, 3, 4, 1000);
+	{
+		struct rte_mbuf *m = pkt4("198.18.2.2", "198.18.1.2", 64,
+				IPPROTO_UDP, 1400, RTE_IPV4_HDR_DF_FLAG);
+		struct fwd_meta md;
+
+		assert_int_equal(fwd_pkt_decide(&fc, m, &md, ctr[1].drops),
+				FWD_PASS);
+		assert_int_equal(md.port, 0);
+		rte_pktmbuf_free(m);
+	}
+	memset(fc.port_mtu, 0, sizeof(fc.port_mtu));
+	fc.mtu = 1500;
+	fc.portmask = 0x7;
 	/* An ICMP echo may get an error (it is no error itself). */
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_ICMP, 84, 0),
 			84, 11, 0, 0);
@@ -247,7 +268,7 @@ test_errors4(void **state __rte_unused)
 				RTE_IPV4_HDR_MF_FLAG), 100, 11, 0, 0);
 	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 4);
 	assert_int_equal(ctr[0].ev[FWD_EV_UNREACH4], 1);
-	assert_int_equal(ctr[0].ev[FWD_EV_FRAG_NEEDED], 1);
+	assert_int_equal(ctr[0].ev[FWD_EV_FRAG_NEEDED], 2);
 	assert_int_equal(ctr[0].drops[FWD_TTL_EXCEEDED], 4);
 }
 
