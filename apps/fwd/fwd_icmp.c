@@ -36,22 +36,16 @@ const char *const fwd_event_names[FWD_NB_EVENTS] = {
 	[FWD_EV_NOMEM] = "icmp_nomem",
 };
 
-/* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes; RFC 4443
- * 2.4(c): an ICMPv6 one at most the minimum IPv6 MTU. */
+/* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes. */
 #define ICMP4_MAX 576u
-#define ICMP6_MAX 1280u
 /* Linux's NR_ICMP_TYPES: a type above is taken for an error. */
 #define NR_ICMP_TYPES 18
 #define ICMP4_DEST_UNREACH 3
 #define ICMP4_TIME_EXCEEDED 11
-/* Linux icmp_pointers[].error: 1-7 but 0, 8; 9-12 (net/ipv4/icmp.c). */
+/* Linux icmp_pointers[].error (net/ipv4/icmp.c): types 1-7, 9-12. */
 #define ICMP4_ERROR_TYPES (1u << 1 | 1u << 2 | 1u << 3 | 1u << 4 | \
 		1u << 5 | 1u << 6 | 1u << 7 | 1u << 9 | 1u << 10 | 1u << 11 | \
 		1u << 12)
-#define ND_NS 135
-#define ND_NA 136
-#define ND_OPT_SLLA 1
-#define ND_OPT_TLLA 2
 
 /* Rate limiters, per lcore and port (each lcore its own: no lock). */
 static struct fwd_rl fwd_rls[RTE_MAX_LCORE][RTE_MAX_ETHPORTS];

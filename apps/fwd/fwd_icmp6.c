@@ -13,6 +13,7 @@
 #include "fwd_icmp_pvt.h"
 #include "fwd_lookup.h"
 
+/* RFC 4443 2.4(c): an ICMPv6 error is at most the minimum IPv6 MTU. */
 #define ICMP6_MAX 1280u
 #define ICMP6_ECHO_REQUEST 128
 #define ICMP6_ECHO_REPLY 129
