@@ -59,6 +59,15 @@ def run_once(app, work, inputs, pool, sig):
     cmd = [app] + harness.eal_args(work.new_prefix(), vdevs) + ['--'] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
+    # The signal comes RUN_S after forwarding began (port 0's tx pcap
+    # grows past its header), not after start: on a loaded machine EAL
+    # and the ports took 4 s, and a signal after 1 s stopped the app
+    # before it had forwarded one pass (fwd-signal-* failed under load).
+    deadline = time.monotonic() + 60 * harness.TIMEOUT_MULTIPLIER
+    while time.monotonic() < deadline and proc.poll() is None:
+        if os.path.exists(tx0) and os.path.getsize(tx0) > 24:
+            break
+        time.sleep(0.05)
     time.sleep(RUN_S)
     proc.send_signal(sig)
     timed_out = False
