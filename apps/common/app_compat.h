@@ -17,6 +17,7 @@
 
 #include <rte_common.h>
 #include <rte_fib6.h>
+#include <rte_icmp.h>
 #include <rte_lpm6.h>
 #include <rte_telemetry.h>
 #include <rte_version.h>
@@ -33,6 +34,15 @@ extern "C" {
 #if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #define rte_tel_data_add_array_uint rte_tel_data_add_array_u64
+#endif
+
+/*
+ * 24.03 named the ICMP types RTE_ICMP_TYPE_* (rte_icmp.h) and deprecated
+ * the old RTE_IP_ICMP_ECHO_* names (an error under -Werror from 24.11).
+ */
+#ifndef RTE_ICMP_TYPE_ECHO_REQUEST
+#define RTE_ICMP_TYPE_ECHO_REQUEST 8
+#define RTE_ICMP_TYPE_ECHO_REPLY 0
 #endif
 
 /*

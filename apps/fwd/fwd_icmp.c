@@ -254,7 +254,7 @@ echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip)
 	if (ip->next_proto_id != IPPROTO_ICMP || tot < ihl + ICMP_HDR ||
 			(ip->fragment_offset & RTE_BE16(
 				RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
-			r->h[r->l3 + ihl] != RTE_IP_ICMP_ECHO_REQUEST)
+			r->h[r->l3 + ihl] != RTE_ICMP_TYPE_ECHO_REQUEST)
 		return NULL;
 	n = tot - ihl;
 	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP4_HDR + n,
@@ -268,7 +268,7 @@ echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip)
 		rte_pktmbuf_free(m);
 		return NULL;
 	}
-	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	ic->icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
 	ic->icmp_cksum = 0;
 	ic->icmp_cksum = fwd_cksum_fold(ic, n);
 	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
