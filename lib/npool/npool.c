@@ -177,6 +177,7 @@ npool_create(const struct npool_conf *conf)
 		return create_fail(ret);
 	}
 	np->head_hc = np->head_pool->pool_data;
+	npool_hc_own_pool_pvt(np->head_pool);
 	/* Populating the pool put every head through the ops: no flush. */
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		npool_hc_count_reset_pvt(np->head_hc, i);

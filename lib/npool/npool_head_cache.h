@@ -23,6 +23,7 @@
 #include <string.h>
 #include <rte_common.h>
 #include <rte_lcore.h>
+#include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include "npool_build_config.h"
@@ -62,6 +63,13 @@ struct npool_hc {
 	struct rte_mempool *mp;
 	/** ASan builds: free objects are poisoned (npool_debug_hc_arm_pvt()). */
 	int asan_armed;
+	/** The ops keep per-lcore caches (get/put below) for this pool:
+	 * only npool's own pools in debug and ASan builds, which have no
+	 * mempool cache (npool_hc_mempool_cache_size()) so that every get
+	 * and put is checked, but keep the release builds' per-lcore reuse.
+	 * Any other pool with cache size 0 caches nothing (DPDK's contract:
+	 * npool_head_cache_ops.c). Set by npool_hc_own_pool_pvt(). */
+	int lcore_cache;
 	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
 };
 
@@ -135,6 +143,19 @@ npool_hc_mempool_cache_size(unsigned int n)
 		return 0;
 	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
 			(unsigned int)((uint64_t)n * 2 / 3));
+}
+
+/**
+ * @internal Mark @p mp, a pool npool itself just created on the "npool"
+ * ops (its head pool, npool_pktmbuf_pool_create()), as one whose ops keep
+ * per-lcore caches when it has no mempool cache (debug and ASan builds).
+ */
+static inline void
+npool_hc_own_pool_pvt(struct rte_mempool *mp)
+{
+	struct npool_hc *hc = mp->pool_data;
+
+	hc->lcore_cache = NPOOL_DEBUG_HOOKS && mp->cache_size == 0;
 }
 
 /**

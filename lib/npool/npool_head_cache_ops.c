@@ -16,7 +16,9 @@
  * 3a1ac5f a cache-0 pool kept per-lcore caches inside the ops, and
  * DPDK's mbuf_autotest could not allocate on the main lcore what a
  * worker had freed.) Debug and ASan builds check and poison every object
- * that crosses the ops (npool_debug.h).
+ * that crosses the ops (npool_debug.h); there npool's own pools have no
+ * mempool cache, so that every object crosses them, and the ops keep the
+ * per-lcore caches of npool_hc for those pools alone (hc->lcore_cache).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +62,10 @@ npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
 {
 	struct npool_hc *hc = mp->pool_data;
 
+	if (unlikely(hc->lcore_cache)) {
+		npool_hc_put_bulk(hc, obj_table, n);
+		return 0;
+	}
 	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, obj_table, n));
 	npool_hc_store_put_pvt(hc, obj_table, n);
 	npool_hc_count_pvt(hc, 0, 1, 0);
@@ -71,6 +77,8 @@ npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	struct npool_hc *hc = mp->pool_data;
 
+	if (unlikely(hc->lcore_cache))
+		return npool_hc_get_bulk(hc, obj_table, n);
 	/* All or none, as every mempool ops must. */
 	if (rte_ring_dequeue_bulk(hc->store, obj_table, n, NULL) != n) {
 		npool_hc_count_pvt(hc, 0, 0, 1);
@@ -89,7 +97,8 @@ npool_mp_get_count(const struct rte_mempool *mp)
 {
 	const struct npool_hc *hc = mp->pool_data;
 
-	return rte_ring_count(hc->store);
+	return hc->lcore_cache ? npool_hc_count(hc) :
+		rte_ring_count(hc->store);
 }
 
 static struct rte_mempool_ops npool_mp_ops = {

@@ -37,9 +37,11 @@ npool_pktmbuf_pool_create(const char *name, unsigned int n,
 	mp = rte_pktmbuf_pool_create_by_ops(name, n,
 			npool_hc_mempool_cache_size(n), priv_size,
 			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
+	if (mp == NULL)
+		return NULL;
+	npool_hc_own_pool_pvt(mp);
 	/* Initialised: ASan builds poison its free mbufs from now on. */
-	if (mp != NULL)
-		NPOOL_DEBUG_HOOK(npool_debug_hc_arm_pvt(mp->pool_data));
+	NPOOL_DEBUG_HOOK(npool_debug_hc_arm_pvt(mp->pool_data));
 	return mp;
 }
 
