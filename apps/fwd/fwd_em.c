@@ -75,8 +75,12 @@ default_table(struct fwd_em_set *s, bool v6)
 			r.k6.sport = r.k6.dport = RTE_BE16(9);
 		} else {
 			r.k4.proto = IPPROTO_UDP;
-			r.k4.dst = rte_cpu_to_be_32(RTE_IPV4(198, 18, i, 0));
-			r.k4.src = rte_cpu_to_be_32(RTE_IPV4(198, 18, i, 1));
+			/* Unsigned octets: 22.11's RTE_IPV4() shifts the
+			 * first as an int (198 << 24 overflows: UBSan). */
+			r.k4.dst = rte_cpu_to_be_32(RTE_IPV4(198u, 18u,
+					(uint32_t)i, 0u));
+			r.k4.src = rte_cpu_to_be_32(RTE_IPV4(198u, 18u,
+					(uint32_t)i, 1u));
 			r.k4.sport = r.k4.dport = RTE_BE16(9);
 		}
 		r.port = (uint16_t)i;

@@ -315,6 +315,7 @@ check_err6(struct rte_mbuf *orig, uint16_t plen, uint8_t type, int verdict,
 	const uint32_t n = RTE_MIN(40u + plen, 1280u - 48);
 	uint8_t q[1600], src[16], dst[16];
 	struct rte_ipv6_hdr *ip;
+	uint32_t mtu_be;
 	struct rte_mbuf *r;
 	uint8_t *ic;
 
@@ -334,7 +335,8 @@ check_err6(struct rte_mbuf *orig, uint16_t plen, uint8_t type, int verdict,
 	ic = (uint8_t *)(ip + 1);
 	assert_int_equal(ic[0], type);
 	assert_int_equal(ic[1], 0);
-	assert_int_equal(rte_be_to_cpu_32(*(uint32_t *)(ic + 4)), mtu);
+	memcpy(&mtu_be, ic + 4, sizeof(mtu_be)); /* not 4-byte aligned */
+	assert_int_equal(rte_be_to_cpu_32(mtu_be), mtu);
 	assert_int_equal(rte_ipv6_udptcp_cksum_verify(ip, ic), 0);
 	assert_memory_equal(ic + 8, q, n);
 	rte_pktmbuf_free(r);
