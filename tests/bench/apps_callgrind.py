@@ -67,8 +67,11 @@ def thread_irs(pattern):
     return irs
 
 
-def callgrind(cmd, prefix, counters, stop, work, warmup, window):
-    """(Ir per packet, packets, Ir) of @cmd under callgrind."""
+def callgrind(cmd, prefix, counters, stop, work, warmup, window,
+              lines=False):
+    """(Ir per packet, packets, Ir) of @cmd under callgrind; with @lines
+    the dump has line and inline-file positions and its path comes
+    fourth (the busiest thread's)."""
     rdir = runtime_dir(prefix)
     sock = os.path.join(rdir, 'dpdk_telemetry.v2')
     shutil.rmtree(rdir, ignore_errors=True)
@@ -77,7 +80,8 @@ def callgrind(cmd, prefix, counters, stop, work, warmup, window):
     # spinning lcore starves the telemetry thread.
     vg = ['valgrind', '--tool=callgrind', '--separate-threads=yes',
           '--fair-sched=yes',
-          '--dump-line=no', '--callgrind-out-file=' + out]
+          '--dump-line=%s' % ('yes' if lines else 'no'),
+          '--callgrind-out-file=' + out]
     log = open(os.path.join(work, 'run.log'), 'w')
     log.write(' '.join(vg + cmd) + '\n')
     log.flush()
@@ -118,12 +122,15 @@ def callgrind(cmd, prefix, counters, stop, work, warmup, window):
         _stop(p, stop)
         log.close()
         shutil.rmtree(rdir, ignore_errors=True)
+    dumps = sorted(glob.glob(os.path.join(work, 'cg.%d.1-*' % p.pid)))
     irs = thread_irs(os.path.join(work, 'cg.%d.1-*' % p.pid))
     pkts = c1 - c0
     if not irs or pkts <= 0:
         raise RunError('no dump or no packet (%d)' % pkts)
     busy = max(irs)
     ir = sum(x for x in irs if x > busy / 10)
+    if lines:
+        return ir / pkts, pkts, ir, dumps[irs.index(busy)]
     return ir / pkts, pkts, ir
 
 

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The instruction budget of the forwarding path: instructions per packet
+per stage of npool-fwd (--copybreak 0 and 256) and of DPDK's l3fwd-lpm,
+pcap -> null 64 B, under valgrind --tool=callgrind (issue 17). make bench
+runs it every time (scripts/bench.sh); by hand, after a make build:
+
+  apps_budget.py --out OUT.json [--build build] [--l3fwd-dir DIR]
+  apps_budget.py --show OUT.json
+
+The run is apps_callgrind.py's (warm-up, counters zeroed, a window, Ir of
+the forwarding lcore / packets sent), dumped with line and inline-file
+information. The forwarding lcore's instructions are split by where they
+are: the calls the loop makes into the drivers (RX; TX with the free path
+it calls, the free path also alone), into copy-break, and the loop's own
+instructions by the source file they were inlined from (checks, lookup,
+rewrite: fwd_pkt.h, fwd_group.h, rte_lpm.h, ...).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from apps_cases import Builders, SWEEP_SIZES  # noqa: E402,F401
+from apps_callgrind import RunError, callgrind  # noqa: E402
+from apps_frames import write_pcap  # noqa: E402
+from apps_tools import Tools  # noqa: E402
+
+# Stage of an out-of-line function the loop calls (inclusive), by name.
+CALL_STAGES = [
+    ('driver RX', re.compile(r'librte_net_pcap|eth_pcap_rx|'
+                             r'rte_eth_rx_burst')),
+    ('RX callbacks', re.compile(r'rte_eth_call_rx_callbacks')),
+    ('copy-break', re.compile(r'npool_rx_copybreak|copybreak')),
+    ('TX + free', re.compile(r'librte_net_null|eth_null_tx|'
+                             r'rte_eth_tx_burst')),
+    ('free (npool)', re.compile(r'npool_|rte_pktmbuf|mempool')),
+]
+# Free path inside TX (inclusive cost of what the TX driver calls).
+FREE_RE = re.compile(r'npool|mempool|mbuf')
+# Stage of the loop's own instructions, by the file they come from.
+FILE_STAGES = [
+    ('checks + rewrite', re.compile(
+        r'fwd_pkt\.h|fwd_group\.h|rte_ip\.h|rte_ether\.h|'
+        r'l3fwd[^:]*:(processx4|l3fwd_lpm_process|rfc1812|port_group)')),
+    ('lookup', re.compile(r'rte_lpm|fwd_lookup\.h|rte_fib')),
+    ('RX checks', re.compile(r'app_run\.h|app_stats\.h|app_rx_')),
+    ('TX queueing', re.compile(r'fwd_lcore\.c|l3fwd_em|send_pkt|'
+                               r'rte_ethdev\.h')),
+    ('copy-break', re.compile(r'npool_rx|npool_pkt')),
+]
+
+
+def _names(line, table):
+    """fl=(3) name | fl=(3): the name, remembered by its id."""
+    m = re.match(r'\w+=\((\d+)\)(?: (.*))?$', line)
+    if not m:
+        return line.split('=', 1)[1]
+    if m.group(2) is not None:
+        table[m.group(1)] = m.group(2)
+    return table.get(m.group(1), '?')
+
+
+def parse(path):
+    """(self Ir by (fn, inline file), call Ir by (caller, callee)) of one
+    callgrind dump (line positions, Ir only); a function is named
+    "object:function" (the PMDs of Debian have no symbols: their object
+    names them)."""
+    files, fns, objs = {}, {}, {}
+    selfc, calls = {}, {}
+    ob = cob = fn = fi = callee = None
+    in_call = False
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line:
+                continue
+            c = line[0]
+            if c.isdigit() or c in '+-*':
+                parts = line.split()
+                ir = int(parts[1]) if len(parts) > 1 else 0
+                if in_call:
+                    k = (fn, callee)
+                    calls[k] = calls.get(k, 0) + ir
+                    in_call = False
+                else:
+                    k = (fn, fi)
+                    selfc[k] = selfc.get(k, 0) + ir
+                continue
+            if line.startswith('ob='):
+                ob = os.path.basename(_names(line, objs))
+                cob = None
+            elif line.startswith('cob='):
+                cob = os.path.basename(_names(line, objs))
+            elif line.startswith(('fl=', 'fi=', 'fe=')):
+                fi = _names(line, files)
+            elif line.startswith('fn='):
+                fn = '%s:%s' % (ob, _names(line, fns))
+            elif line.startswith('cfn='):
+                callee = '%s:%s' % (cob or ob, _names(line, fns))
+                cob = None
+            elif line.startswith(('cfl=', 'cfi=')):
+                _names(line, files)
+            elif line.startswith('calls='):
+                in_call = True
+    return selfc, calls
+
+
+def stages(path, loop_re, pkts):
+    """Instructions per packet per stage of the forwarding loop."""
+    selfc, calls = parse(path)
+    # The loop's own functions: those with instructions of their own
+    # (main and the launch frames only call).
+    loops = {fn for (fn, _), ir in selfc.items()
+             if ir > 0 and loop_re.search(fn or '')}
+    out = {}
+
+    def add(k, ir):
+        out[k] = out.get(k, 0.0) + ir / pkts
+    for (fn, fi), ir in selfc.items():
+        if fn not in loops:
+            continue
+        for name, rx in FILE_STAGES:
+            if rx.search('%s %s' % (fi or '', fn)):
+                add(name, ir)
+                break
+        else:
+            add('loop, other', ir)
+    tx_callees = set()
+    for (fn, callee), ir in calls.items():
+        if fn not in loops or callee in loops:
+            continue
+        for name, rx in CALL_STAGES:
+            if rx.search(callee or ''):
+                add(name, ir)
+                if name == 'TX + free':
+                    tx_callees.add(callee)
+                break
+        else:
+            add('other calls', ir)
+    # The free path: what the TX driver calls out of line, plus the
+    # mbuf free inlined into it (rte_mbuf.h, npool's headers).
+    for (fn, callee), ir in calls.items():
+        if fn in tx_callees and callee not in tx_callees and \
+                FREE_RE.search(callee or ''):
+            add('  of which free calls', ir)
+    for (fn, fi), ir in selfc.items():
+        if fn in tx_callees and re.search(r'rte_mbuf|rte_mempool|npool',
+                                          fi or ''):
+            add('  of which free inline', ir)
+    return out
+
+
+# The loop's functions: the app's own, not the library's, not main.
+NPOOL_LOOP = r'^npool-fwd:(?!npool_|rte_|main$|\(below)'
+L3FWD_LOOP = r'^l3fwd[^:]*:(?!rte_eth_tx_burst|main$|\(below)'
+VARIANTS = [
+    ('npool-fwd cb0', 'npool-fwd', NPOOL_LOOP),
+    ('npool-fwd cb256', 'npool-fwd', NPOOL_LOOP),
+    ('l3fwd-lpm', 'l3fwd', L3FWD_LOOP),
+]
+
+
+def run(a):
+    work = os.path.abspath(a.work or os.path.join(
+        os.path.dirname(os.path.abspath(a.out)), 'budget'))
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    targs = argparse.Namespace(
+        drop=None,
+        fwd=os.path.abspath(os.path.join(a.build, 'apps/fwd/npool-fwd')),
+        l3fwd_dir=os.path.abspath(a.l3fwd_dir), pkg_config_path='')
+    tools = Tools(targs)
+    b = Builders(tools, 'nohuge', None)
+    pcap = write_pcap(os.path.join(work, 'udp64.pcap'), [64])
+    res = {}
+    for i, (label, tool, loop) in enumerate(VARIANTS):
+        ent = {'variant': label}
+        res[label] = ent
+        if tool not in tools.bin:
+            ent['error'] = 'MISSING: %s' % tools.why.get(tool, '?')
+            continue
+        if tool == 'l3fwd':
+            build, counters, stop = b.l3fwd(pcap)
+        else:
+            build, counters, stop = b.fwd(pcap, 'npool',
+                                          int(label.split('cb')[1]))
+        d = os.path.join(work, 'run%d' % i)
+        os.makedirs(d)
+        prefix = 'npbg%d_%d' % (os.getpid(), i)
+        try:
+            ipp, pkts, ir, dump = callgrind(build(prefix), prefix, counters,
+                                            stop, d, a.warmup, a.window,
+                                            lines=True)
+        except RunError as e:
+            ent['error'] = 'callgrind: %s (%s)' % (e, d)
+            continue
+        ent.update(ir_per_pkt=ipp, packets=pkts, ir=ir,
+                   stages=stages(dump, re.compile(loop), pkts))
+    with open(a.out, 'w') as f:
+        json.dump(res, f, indent=1)
+    return res
+
+
+def show(res):
+    print('Instruction budget, pcap -> null 64 B (callgrind, --no-huge, '
+          'one lcore; instructions a packet):')
+    labels = list(res)
+    names = []
+    for v in res.values():
+        for k in (v.get('stages') or {}):
+            if k not in names:
+                names.append(k)
+    order = [n for n, _ in CALL_STAGES[:1]] + ['RX checks', 'copy-break',
+                                               'checks + rewrite',
+                                               'lookup', 'free (npool)',
+                                               'TX queueing',
+                                               'TX + free',
+                                               '  of which free calls',
+                                               '  of which free inline',
+                                               'loop, other',
+                                               'other calls']
+    names = [n for n in order if n in names] + \
+        [n for n in names if n not in order]
+    print('  %-24s' % 'stage' + ''.join('%17s' % x for x in labels))
+    for n in names:
+        print('  %-24s' % n + ''.join(
+            '%17.1f' % res[x]['stages'].get(n, 0.0)
+            if res[x].get('stages') else '%17s' % '-' for x in labels))
+    print('  %-24s' % 'total (lcore / packets)' + ''.join(
+        '%17.1f' % res[x]['ir_per_pkt'] if res[x].get('ir_per_pkt')
+        else '%17s' % 'n/a' for x in labels))
+    for x in labels:
+        if res[x].get('error'):
+            print('  %s: %s' % (x, res[x]['error']))
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out')
+    ap.add_argument('--show')
+    ap.add_argument('--build', default='build-cg')
+    ap.add_argument('--l3fwd-dir', default='build/l3fwd-baseline')
+    ap.add_argument('--work', default=None)
+    ap.add_argument('--warmup', type=float, default=1.0)
+    ap.add_argument('--window', type=float, default=3.0)
+    a = ap.parse_args()
+    if a.show:
+        with open(a.show) as f:
+            show(json.load(f))
+        return 0
+    if not a.out:
+        ap.error('--out (or --show)')
+    if shutil.which('valgrind') is None:
+        print('apps_budget: valgrind not found (scripts/deps.sh bench)',
+              file=sys.stderr)
+        return 1
+    show(run(a))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
