@@ -195,11 +195,22 @@ npool_leak_check(FILE *f, struct app_leak *lk)
 		fprintf(f, "  npool arena%s: %" PRId64 " fragments out, %u of %u+%u chunks in use (socket %d)\n",
 				tag, u.frags_out, u.chunks_in_use, u.chunks,
 				u.small_chunks, u.socket_id);
+		if (u.small_pkts != 0)
+			fprintf(f, "  npool small%-5s npool   size %7u  avail %7u  out %d (%u B each)\n",
+					tag, u.small_pkts,
+					u.small_pkts - u.small_pkts_out,
+					(int32_t)u.small_pkts_out,
+					u.small_pkt_size);
 		/* More heads back than handed out: a double free. */
 		if ((int32_t)u.heads_out < 0)
 			lk->double_free += -(int64_t)(int32_t)u.heads_out;
 		else
 			lk->mbufs_out += u.heads_out;
+		if ((int32_t)u.small_pkts_out < 0)
+			lk->double_free +=
+				-(int64_t)(int32_t)u.small_pkts_out;
+		else
+			lk->mbufs_out += u.small_pkts_out;
 		rte_mempool_obj_iter(hp, count_bad_refcnt, &lk->bad_refcnt);
 		lk->frags_out += u.frags_out;
 		lk->chunks_in_use += u.chunks_in_use;

@@ -23,6 +23,7 @@ npool_conf_defaults(struct npool_conf *conf)
 	conf->nb_small_chunks = 256;
 	conf->nb_heads = 16383;
 	conf->headroom = RTE_PKTMBUF_HEADROOM;
+	conf->tiny_len = NPOOL_PKT_SMALL_LEN;
 	conf->socket_id = SOCKET_ID_ANY;
 }
 
@@ -69,12 +70,45 @@ static int
 conf_check(const struct npool_conf *conf)
 {
 	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
-			conf->headroom > 1024)
+			conf->headroom > 1024 ||
+			conf->tiny_len > NPOOL_PKT_SMALL_LEN)
 		return -EINVAL;
 	if (conf->socket_id != SOCKET_ID_ANY &&
 			(conf->socket_id < 0 ||
 			 conf->socket_id >= RTE_MAX_NUMA_NODES))
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The tiny packets' pool: direct mbufs with room for headroom +
+ * NPOOL_PKT_SMALL_LEN, on stock ops whatever --mbuf-pool-ops-name says,
+ * behind DPDK's inline per-lcore cache.
+ */
+static int
+small_pool_create(struct npool *np, const struct npool_conf *conf)
+{
+	const uint32_t n = conf->nb_small_chunks *
+		NPOOL_PKT_SMALL_POOL_PER_CHUNK;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t cache = RTE_MIN(256u, n * 2 / 3);
+
+	if (conf->socket_id == SOCKET_ID_ANY)
+		snprintf(name, sizeof(name), "npool_small");
+	else
+		snprintf(name, sizeof(name), "npool_small_s%d",
+				conf->socket_id);
+	np->tiny_len = conf->tiny_len;
+	np->small_pool = rte_pktmbuf_pool_create_by_ops(name, n, cache, 0,
+			/* Copy-break copies whole 64-byte blocks. */
+			(uint16_t)(conf->headroom +
+				RTE_ALIGN_CEIL(conf->tiny_len, 64)),
+			conf->socket_id, "ring_mp_mc");
+	if (np->small_pool == NULL) {
+		NPOOL_LOG(ERR, "small-packet pool %s: %s", name,
+				rte_strerror(rte_errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -178,6 +212,14 @@ npool_create(const struct npool_conf *conf)
 	}
 	np->head_hc = np->head_pool->pool_data;
 	npool_hc_own_pool_pvt(np->head_pool);
+	if (conf->nb_small_chunks != 0 && conf->tiny_len != 0 &&
+			small_pool_create(np, conf) < 0) {
+		ret = rte_errno;
+		rte_mempool_free(np->head_pool);
+		npool_arena_free(&np->arena);
+		rte_free(np);
+		return create_fail(ret);
+	}
 	/* Populating the pool put every head through the ops: no flush. */
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		npool_hc_count_reset_pvt(np->head_hc, i);
@@ -258,6 +300,14 @@ npool_instance_usage_get(const struct npool *np, struct npool_usage *u)
 	u->frags_out = npool_instance_frags_outstanding(np);
 	u->heads = np->head_pool->size;
 	u->heads_out = rte_mempool_in_use_count(np->head_pool);
+	if (np->small_pool != NULL) {
+		const struct rte_mempool *sp = np->small_pool;
+
+		u->small_pkts = sp->size;
+		u->small_pkts_out = rte_mempool_in_use_count(sp);
+		u->small_pkt_size = sp->header_size + sp->elt_size +
+			sp->trailer_size;
+	}
 	return 0;
 }
 
@@ -282,6 +332,10 @@ npool_usage_get(struct npool_usage *u)
 		u->frags_out += one.frags_out;
 		u->heads += one.heads;
 		u->heads_out += one.heads_out;
+		u->small_pkts += one.small_pkts;
+		u->small_pkts_out += one.small_pkts_out;
+		u->small_pkt_size = RTE_MAX(u->small_pkt_size,
+				one.small_pkt_size);
 	}
 	return 0;
 }
@@ -303,7 +357,9 @@ static int
 instance_busy(const struct npool *np)
 {
 	return npool_instance_frags_outstanding(np) != 0 ||
-		rte_mempool_in_use_count(np->head_pool) != 0;
+		rte_mempool_in_use_count(np->head_pool) != 0 ||
+		(np->small_pool != NULL &&
+		 rte_mempool_in_use_count(np->small_pool) != 0);
 }
 
 /* Free instance @p np, its caches drained and nothing out. */
@@ -323,6 +379,7 @@ instance_free(struct npool *np)
 	if (npool_nb_instances_pvt == 0)
 		NPOOL_DEBUG_CHECK(npool_debug_lcore_cb_unregister_pvt());
 	rte_mempool_free(np->head_pool);
+	rte_mempool_free(np->small_pool);
 	npool_arena_free(&np->arena);
 	rte_free(np);
 }

@@ -40,15 +40,22 @@ struct npool_conf {
 	/** Big chunks in the arena, 1 .. 2^20 (default 1024 = 32 MiB). */
 	uint32_t nb_chunks;
 	/** 4 KiB chunks, 0 .. 2^20 (default 256 = 1 MiB): the small
-	 * packets' chunks (npool_pkt.h; 16 packets of 64 B each), and the
-	 * order-0 fallback when no big chunk is free. With 0, small packets
-	 * come from big chunks as others do. */
+	 * packets' chunks (npool_pkt.h), and the order-0 fallback when no
+	 * big chunk is free; as many bytes again hold the tiny packets'
+	 * pool (8 per 4 KiB, NPOOL_PKT_SMALL_POOL_PER_CHUNK). With 0,
+	 * small and tiny packets come from big chunks as others do. */
 	uint32_t nb_small_chunks;
 	/** Packet heads in the head pool, 64 .. 2^24 (default 16383). */
 	uint32_t nb_heads;
 	/** Headroom of npool packets in bytes, 0 .. 1024
 	 * (default RTE_PKTMBUF_HEADROOM; the kernel's NET_SKB_PAD). */
 	uint32_t headroom;
+	/** Room in bytes up to which a packet of npool_napi_alloc_pkt(),
+	 * npool_alloc_pkt() and copy-break is one direct mbuf of the tiny
+	 * packets' pool (npool_pkt.h), 0 .. NPOOL_PKT_SMALL_LEN (default
+	 * NPOOL_PKT_SMALL_LEN, 256); 0: every packet is a head and a
+	 * fragment. Needs small chunks (the pool takes as many bytes). */
+	uint32_t tiny_len;
 	/** NUMA socket the instance serves and holds its memory on,
 	 * 0 .. RTE_MAX_NUMA_NODES - 1, or SOCKET_ID_ANY (default): memory
 	 * anywhere, serving every lcore whose socket has no instance. */
@@ -212,6 +219,11 @@ struct npool_usage {
 	int64_t frags_out;        /**< fragments handed out, not yet freed */
 	uint32_t heads;           /**< heads in the head pool */
 	uint32_t heads_out;       /**< heads handed out, not yet back */
+	/** Tiny packets (npool_pkt.h): objects of the small-packet pool,
+	 * those out, and the bytes one pins (its whole mempool object). */
+	uint32_t small_pkts;
+	uint32_t small_pkts_out;
+	uint32_t small_pkt_size;
 };
 
 /**

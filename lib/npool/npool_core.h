@@ -100,6 +100,11 @@ struct npool {
 	/** Packets whose fragment is at most this many bytes are small:
 	 * they come from the small-packet caches (npool_pkt.h). */
 	uint32_t small_fragsz;
+	/** Tiny packets (room up to NPOOL_PKT_SMALL_LEN) as direct mbufs of
+	 * this pool (stock ops, DPDK's inline lcore cache): the kernel's
+	 * small-head kmem_cache. NULL without small chunks. */
+	struct rte_mempool *small_pool;
+	uint32_t tiny_len;  /**< npool_conf.tiny_len with a small_pool */
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
 };

@@ -45,6 +45,8 @@ npool_alloc_pkt(uint32_t len)
 
 	if (np == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
+	if (npool_pkt_is_tiny_len_pvt(np, len))
+		return npool_pkt_tiny_get_pvt(np, slot);
 	fragsz = npool_pkt_fragsz_np_pvt(np, len);
 	if (len > NPOOL_PKT_MAX_LEN || fragsz > NPOOL_CHUNK_SIZE)
 		return npool_pkt_fail_pvt(slot, EINVAL);
@@ -170,8 +172,9 @@ npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts, const uint32_t *lens,
 			pkts[i] = npool_pkt_fail_pvt(npool_slot(), EINVAL);
 		return 0;
 	}
+	/* No lens: tiny packets (npool_napi_alloc_tiny_bulk_pvt()). */
 	for (i = 0; i < n; i++) {
-		pkts[i] = npool_napi_alloc_pkt(lens[i]);
+		pkts[i] = npool_napi_alloc_pkt(lens != NULL ? lens[i] : 0);
 		got += pkts[i] != NULL;
 	}
 	return got;

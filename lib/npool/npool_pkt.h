@@ -14,7 +14,26 @@
  * rte_pktmbuf_clone() and chains work unchanged: the last reference to the
  * fragment frees it with npool_free_frag(), the head returns to its pool.
  *
- * Small packets. A packet is small when its fragment (npool_pkt_fragsz()
+ * Tiny packets. Up to npool_conf.tiny_len bytes of room (default
+ * NPOOL_PKT_SMALL_LEN, 256: every copy-break packet), a packet of
+ * npool_napi_alloc_pkt(), npool_alloc_pkt(), npool_napi_alloc_pkt_bulk()
+ * and copy-break is one object: a direct mbuf of the instance's
+ * small-packet pool (stock ring ops behind DPDK's inline per-lcore cache,
+ * data room headroom + tiny_len), the kernel's small-head kmem_cache
+ * (bf9f1baa279f, 011b03359038). rte_pktmbuf_free() by any PMD takes
+ * DPDK's plain direct path (no extbuf detach, no callback), in-place
+ * helpers (rte_vlan_insert()) work, and a kept one pins exactly its
+ * object: its truesize, npool_usage.small_pkt_size (576 B with the
+ * default headroom). The pool holds NPOOL_PKT_SMALL_POOL_PER_CHUNK per
+ * small chunk; without small chunks (or with tiny_len 0) there are no
+ * tiny packets. npool_build_pkt(), clones and longer packets stay head
+ * + fragment. Measured against the other shape (a direct mbuf carved
+ * from the small chunks, its pool's ops freeing it by address): that
+ * keeps the fragment allocator on the alloc path, an ops call on every
+ * free and a 4 KiB pin per kept packet; the fixed objects' get and put
+ * are both DPDK's inline cache (docs/perf/issue-17.md).
+ *
+ * Small packets. Above tiny_len, a packet is small when its fragment (npool_pkt_fragsz()
  * of its len) is at most NPOOL_PKT_SMALL_FRAGSZ (1 KiB) or at most the
  * fragment of a NPOOL_PKT_SMALL_LEN (256 B) packet, whichever is larger:
  * len up to 872 B with the default 128 B headroom, and up to 256 B at any
@@ -109,6 +128,13 @@ extern "C" {
  */
 #define NPOOL_PKT_SMALL_LEN 256
 
+/**
+ * Objects of the tiny packets' pool per small chunk of
+ * npool_conf.nb_small_chunks (the same memory again: 8 objects of about
+ * 512 B per 4 KiB).
+ */
+#define NPOOL_PKT_SMALL_POOL_PER_CHUNK 8
+
 /** @internal Extbuf free callback: npool_free_frag(addr). */
 void npool_pkt_free_cb_pvt(void *addr, void *opaque);
 /** @internal Out-of-line failure of the packet allocators. */
@@ -157,6 +183,49 @@ npool_pkt_rearm_pvt(uint16_t data_off)
 	rearm.nb_segs = 1;
 	rearm.port = RTE_MBUF_PORT_INVALID;
 	return rearm.u64;
+}
+
+/** @internal Make @p m, a free object of the tiny packets' pool, an
+ * empty packet with @p rearm (npool_pkt_rearm_pvt()): what
+ * rte_pktmbuf_reset() writes, the rearm word in one store. buf_addr,
+ * iova, buf_len and pool are the pool's; next is NULL and nb_segs 1 in
+ * any free mbuf. */
+static __rte_always_inline void
+npool_pkt_tiny_init_pvt(struct rte_mbuf *m, uint64_t rearm)
+{
+	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm,
+			sizeof(rearm));
+	m->ol_flags = 0;
+	m->packet_type = 0;
+	m->pkt_len = 0;
+	m->data_len = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->tx_offload = 0;
+}
+
+/** @internal Whether a packet with @p len bytes of room of instance @p np
+ * is tiny: one direct mbuf of np->small_pool. */
+static __rte_always_inline int
+npool_pkt_is_tiny_len_pvt(const struct npool *np, uint32_t len)
+{
+	return len <= np->tiny_len && np->small_pool != NULL;
+}
+
+/** @internal A tiny packet (npool_napi_alloc_pkt(), npool_alloc_pkt()):
+ * one get from the small-packet pool, inline through the lcore's cache
+ * (any thread: a thread without an lcore id takes the ring). */
+static __rte_always_inline struct rte_mbuf *
+npool_pkt_tiny_get_pvt(struct npool *np, unsigned int slot)
+{
+	struct rte_mbuf *m;
+
+	if (unlikely(rte_mempool_get(np->small_pool, (void **)&m) < 0))
+		return npool_pkt_fail_pvt(slot, ENOBUFS);
+	npool_pkt_tiny_init_pvt(m,
+			npool_pkt_rearm_pvt((uint16_t)np->headroom));
+	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
+	return m;
 }
 
 /** @internal Make head @p m a packet over fragment @p frag, whose shared
@@ -242,6 +311,9 @@ npool_napi_alloc_pkt(uint32_t len)
 				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
 	}
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	/* A tiny packet is one object (the file doc). */
+	if (npool_pkt_is_tiny_len_pvt(np, len))
+		return npool_pkt_tiny_get_pvt(np, slot);
 	fragsz = npool_pkt_fragsz_np_pvt(np, len);
 	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
 	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))

@@ -91,6 +91,40 @@ npool_pkt_carve_pvt(struct npool_pkt_carve_pvt *k, uint32_t fragsz,
 	return frag;
 }
 
+/** @internal Whether all @p n lens are tiny (npool_pkt_is_tiny_len_pvt). */
+static __rte_always_inline int
+npool_pkt_all_tiny_pvt(const struct npool *np, const uint32_t *lens,
+		unsigned int n)
+{
+	uint32_t big = 0;
+	unsigned int i;
+
+	if (np->small_pool == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		big |= lens[i] > np->tiny_len;
+	return big == 0;
+}
+
+/** @internal @p n tiny packets in one bulk get from the small-packet
+ * pool (npool_napi_alloc_pkt_bulk()); when the pool has fewer, one at a
+ * time, as @p n npool_napi_alloc_pkt() calls would. */
+static __rte_always_inline unsigned int
+npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
+		struct rte_mbuf **pkts, unsigned int n)
+{
+	const uint64_t rearm = npool_pkt_rearm_pvt((uint16_t)np->headroom);
+	unsigned int i;
+
+	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)pkts,
+			n) < 0))
+		return npool_napi_alloc_pkt_each_pvt(pkts, NULL, n);
+	for (i = 0; i < n; i++)
+		npool_pkt_tiny_init_pvt(pkts[i], rearm);
+	np->lc[slot].stats.pkt_allocs += n;
+	return n;
+}
+
 /**
  * Allocate @p n empty packets at once, with lens[i] bytes of room for the
  * i-th, from the calling lcore's napi caches: the heads in one bulk get
@@ -126,7 +160,7 @@ static __rte_always_inline unsigned int
 npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
-	unsigned int slot = npool_slot(), i, got = 0, nspare = 0;
+	unsigned int slot = npool_slot(), i, got = 0, nspare = 0, ntiny = 0;
 	struct npool *np = npool_lcore_np_pvt[slot];
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
 	struct npool_pkt_carve_pvt big, small;
@@ -138,6 +172,9 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 			n - 1 >= NPOOL_PKT_BULK_MAX))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	/* All tiny (a copy-break burst): one bulk get of whole objects. */
+	if (npool_pkt_all_tiny_pvt(np, lens, n))
+		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
 	if (unlikely(rte_mempool_get_bulk(np->head_pool, (void **)pkts,
@@ -156,6 +193,13 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		rte_iova_t iova;
 		char *frag;
 
+		if (npool_pkt_is_tiny_len_pvt(np, lens[i])) {
+			/* One object: its head goes back with the spares. */
+			spare[nspare++] = pkts[i];
+			pkts[i] = npool_pkt_tiny_get_pvt(np, slot);
+			ntiny += pkts[i] != NULL;
+			continue;
+		}
 		if (unlikely(lens[i] > NPOOL_PKT_MAX_LEN ||
 				fragsz > NPOOL_CHUNK_SIZE)) {
 			rte_errno = EINVAL;
@@ -184,7 +228,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 				(void * const *)spare, nspare);
 	lc->stats.allocs += got;
 	lc->stats.pkt_allocs += got;
-	return got;
+	return got + ntiny;
 }
 
 #ifdef __cplusplus

@@ -87,6 +87,9 @@ tel_usage(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_int(d, "frags_out", (int)u.frags_out);
 	rte_tel_data_add_dict_uint(d, "heads", u.heads);
 	rte_tel_data_add_dict_uint(d, "heads_out", u.heads_out);
+	rte_tel_data_add_dict_uint(d, "small_pkts", u.small_pkts);
+	rte_tel_data_add_dict_uint(d, "small_pkts_out", u.small_pkts_out);
+	rte_tel_data_add_dict_uint(d, "small_pkt_size", u.small_pkt_size);
 	rte_tel_data_add_dict_uint(d, "chunk_size", NPOOL_CHUNK_SIZE);
 	return 0;
 }

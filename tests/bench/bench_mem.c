@@ -162,11 +162,11 @@ main(int argc, char **argv)
 	rss0 = rss_bytes();
 	npool_conf_defaults(&conf);
 	conf.nb_heads = nb_pkts + 1024;
-	/* Copy-break packets are small packets (npool_pkt.h): they fill
-	 * 4 KiB small chunks, 16 each. */
+	/* Copy-break packets are tiny packets (npool_conf.tiny_len): one
+	 * direct mbuf each from the instance's tiny pool, which holds 8
+	 * objects per small chunk configured. */
 	conf.nb_chunks = 16;
-	conf.nb_small_chunks = (uint32_t)((uint64_t)nb_pkts * FRAGSZ /
-			NPOOL_SMALL_CHUNK_SIZE) + 16;
+	conf.nb_small_chunks = (nb_pkts + 7) / 8 + 16;
 	if (npool_init(&conf) != 0)
 		rte_exit(1, "npool_init: %s\n", rte_strerror(rte_errno));
 	fill(1);

@@ -428,6 +428,8 @@ int
 LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 {
 	fz_eal_init("npool_ops", 0, NULL);
+	/* The model is of head + fragment packets at every size. */
+	ut_tiny_len = 0;
 	FZ_CHECK(ut_npool_init(16, 16, 128, 0) == 0, "npool_init");
 	fz_plain[0] = rte_pktmbuf_pool_create("fz_plain_mp", 128, 32, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);

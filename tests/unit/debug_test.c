@@ -369,6 +369,7 @@ run_child(const char *name, misuse_fn *fn)
 {
 	char prefix[64];
 	struct rlimit no_core = { 0, 0 };
+	struct npool_conf conf;
 	int status, fds[2], out[2];
 	char reached = 0;
 	size_t len = 0;
@@ -387,7 +388,12 @@ run_child(const char *name, misuse_fn *fn)
 		dup2(out[1], STDOUT_FILENO);
 		dup2(out[1], STDERR_FILENO);
 		setrlimit(RLIMIT_CORE, &no_core);
-		if (ut_eal_init(prefix, 0, NULL) != 0 || npool_init(NULL) != 0)
+		/* Head + fragment packets at every size: their heads are
+		 * the ones the debug hooks check and poison (a tiny packet
+		 * is a stock mempool's mbuf). */
+		npool_conf_defaults(&conf);
+		conf.tiny_len = 0;
+		if (ut_eal_init(prefix, 0, NULL) != 0 || npool_init(&conf) != 0)
 			_exit(2);
 		if (write(fds[1], "1", 1) != 1)
 			_exit(2);

@@ -29,6 +29,7 @@ make(int socket)
 	struct npool *np;
 
 	npool_conf_defaults(&c);
+	c.tiny_len = ut_tiny_len;
 	c.nb_chunks = CHUNKS;
 	c.nb_small_chunks = SMALL;
 	c.nb_heads = HEADS;
@@ -87,6 +88,7 @@ test_create_errors(void **state __rte_unused)
 	struct npool_conf c;
 
 	npool_conf_defaults(&c);
+	c.tiny_len = ut_tiny_len;
 	c.nb_chunks = CHUNKS;
 	c.nb_heads = HEADS;
 	c.socket_id = RTE_MAX_NUMA_NODES;
@@ -346,5 +348,7 @@ main(void)
 		cmocka_unit_test(test_fini_frees_all),
 	};
 
+	/* The head + fragment packet at every size (npool_pkt.h). */
+	ut_tiny_len = 0;
 	return UT_MAIN("npool_instance", tests);
 }

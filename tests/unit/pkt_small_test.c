@@ -398,5 +398,7 @@ main(void)
 		T(test_no_small_chunks_no_small_pkts, setup_no_small),
 	};
 
+	/* The head + fragment packet at every size (npool_pkt.h). */
+	ut_tiny_len = 0;
 	return UT_MAIN("npool_ut_pkt_small", tests);
 }

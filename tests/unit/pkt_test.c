@@ -608,5 +608,7 @@ main(void)
 		TD(test_stock_mbuf_is_not_npool),
 	};
 
+	/* The head + fragment packet at every size (npool_pkt.h). */
+	ut_tiny_len = 0;
 	return UT_MAIN("npool_ut_pkt", tests);
 }

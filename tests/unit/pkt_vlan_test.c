@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Writing a header in front of an npool packet (lib/npool/npool_pkt.h,
- * file doc): rte_vlan_insert() refuses it (an external buffer is never
- * RTE_MBUF_DIRECT()), and the way the header documents instead gives
- * byte for byte what rte_vlan_insert() gives on a direct mbuf.
+ * file doc): rte_vlan_insert() refuses a head + fragment packet (an
+ * external buffer is never RTE_MBUF_DIRECT()), and the way the header
+ * documents instead gives byte for byte what rte_vlan_insert() gives on
+ * a direct mbuf; a tiny packet is a direct mbuf: rte_vlan_insert() works.
  */
 #include <string.h>
 
@@ -34,7 +35,8 @@ test_vlan_insert_refused_and_documented_way(void **state __rte_unused)
 {
 	struct rte_mempool *mp = rte_pktmbuf_pool_create("ut_vlan", 63, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	struct rte_mbuf *m = npool_napi_alloc_pkt(64), *s;
+	/* Above the tiny packets' room: a head and a fragment. */
+	struct rte_mbuf *m = npool_napi_alloc_pkt(NPOOL_PKT_SMALL_LEN + 1), *s;
 	struct rte_ether_hdr *nh;
 	struct rte_vlan_hdr *vh;
 	uint8_t frame[60];
@@ -84,12 +86,44 @@ test_vlan_insert_refused_and_documented_way(void **state __rte_unused)
 	rte_mempool_free(mp);
 }
 
+/* A tiny packet is direct: rte_vlan_insert() as on a stock mbuf. */
+static void
+test_vlan_insert_on_tiny_pkt(void **state __rte_unused)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("ut_vlan2", 63, 0,
+			0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct rte_mbuf *m = npool_napi_alloc_pkt(64), *s;
+	uint8_t frame[60];
+
+	assert_non_null(mp);
+	assert_non_null(m);
+	assert_true(RTE_MBUF_DIRECT(m));
+	assert_false(npool_pkt_is_npool(m));
+	fill_frame(frame);
+	memcpy(rte_pktmbuf_append(m, 60), frame, 60);
+	m->vlan_tci = 0x0123;
+	assert_int_equal(rte_vlan_insert(&m), 0);
+	s = rte_pktmbuf_alloc(mp);
+	assert_non_null(s);
+	memcpy(rte_pktmbuf_append(s, 60), frame, 60);
+	s->vlan_tci = 0x0123;
+	assert_int_equal(rte_vlan_insert(&s), 0);
+	assert_int_equal(m->data_len, 64);
+	assert_memory_equal(rte_pktmbuf_mtod(m, void *),
+			rte_pktmbuf_mtod(s, void *), 64);
+	rte_pktmbuf_free(s);
+	rte_pktmbuf_free(m);
+	rte_mempool_free(mp);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_vlan_insert_refused_and_documented_way,
+			ut_setup_default, ut_teardown_check),
+		cmocka_unit_test_setup_teardown(test_vlan_insert_on_tiny_pkt,
 			ut_setup_default, ut_teardown_check),
 	};
 

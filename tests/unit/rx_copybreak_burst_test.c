@@ -434,5 +434,7 @@ main(void)
 			setup_few_heads, teardown),
 	};
 
+	/* The head + fragment packet at every size (npool_pkt.h). */
+	ut_tiny_len = 0;
 	return UT_MAIN("npool_ut_rx_cb_burst", tests);
 }

@@ -366,6 +366,8 @@ main(void)
 		T(test_copybreak_install_rejects_bad_arguments),
 	};
 
+	/* The head + fragment packet at every size (npool_pkt.h). */
+	ut_tiny_len = 0;
 	return ut_main("npool_ut_rx_copybreak", 1, vdev, "tests", tests,
 			RTE_DIM(tests));
 }

@@ -144,6 +144,8 @@ ut_in_pthread(int (*fn)(void *), void *arg)
 	return t.ret;
 }
 
+uint32_t ut_tiny_len = NPOOL_PKT_SMALL_LEN;
+
 int
 ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 		uint32_t headroom)
@@ -158,13 +160,18 @@ ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 		conf.nb_heads = nb_heads;
 	if (headroom != 0)
 		conf.headroom = headroom;
+	conf.tiny_len = ut_tiny_len;
 	return npool_init(&conf);
 }
 
 int
 ut_setup_default(void **state __rte_unused)
 {
-	return npool_init(NULL) == 0 ? 0 : -1;
+	struct npool_conf conf;
+
+	npool_conf_defaults(&conf);
+	conf.tiny_len = ut_tiny_len;
+	return npool_init(&conf) == 0 ? 0 : -1;
 }
 
 void
@@ -212,6 +219,7 @@ ut_teardown_check(void **state __rte_unused)
 	assert_int_equal(npool_usage_get(&u), 0);
 	assert_int_equal(u.frags_out, 0);
 	assert_int_equal(u.heads_out, 0);
+	assert_int_equal(u.small_pkts_out, 0);
 	assert_int_equal(rte_mempool_avail_count(npool_head_pool()), u.heads);
 	npool_frag_cache_drain_all();
 	assert_int_equal(npool_arena_in_use(a), 0);

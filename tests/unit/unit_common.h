@@ -62,6 +62,13 @@ int ut_on_other_lcore(int (*fn)(void *), void *arg);
 int ut_in_pthread(int (*fn)(void *), void *arg);
 
 /* npool_init() with these settings (0 keeps a default); 0 or -errno. */
+/*
+ * npool_conf.tiny_len of the instances ut_npool_init() and
+ * ut_setup_default() make: NPOOL_PKT_SMALL_LEN, or 0 in the tests of
+ * the head + fragment packet at every size (set it in main()).
+ */
+extern uint32_t ut_tiny_len;
+
 int ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 		uint32_t headroom);
 

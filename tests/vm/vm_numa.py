@@ -140,15 +140,20 @@ def json_checks(R, js):
                   'numa: one npool instance per socket of an enabled lcore: '
                   'sockets %s (want %s)' % (sorted(inst), sorted(NODES)))
     mine = inst.get(NIC_NODE, {})
+    # The forwarding lcores allocated from their socket's instance:
+    # chunks carved (refills), or copy-break's tiny packets (pkt_allocs:
+    # one direct mbuf each since issue 17, no chunk carved).
+    used = (_field(mine, 'refills') or 0) + (_field(mine, 'pkt_allocs') or 0)
     ok &= R.check(_field(mine, 'arena_memseg_socket') == NIC_NODE and
                   _field(mine, 'heads_memseg_socket') == NIC_NODE and
-                  (_field(mine, 'refills') or 0) > 0,
+                  used > 0,
                   'numa: socket-%d instance: arena on memseg socket %s, '
-                  'heads on %s, %s refills (want %d, %d, > 0: the forwarding '
-                  'lcores carved chunks there)' % (
+                  'heads on %s, %s refills + %s pkt_allocs (want %d, %d, '
+                  '> 0: the forwarding lcores allocated there)' % (
                       NIC_NODE, _field(mine, 'arena_memseg_socket'),
                       _field(mine, 'heads_memseg_socket'),
-                      _field(mine, 'refills'), NIC_NODE, NIC_NODE))
+                      _field(mine, 'refills'), _field(mine, 'pkt_allocs'),
+                      NIC_NODE, NIC_NODE))
     out_keys = ('chunks_in_use', 'frags_out', 'heads_out')
     ok &= R.check(inst and all(_field(i, k) == 0 for i in inst.values()
                                for k in out_keys),

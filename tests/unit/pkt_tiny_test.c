@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Tiny packets (lib/npool/npool_pkt.h, "Tiny packets"): up to
+ * npool_conf.tiny_len bytes of room a packet of npool_napi_alloc_pkt(),
+ * npool_alloc_pkt(), their bulk flavour and copy-break is one direct
+ * mbuf of the small-packet pool: freed by DPDK's plain path
+ * (rte_pktmbuf_free()), cloned, chained with head + fragment packets,
+ * its truesize exactly what it pins (at most 1 KiB), counted in
+ * npool_usage; above tiny_len the head + fragment packet stays. Each
+ * test ends with the leak check (ut_teardown_check()).
+ */
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "npool_pkt_bulk.h"
+#include "npool_rx.h"
+#include "unit_common.h"
+
+static struct npool_usage
+usage(void)
+{
+	struct npool_usage u;
+
+	assert_int_equal(npool_usage_get(&u), 0);
+	return u;
+}
+
+static void
+assert_tiny(const struct rte_mbuf *m)
+{
+	assert_non_null(m);
+	assert_true(RTE_MBUF_DIRECT(m));
+	assert_false(npool_pkt_is_npool(m));
+	assert_ptr_equal(m->pool, npool_g_pvt->small_pool);
+	assert_int_equal(m->data_off, npool_g_pvt->headroom);
+	assert_int_equal(m->data_len, 0);
+	assert_int_equal(m->pkt_len, 0);
+	assert_int_equal(m->nb_segs, 1);
+	assert_null(m->next);
+	assert_int_equal(rte_mbuf_refcnt_read(m), 1);
+	assert_int_equal(m->ol_flags, 0);
+	assert_true(rte_pktmbuf_tailroom(m) >= NPOOL_PKT_SMALL_LEN);
+}
+
+static void
+test_tiny_pkt_is_one_direct_mbuf(void **state __rte_unused)
+{
+	struct rte_mbuf *t = npool_napi_alloc_pkt(64);
+	struct rte_mbuf *g = npool_alloc_pkt(NPOOL_PKT_SMALL_LEN);
+	struct rte_mbuf *b = npool_napi_alloc_pkt(NPOOL_PKT_SMALL_LEN + 1);
+	struct npool_usage u = usage();
+
+	assert_tiny(t);
+	assert_tiny(g);
+	/* Above tiny_len: a head and a fragment. */
+	assert_true(npool_pkt_is_npool(b));
+	assert_int_equal(u.small_pkts_out, 2);
+	assert_int_equal(u.heads_out, 1);
+	/* Truesize is the object, and the object is all a kept one pins. */
+	assert_int_equal(npool_pkt_truesize(t), u.small_pkt_size);
+	assert_true(u.small_pkt_size <= 1024);
+	assert_true(u.small_pkts >= 8);
+	rte_pktmbuf_free(t);
+	rte_pktmbuf_free(g);
+	rte_pktmbuf_free(b);
+	assert_int_equal(usage().small_pkts_out, 0);
+}
+
+/* DPDK's plain free path, as any PMD's TX completion takes it. */
+static void
+test_tiny_pkt_freed_by_stock_path(void **state __rte_unused)
+{
+	struct rte_mbuf *m[32];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(m); i++) {
+		m[i] = npool_napi_alloc_pkt(60);
+		assert_tiny(m[i]);
+		memset(rte_pktmbuf_append(m[i], 60), (int)i, 60);
+	}
+	rte_pktmbuf_free_bulk(m, 16);
+	for (i = 16; i < RTE_DIM(m); i++)
+		rte_pktmbuf_free(m[i]);
+	assert_int_equal(usage().small_pkts_out, 0);
+}
+
+static void
+test_tiny_pkt_clone_and_chain(void **state __rte_unused)
+{
+	struct rte_mbuf *m = npool_napi_alloc_pkt(64);
+	struct rte_mbuf *b = npool_napi_alloc_pkt(1000);
+	struct rte_mbuf *c;
+
+	assert_tiny(m);
+	memset(rte_pktmbuf_append(m, 64), 0x5a, 64);
+	memset(rte_pktmbuf_append(b, 1000), 0xa5, 1000);
+	/* A clone references the tiny object: it stays until both go. */
+	c = rte_pktmbuf_clone(m, npool_head_pool());
+	assert_non_null(c);
+	assert_int_equal(rte_mbuf_refcnt_read(m), 2);
+	assert_memory_equal(rte_pktmbuf_mtod(c, void *),
+			rte_pktmbuf_mtod(m, void *), 64);
+	npool_napi_consume_pkt(m);
+	assert_int_equal(usage().small_pkts_out, 1);
+	/* The clone chained in front of a head + fragment packet. */
+	assert_int_equal(rte_pktmbuf_chain(c, b), 0);
+	assert_int_equal(c->pkt_len, 1064);
+	rte_pktmbuf_free(c);
+	assert_int_equal(usage().small_pkts_out, 0);
+	assert_int_equal(usage().heads_out, 0);
+}
+
+static void
+test_tiny_bulk_and_consume(void **state __rte_unused)
+{
+	struct rte_mbuf *m[NPOOL_PKT_BULK_MAX];
+	uint32_t lens[NPOOL_PKT_BULK_MAX];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(lens); i++)
+		lens[i] = (i * 7) % (NPOOL_PKT_SMALL_LEN + 1);
+	assert_int_equal(npool_napi_alloc_pkt_bulk(m, lens, RTE_DIM(m)),
+			RTE_DIM(m));
+	for (i = 0; i < RTE_DIM(m); i++)
+		assert_tiny(m[i]);
+	assert_int_equal(usage().small_pkts_out, RTE_DIM(m));
+	npool_napi_consume_bulk(m, RTE_DIM(m));
+	/* Mixed sizes: each its own shape, in order. */
+	lens[3] = 2000;
+	assert_int_equal(npool_napi_alloc_pkt_bulk(m, lens, 8), 8);
+	assert_true(npool_pkt_is_npool(m[3]));
+	assert_tiny(m[4]);
+	npool_napi_consume_bulk(m, 8);
+}
+
+static int
+alloc_in_thread(void *arg __rte_unused)
+{
+	struct rte_mbuf *m = npool_alloc_pkt(64);
+
+	if (m == NULL || m->pool != npool_g_pvt->small_pool)
+		return -1;
+	rte_pktmbuf_free(m);
+	return 0;
+}
+
+static void
+test_tiny_pkt_from_non_eal_thread(void **state __rte_unused)
+{
+	assert_int_equal(ut_in_pthread(alloc_in_thread, NULL), 0);
+}
+
+/* Copy-break makes tiny packets; the RX mbufs go back at once. */
+static void
+test_copybreak_makes_tiny_pkts(void **state __rte_unused)
+{
+	struct rte_mempool *rx = rte_pktmbuf_pool_create("ut_tiny_rx", 127,
+			0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct rte_mbuf *m[32], *orig[32];
+	unsigned int i;
+
+	assert_non_null(rx);
+	for (i = 0; i < RTE_DIM(m); i++) {
+		m[i] = orig[i] = rte_pktmbuf_alloc(rx);
+		assert_non_null(m[i]);
+		memset(rte_pktmbuf_append(m[i], (uint16_t)(60 + i * 8)),
+				(int)i, 60 + i * 8);
+		m[i]->port = 3;
+		m[i]->hash.rss = i;
+		m[i]->ol_flags = RTE_MBUF_F_RX_RSS_HASH;
+	}
+	/* Up to 256 B copied (i < 25), the rest kept. */
+	assert_int_equal(npool_rx_copybreak(m, RTE_DIM(m), 256), 25);
+	for (i = 0; i < RTE_DIM(m); i++) {
+		uint8_t want[320];
+
+		memset(want, (int)i, sizeof(want));
+		if (i >= 25) {
+			assert_ptr_equal(m[i], orig[i]);
+		} else {
+			assert_true(RTE_MBUF_DIRECT(m[i]));
+			assert_ptr_equal(m[i]->pool, npool_g_pvt->small_pool);
+			assert_int_equal(m[i]->port, 3);
+			assert_int_equal(m[i]->hash.rss, i);
+			assert_int_equal(m[i]->ol_flags,
+					RTE_MBUF_F_RX_RSS_HASH);
+		}
+		assert_int_equal(m[i]->pkt_len, 60 + i * 8);
+		assert_int_equal(m[i]->data_len, 60 + i * 8);
+		assert_memory_equal(rte_pktmbuf_mtod(m[i], void *), want,
+				60 + i * 8);
+	}
+	assert_int_equal(rte_mempool_avail_count(rx), 127 - 7);
+	rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+	assert_int_equal(rte_mempool_avail_count(rx), 127);
+	rte_mempool_free(rx);
+}
+
+#define TD(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \
+		ut_teardown_check)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TD(test_tiny_pkt_is_one_direct_mbuf),
+		TD(test_tiny_pkt_freed_by_stock_path),
+		TD(test_tiny_pkt_clone_and_chain),
+		TD(test_tiny_bulk_and_consume),
+		TD(test_tiny_pkt_from_non_eal_thread),
+		TD(test_copybreak_makes_tiny_pkts),
+	};
+
+	return UT_MAIN("npool_ut_pkt_tiny", tests);
+}
