@@ -4,6 +4,7 @@
 
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_prefetch.h>
 
 #include "npool_rx.h"
 
@@ -164,15 +165,134 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 	return nd;
 }
 
+/* Copy @p len bytes (at most NPOOL_PKT_SMALL_LEN) in whole 64-byte
+ * blocks: fixed-size copies, no size dispatch. Both buffers have room
+ * for the rounding up (the caller checks the source's). */
+static __rte_always_inline void
+copy_blocks(char *d, const char *s, uint32_t len)
+{
+	uint32_t o = 0;
+
+	do {
+		memcpy(d + o, s + o, 64);
+		o += 64;
+	} while (o < len);
+}
+
+/* Copy RX mbuf @p m (its data_off @p data_off) into tiny packet @p d
+ * (npool_pkt.h) made here: the rearm word with m's port, the descriptor
+ * fields in one copy, the flags that hold for a direct buffer, the
+ * dynamic fields, the data. */
+static __rte_always_inline void
+copybreak_tiny_one(struct rte_mbuf *d, const struct rte_mbuf *m,
+		uint64_t rearm, uint16_t data_off)
+{
+	const size_t desc = offsetof(struct rte_mbuf, hash) +
+		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
+	const uint32_t len = m->pkt_len;
+
+	rearm |= (uint64_t)m->port << 48;
+	memcpy((char *)d + offsetof(struct rte_mbuf, data_off), &rearm,
+			sizeof(rearm));
+	memcpy((char *)d + offsetof(struct rte_mbuf, packet_type),
+			(const char *)m +
+			offsetof(struct rte_mbuf, packet_type), desc);
+	d->ol_flags = m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
+			RTE_MBUF_F_INDIRECT);
+	d->vlan_tci_outer = m->vlan_tci_outer;
+	d->tx_offload = 0;
+	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
+	if (likely(!NPOOL_ASAN && (uint32_t)m->buf_len - data_off >=
+			RTE_ALIGN_CEIL(len, 64)))
+		copy_blocks(rte_pktmbuf_mtod(d, char *),
+				rte_pktmbuf_mtod(m, const char *), len);
+	else
+		rte_memcpy(rte_pktmbuf_mtod(d, void *),
+				rte_pktmbuf_mtod(m, const void *), len);
+}
+
+/*
+ * Copy-break into tiny packets in one pass: as many objects as packets
+ * in one bulk get (the unused ones go back in one put), then per packet
+ * the selection test, the copy and the plain test of the RX mbuf, which
+ * go back in one bulk put. -1 when the pool cannot give @p n at once
+ * (copybreak_block() then takes the burst, packet by packet).
+ */
+static __rte_always_inline int
+copybreak_tiny(struct npool *np, unsigned int slot, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t copybreak)
+{
+	/* refcnt 1 and nb_segs 1 in the rearm word. */
+	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
+	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
+	const uint64_t rearm = npool_pkt_rearm_pvt((uint16_t)np->headroom) &
+		~(UINT64_C(0xffff) << 48);
+	const uintptr_t mp = (uintptr_t)pkts[0]->pool;
+	struct rte_mbuf *c[NPOOL_PKT_BULK_MAX], *done[NPOOL_PKT_BULK_MAX];
+	unsigned int i, nd = 0;
+	uint64_t odd = 0;
+
+	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)c, n) < 0))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint32_t len = m->pkt_len;
+		uint64_t w;
+
+		/* data_off, refcnt, nb_segs, port: one load. */
+		memcpy(&w, &m->data_off, sizeof(w));
+		if (!((len <= copybreak) & (m->data_len == len) &
+				((uint16_t)(w >> 32) == 1)))
+			continue;
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		copybreak_tiny_one(c[nd], m, rearm, (uint16_t)w);
+		/* Whether the RX mbufs are all plain (direct, refcnt 1, one
+		 * segment) of one pool: OR the differences, test once. */
+		odd |= ((w & rc_segs) ^ want) | ((uintptr_t)m->pool ^ mp) |
+			(m->ol_flags & (RTE_MBUF_F_EXTERNAL |
+					RTE_MBUF_F_INDIRECT));
+		done[nd] = m;
+		pkts[i] = c[nd++];
+	}
+	if (nd < n)
+		rte_mempool_put_bulk(np->small_pool, (void * const *)&c[nd],
+				n - nd);
+	if (nd == 0)
+		return 0;
+	np->lc[slot].stats.pkt_allocs += nd;
+	/* The RX buffers go back in one bulk, hot for the next refill. */
+	if (likely(odd == 0))
+		npool_napi_consume_plain((struct rte_mempool *)mp, done, nd);
+	else
+		npool_napi_consume_bulk_pvt(done, nd);
+	return (int)nd;
+}
+
 uint16_t
 npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 {
+	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np_pvt[slot];
 	uint16_t i, nd = 0, nomem = 0, b;
+	int t;
 
-	if (copybreak == 0)
+	if (copybreak == 0 || n == 0)
 		return 0;
 	for (i = 0; i < n; i += b) {
 		b = (uint16_t)RTE_MIN(n - i, NPOOL_PKT_BULK_MAX);
+		/* Tiny packets on an lcore (napi context), else as many
+		 * head + fragment packets (or tiny, one at a time). */
+		if (likely(np != NULL && slot != NPOOL_NON_EAL_SLOT &&
+				np->small_pool != NULL &&
+				copybreak <= np->tiny_len)) {
+			NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+			t = copybreak_tiny(np, slot, &pkts[i], b, copybreak);
+			if (likely(t >= 0)) {
+				nd += (uint16_t)t;
+				continue;
+			}
+		}
 		nd += copybreak_block(&pkts[i], b, copybreak, &nomem);
 	}
 	if (nd != 0 || nomem != 0)
