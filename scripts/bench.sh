@@ -25,8 +25,9 @@
 #   NOHUGE=1    no hugepages: every bench --no-huge
 #   ALLOC_NOHUGE=1  the allocator benches on --no-huge too (after the
 #               hugepage run)
-#   CALLGRIND=0 no instruction counts for the missed targets (full mode
-#               runs scripts/bench-callgrind.sh for them)
+#   CALLGRIND=0 no instruction counts: none for the missed targets (full
+#               mode runs scripts/bench-callgrind.sh for them), and no
+#               instruction budget of the fwd path (every run with fwd)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
 #               retain drop fwd)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
@@ -264,6 +265,32 @@ if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] && [ -n "$app_benches" ] &&
 	fi
 fi
 
+# ---- The instruction budget of the fwd path, every run (issue 17) ------
+# Instructions per packet per stage, npool-fwd --copybreak 0 and 256 and
+# l3fwd-lpm, pcap -> null 64 B (tests/bench/apps_budget.py): counted,
+# so it holds on a busy machine where the Mpps do not. Needs valgrind;
+# built in BUILD/cg (-O3 -g, DPDK's baseline -march: valgrind decodes no
+# AVX-512).
+budget_json=$out/budget.json
+rm -f "$budget_json"
+if [[ " $app_benches " == *" fwd "* ]] && [ "${CALLGRIND:-1}" != 0 ]; then
+	if command -v valgrind >/dev/null; then
+		cg_build=$build/cg
+		[ -f "$cg_build/build.ninja" ] ||
+			meson setup "$cg_build" "$root" -Ddebug=true \
+				>"$out/cg-setup.log" 2>&1
+		ninja -C "$cg_build" apps/fwd/npool-fwd >/dev/null
+		echo
+		python3 "$root/tests/bench/apps_budget.py" --build "$cg_build" \
+			--l3fwd-dir "$build/l3fwd-baseline" \
+			--out "$budget_json" | tee "$out/budget.txt" ||
+			echo "bench.sh: apps_budget.py failed" >&2
+	else
+		echo "bench.sh: no valgrind, no instruction budget" \
+			"(scripts/deps.sh bench)" >&2
+	fi
+fi
+
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo
@@ -271,6 +298,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 		"$((SECONDS - start)) s"
 } | tee -a "$table"
 cat "$out/targets.txt" >>"$table"
+[ -f "$out/budget.txt" ] && cat "$out/budget.txt" >>"$table"
 
 META_BUILD=$mode META_QUICK=${quick:+1} META_GIT=$rev \
 META_CPU_MODEL=$cpu_model META_CPU_VENDOR=$cpu_vendor META_CPU_MHZ=$cpu_mhz \
