@@ -546,11 +546,21 @@ npool_napi_consume_pkt(struct rte_mbuf *m)
 	unsigned int slot = npool_slot();
 	struct npool *np = npool_lcore_np_pvt[slot];
 
-	if (likely(m != NULL && np != NULL) &&
-			npool_pkt_consume_fast_pvt(m, np, slot)) {
-		rte_mempool_put(np->head_pool, m);
-		NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
-		return;
+	if (likely(m != NULL && np != NULL)) {
+		/* A lone tiny packet: DPDK's direct free, inline. */
+		if (m->pool == np->small_pool && m->next == NULL &&
+				RTE_MBUF_DIRECT(m) &&
+				npool_pkt_rc_segs_pvt(m) ==
+				NPOOL_PKT_RC_SEGS_ONE) {
+			rte_mempool_put(m->pool, m);
+			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
+			return;
+		}
+		if (npool_pkt_consume_fast_pvt(m, np, slot)) {
+			rte_mempool_put(np->head_pool, m);
+			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
+			return;
+		}
 	}
 	if (m != NULL)
 		npool_napi_consume_bulk_pvt(&m, 1);
