@@ -219,10 +219,11 @@ struct npool_usage {
 	int64_t frags_out;        /**< fragments handed out, not yet freed */
 	uint32_t heads;           /**< heads in the head pool */
 	uint32_t heads_out;       /**< heads handed out, not yet back */
-	/** Tiny packets (npool_pkt.h): objects of the small-packet pool,
-	 * those out, and the bytes one pins (its whole mempool object). */
+	/** Tiny packets (npool_pkt.h): objects of the small-packet pool. */
 	uint32_t small_pkts;
+	/** Tiny packets handed out, not yet back in their pool. */
 	uint32_t small_pkts_out;
+	/** Bytes one tiny packet pins: its whole mempool object. */
 	uint32_t small_pkt_size;
 };
 
