@@ -201,7 +201,14 @@ def case(a, work, name):
                 'preferred mempool ops selected: npool' not in text:
             probs.append('testpmd did not select the "npool" ops')
         if pool is None:
-            probs.append('%s ops: no dump_mempool of mb_pool_0' % ops)
+            # DPDK 25.11's testpmd printed no dump_mempool here, on stock
+            # ops too: the pool check is then skipped, and said.
+            if runs['stock'][3] is None:
+                harness.log('%s ops: testpmd printed no dump_mempool of '
+                            'mb_pool_0 (stock neither): pool check '
+                            'skipped' % ops)
+            else:
+                probs.append('%s ops: no dump_mempool of mb_pool_0' % ops)
         elif pool[1] + pool[2] != pool[0]:
             probs.append('%s ops: %d of %d mbufs not back after stop '
                          '(cache %d, pool %d)'
