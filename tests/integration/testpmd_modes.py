@@ -244,8 +244,9 @@ def case(a, work, name):
     if rx != [len(frames())] * 2:
         probs.append('stock read %s frames, not %d a port'
                      % (rx, len(frames())))
-    harness.log('%s: RX %s TX %s on both ops, frames equal, pool full'
-                % (name, rx, [s[2][p]['TX-packets'] for p in (0, 1)]))
+    harness.log('%s: RX %s TX %s on both ops, frames equal, pool %s'
+                % (name, rx, [s[2][p]['TX-packets'] for p in (0, 1)],
+                   'full' if n[3] else 'not dumped'))
     return probs
 
 
