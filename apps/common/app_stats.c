@@ -46,9 +46,8 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 	st.o = o;
 }
 
-/* Whether a chain's segments add up to its pkt_len and nb_segs. */
-static bool
-chain_ok(const struct rte_mbuf *m)
+bool
+app_rx_chain_ok(const struct rte_mbuf *m)
 {
 	const struct rte_mbuf *s = m;
 	uint32_t len = 0;
@@ -72,7 +71,7 @@ app_rx_fix_pvt(struct app_lcore_ctr *c, uint16_t port,
 
 	for (i = 0; i < n; i++) {
 		pkts[i]->port = port;
-		if (likely(chain_ok(pkts[i])))
+		if (likely(app_rx_chain_ok(pkts[i])))
 			pkts[ok++] = pkts[i];
 		else
 			bad[nb++] = pkts[i];

@@ -133,6 +133,14 @@ app_ctr_idle(struct app_lcore_ctr *c)
 }
 
 /**
+ * Whether the segments of @p m add up to its pkt_len and nb_segs (at
+ * most nb_segs + 1 steps, whatever the next pointers say): what
+ * app_rx_burst() keeps. For a loop that receives with
+ * app_rx_burst_unchecked() and checks each packet itself.
+ */
+bool app_rx_chain_ok(const struct rte_mbuf *m);
+
+/**
  * @internal The slow path of app_rx_burst(): set mbuf->port to @p port
  * on every packet of @p pkts, then drop those whose segments' data_len do
  * not add up to pkt_len, or whose segment count is not nb_segs (a PMD

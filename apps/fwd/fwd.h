@@ -72,6 +72,15 @@ enum fwd_lookup {
  */
 #define FWD_FIB_MISS 0x7fff
 
+/**
+ * Next hop the tables hold for a route to a port outside the port mask
+ * (l3fwd's default tables keep such routes; fwd_routes_add() maps them):
+ * the port is checked once, when the route is added, and a lookup gives
+ * either a port to send to, this, FWD_HOP_LOCAL (fwd_addr.h) or -1 (no
+ * route). Above any port, below FWD_HOP_LOCAL and FWD_FIB_MISS.
+ */
+#define FWD_HOP_BAD 0x7ffd
+
 /** Ethernet addresses written on a packet leaving a port. */
 struct fwd_l2 {
 	struct rte_ether_addr dst; /**< --eth-dest, or 02:00:00:00:00:<port> */
@@ -140,6 +149,9 @@ struct fwd_conf {
 	int32_t def4;          /**< port of the IPv4 default route, -1 none */
 	int32_t def6;          /**< port of the IPv6 default route, -1 none */
 	uint64_t portmask;     /**< enabled ports (-p) */
+	/** Ports whose PMD checks IPv4 header checksums (RX offload on):
+	 * their packets' GOOD flag is trusted, the others are summed. */
+	uint64_t cksum_hw;
 	uint16_t mtu;          /**< egress IP MTU of every port; with
 	                        *   --port-mtu the smallest of them */
 	/** --port-mtu: egress IP MTU of a port, 0 = @c mtu
@@ -196,7 +208,8 @@ int fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 /**
  * Add routes to the existing tables of fc->lookup, fc->lpm4 or fc->fib4
  * (fc->lpm6 or fc->fib6 with @p v6), in order: a later route of the same
- * prefix replaces the port, depth 0 sets fc->def4 (fc->def6).
+ * prefix replaces the port, depth 0 sets fc->def4 (fc->def6). A route to
+ * a port outside fc->portmask is added with next hop FWD_HOP_BAD.
  *
  * @param failed
  *   Set to the index of the route that could not be added.

@@ -213,8 +213,12 @@ fill(struct fwd_conf *fc, const struct fwd_em_set *s, bool v6)
 	}
 	*(v6 ? &fc->em6 : &fc->em4) = h;
 	for (i = 0; i < s->n; i++) {
-		ret = rte_hash_add_key_data(h, &s->r[i].k4,
-				(void *)(uintptr_t)s->r[i].port);
+		/* The port checked here, not per packet (FWD_HOP_BAD). */
+		const uint16_t port = s->r[i].port;
+		const uintptr_t hop = port < 64 &&
+			((fc->portmask >> port) & 1) ? port : FWD_HOP_BAD;
+
+		ret = rte_hash_add_key_data(h, &s->r[i].k4, (void *)hop);
 		if (ret < 0) {
 			app_err("IPv%c EM route %u: %s", v6 ? '6' : '4', i,
 					rte_strerror(-ret));

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The forwarding loop of one lcore: RX bursts from its queues (--config),
- * copy-break, checks and rewrite of the burst in groups of 4
- * (fwd_group.h: plain IPv4 and IPv6 in one pass, anything else through
- * the full checks); a burst that all goes to one port is sent as it is
- * (no copy, one TX call), else
- * through per-port TX buffers flushed when full and at the end of each
- * poll round; counters added once per burst; dropped packets released in
- * one npool_napi_consume_bulk() per burst.
+ * copy-break, then the RX checks, checks and rewrite of the burst in one
+ * pass in groups of 4 (fwd_group.h: plain IPv4 and IPv6, anything else
+ * through the full checks), which writes out the forwarded packets,
+ * their ports and the port mask; a burst that all goes to one port is
+ * sent as it is (no copy, one TX call), else through per-port TX
+ * buffers flushed when full and at the end of each poll round; counters
+ * added once per burst; dropped packets released in one
+ * npool_napi_consume_bulk() per burst.
  */
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
@@ -99,14 +100,18 @@ fwd_tx_enqueue(struct fwd_lcore *fl, uint16_t port, struct rte_mbuf *m)
  * left, else tx_full; frag_fail when it cannot be cut.
  */
 static __rte_noinline void
-fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
-		const struct fwd_meta *md, uint16_t in_port)
+fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m, uint16_t port,
+		uint16_t in_port)
 {
 	struct app_port_ctr *ic = &fl->ctr->port[in_port];
-	const uint32_t nb = fwd_pkt_frag_count(fl->fc, m, md);
+	struct fwd_meta md;
+	uint32_t nb;
 	uint16_t sent = 0, k;
 	int32_t n;
 
+	/* What the rewrite left: no tag, no padding. */
+	fwd_meta_plain(&md, port, m->pkt_len - RTE_ETHER_HDR_LEN, false);
+	nb = fwd_pkt_frag_count(fl->fc, m, &md);
 	if (nb == 0) {
 		ic->drops[FWD_FRAG_FAIL]++;
 		rte_pktmbuf_free(m);
@@ -114,20 +119,20 @@ fwd_fragment(struct fwd_lcore *fl, struct rte_mbuf *m,
 	}
 	struct rte_mbuf *frags[nb];
 
-	n = fwd_pkt_fragment(fl->fc, m, md, in_port, frags, nb);
+	n = fwd_pkt_fragment(fl->fc, m, &md, in_port, frags, nb);
 	if (n <= 0) {
 		ic->drops[FWD_FRAG_FAIL]++;
 		return;
 	}
-	fwd_tx_flush(fl, md->port);
+	fwd_tx_flush(fl, port);
 	while (sent < n) {
-		k = rte_eth_tx_burst(md->port, fl->txq, frags + sent,
+		k = rte_eth_tx_burst(port, fl->txq, frags + sent,
 				(uint16_t)(n - sent));
 		if (k == 0)
 			break;
 		sent += k;
 	}
-	fl->ctr->port[md->port].tx += sent;
+	fl->ctr->port[port].tx += sent;
 	if (sent != 0)
 		ic->fwd++;
 	else
@@ -148,6 +153,19 @@ fwd_local(struct fwd_lcore *fl, struct rte_mbuf *m, uint8_t v,
 
 	if (r != NULL)
 		fwd_tx_enqueue(fl, in_port, r);
+}
+
+/* The router's answers to the dropped packets of a burst, queued before
+ * its forwarded packets; the dropped are left to the caller to free. */
+static __rte_noinline void
+fwd_locals(struct fwd_lcore *fl, const struct fwd_burst *b,
+		uint16_t in_port)
+{
+	uint16_t i;
+
+	for (i = 0; i < b->nd; i++)
+		if (fwd_local_wants(fl->fc, b->why[i]))
+			fwd_local(fl, b->drop[i], b->why[i], in_port);
 }
 
 /*
@@ -176,51 +194,54 @@ fwd_tx_burst(struct fwd_lcore *fl, struct rte_mbuf **m, const uint16_t *dst,
 		fwd_tx_enqueue(fl, dst[i], m[i]);
 }
 
+/* A burst with packets to cut: what passed before each leaves first. */
+static __rte_noinline void
+fwd_tx_burst_frag(struct fwd_lcore *fl, struct rte_mbuf **pkts,
+		const struct fwd_burst *b, uint16_t in_port)
+{
+	struct app_port_ctr *ic = &fl->ctr->port[in_port];
+	uint16_t i, from = 0;
+
+	for (i = 0; i < b->nf; i++) {
+		if (!(b->dst[i] & FWD_DST_FRAG))
+			continue;
+		ic->fwd += i - from;
+		for (; from < i; from++)
+			fwd_tx_enqueue(fl, b->dst[from], pkts[from]);
+		fwd_fragment(fl, pkts[i], b->dst[i] & ~FWD_DST_FRAG, in_port);
+		from = i + 1;
+	}
+	ic->fwd += b->nf - from;
+	for (; from < b->nf; from++)
+		fwd_tx_enqueue(fl, b->dst[from], pkts[from]);
+}
+
+/* Checks, rewrite and output of a burst in one pass (fwd_group.h); the
+ * dropped freed in one call. */
 static __rte_always_inline void
 fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 		uint16_t in_port)
 {
-	const struct fwd_conf *fc = fl->fc;
 	struct app_port_ctr *ic = &fl->ctr->port[in_port];
-	struct rte_mbuf *drop[APP_BURST];
-	struct fwd_meta md[APP_BURST];
-	uint8_t verdict[APP_BURST];
-	uint16_t dst[APP_BURST];
-	uint64_t ports = 0;
-	uint16_t i, nf = 0, nd = 0;
+	struct fwd_burst b;
 
 	RTE_BUILD_BUG_ON(APP_BURST > FWD_BURST_MAX);
-	if (unlikely(fc->lookup == FWD_LOOKUP_EM))
-		fwd_em_decide_burst(fc, pkts, n, verdict, md, ic->drops);
+	if (unlikely(fl->fc->lookup == FWD_LOOKUP_EM))
+		fwd_em_decide_burst(fl->fc, pkts, n, in_port, &b, ic->drops);
 	else
-		fwd_pkt_decide_burst(fc, pkts, n, verdict, md, ic->drops);
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-
-		if (likely(verdict[i] == FWD_PASS)) {
-			/* Forwarded packets move to the front (nf <= i). */
-			pkts[nf] = m;
-			dst[nf++] = md[i].port;
-			ports |= UINT64_C(1) << md[i].port;
-		} else if (verdict[i] == FWD_FRAGMENT) {
-			/* What passed before it leaves first. */
-			ic->fwd += nf;
-			fwd_tx_burst(fl, pkts, dst, nf, ports);
-			nf = 0;
-			ports = 0;
-			fwd_fragment(fl, m, &md[i], in_port);
-		} else {
-			drop[nd++] = m;
-			/* Errors leave as drops do; the router's own
-			 * answers (--port-addr) from there. */
-			if (unlikely(fwd_local_wants(fc, verdict[i])))
-				fwd_local(fl, m, verdict[i], in_port);
-		}
+		fwd_pkt_decide_burst(fl->fc, pkts, n, in_port, &b, ic->drops);
+	/* Errors leave as drops do; the router's own answers
+	 * (--port-addr) from there. */
+	if (unlikely(b.nd != 0 && fl->fc->addrs != NULL))
+		fwd_locals(fl, &b, in_port);
+	if (unlikely(b.nfrag != 0)) {
+		fwd_tx_burst_frag(fl, pkts, &b, in_port);
+	} else {
+		ic->fwd += b.nf;
+		fwd_tx_burst(fl, pkts, b.dst, b.nf, b.ports);
 	}
-	ic->fwd += nf;
-	fwd_tx_burst(fl, pkts, dst, nf, ports);
-	if (nd != 0)
-		npool_napi_consume_bulk(drop, nd);
+	if (b.nd != 0)
+		npool_napi_consume_bulk(b.drop, b.nd);
 }
 
 int
@@ -243,7 +264,8 @@ fwd_lcore_main(void *arg)
 	app_loop_init(&loop);
 	while (app_loop_running(&loop)) {
 		for (i = 0; i < lc->nb_rxq; i++) {
-			n = app_rx_burst(lc, i, fl->ctr, pkts, copybreak);
+			n = app_rx_burst_unchecked(lc, i, fl->ctr, pkts,
+					copybreak);
 			if (n != 0)
 				fwd_burst(fl, pkts, n, lc->rxq[i].port);
 		}

@@ -103,20 +103,25 @@ fwd_v4_martian(uint32_t a)
 
 /**
  * Whether an IPv4 header sums to 0xffff, as rte_raw_cksum(ip, ihl) ==
- * 0xffff: five 32-bit loads for the common 20-byte header (one's
- * complement sums do not depend on the word size), the generic loop for
- * options.
+ * 0xffff: for the common 20-byte header two 64-bit loads and a 32-bit
+ * one, added with end-around carry (one's complement sums do not depend
+ * on the word size), the generic loop for options.
  */
 static __rte_always_inline bool
 fwd_ipv4_cksum_ok(const struct rte_ipv4_hdr *ip, uint32_t ihl)
 {
-	uint32_t w[5];
-	uint64_t s;
+	uint64_t a, b, s;
+	uint32_t c;
 
-	if (unlikely(ihl != sizeof(w)))
+	if (unlikely(ihl != sizeof(*ip)))
 		return rte_raw_cksum(ip, ihl) == 0xffff;
-	memcpy(w, ip, sizeof(w));
-	s = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	memcpy(&a, ip, sizeof(a));
+	memcpy(&b, (const char *)ip + 8, sizeof(b));
+	memcpy(&c, (const char *)ip + 16, sizeof(c));
+	s = a + b;
+	s += s < b;
+	s += c;
+	s += s < c;
 	s = (s & UINT32_MAX) + (s >> 32);
 	s = (s & 0xffff) + (s >> 16);
 	/* Now s <= 0x2fffe; once more: <= 0x10001, and a sum that is 0
@@ -138,7 +143,9 @@ fwd_v6_martian(const uint8_t *a)
 	return hi == 0 && (lo == 0 || lo == RTE_BE64(1));
 }
 
-/* The route's port: no route, not enabled, or the egress port. */
+/* The route's port: no route, not enabled, or the egress port. The
+ * tables hold FWD_HOP_BAD for a route to a port outside the port mask
+ * (fwd_routes_add()): fwd_hop_ok() is one compare. */
 static __rte_always_inline int
 fwd_check_hop(const struct fwd_conf *fc, int32_t hop, struct fwd_meta *md)
 {
@@ -284,56 +291,24 @@ fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 	return FWD_NOT_IP;
 }
 
-/** First octets the one-pass check leaves to fwd_classify(): 0, 127 and
- * 224..255 (224/4 and 255.255.255.255 among them). */
-static const uint8_t fwd_fast_octet_odd[256] = {
-	[0] = 1, [127] = 1, [224 ... 255] = 1,
-};
-
 /**
- * fwd_classify() in one pass for the common case: one segment holding an
- * untagged IPv4 frame with a 20-byte header and no padding that passes
- * every check. Such a packet gets FWD_PASS and the same @p md as from
- * fwd_classify(); any other packet -1, and fwd_classify() names its
- * verdict (the checks run in the documented order there).
+ * TTL / hop limit - 1 of the IP header at @p l3. IPv4: TTL is the high
+ * byte of its 16-bit word, HC' = HC + 0x0100 with end-around carry,
+ * 0xffff folding to 0x0000 (RFC 1624). Kernel: ip_decrease_ttl().
  */
-static __rte_always_inline int
-fwd_classify_fast(const struct fwd_conf *fc, const struct rte_mbuf *m,
-		struct fwd_meta *md)
+static __rte_always_inline void
+fwd_ttl_dec(uint8_t *l3, bool v6)
 {
-	const uint32_t len = m->pkt_len;
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	const struct rte_ipv4_hdr *ip;
-	uint32_t tot, dst;
-	int32_t hop;
+	if (v6) {
+		((struct rte_ipv6_hdr *)l3)->hop_limits--;
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint32_t sum = ip->hdr_checksum;
 
-	if (unlikely(m->data_len != len ||
-			len < RTE_ETHER_HDR_LEN + sizeof(*ip) ||
-			((const struct rte_ether_hdr *)p)->ether_type !=
-				RTE_BE16(RTE_ETHER_TYPE_IPV4)))
-		return -1;
-	ip = (const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
-	tot = rte_be_to_cpu_16(ip->total_length);
-	/* Addresses in network order: the first octet is the first byte. */
-	if (unlikely(ip->version_ihl != (4 << 4 | sizeof(*ip) / 4) ||
-			tot + RTE_ETHER_HDR_LEN != len ||
-			ip->time_to_live <= 1 || tot > fc->mtu ||
-			(fwd_fast_octet_odd[*(const uint8_t *)&ip->dst_addr] |
-			 fwd_fast_octet_odd[*(const uint8_t *)&ip->src_addr])))
-		return -1;
-	if ((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
-			RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-			unlikely(!fwd_ipv4_cksum_ok(ip, sizeof(*ip))))
-		return -1;
-	dst = rte_be_to_cpu_32(ip->dst_addr);
-	hop = unlikely(fc->lookup == FWD_LOOKUP_EM) ?
-		fwd_em_lookup4(fc, ip, tot, m->port) : fwd_lookup4(fc, dst);
-	if (unlikely(fwd_check_hop(fc, hop, md) != FWD_PASS))
-		return -1;
-	md->l2_len = RTE_ETHER_HDR_LEN;
-	md->ip_len = tot;
-	md->v6 = false;
-	return FWD_PASS;
+		sum += RTE_BE16(0x0100);
+		ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
+		ip->time_to_live--;
+	}
 }
 
 /**
@@ -347,18 +322,7 @@ fwd_rewrite(const struct fwd_conf *fc, struct rte_mbuf *m,
 	uint8_t *l3 = rte_pktmbuf_mtod_offset(m, uint8_t *, md->l2_len);
 	const uint32_t len = RTE_ETHER_HDR_LEN + md->ip_len;
 
-	if (md->v6) {
-		((struct rte_ipv6_hdr *)l3)->hop_limits--;
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint32_t sum = ip->hdr_checksum;
-
-		/* TTL is the high byte of its 16-bit word: HC' = HC + 0x0100
-		 * with end-around carry, 0xffff folding to 0x0000. */
-		sum += RTE_BE16(0x0100);
-		ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
-		ip->time_to_live--;
-	}
+	fwd_ttl_dec(l3, md->v6);
 	/* Dropping the 4 tag bytes in front brings the inner EtherType to
 	 * offset 12: the MACs are rewritten below anyway. */
 	if (unlikely(md->l2_len != RTE_ETHER_HDR_LEN))
@@ -389,11 +353,169 @@ fwd_pkt_finish(const struct fwd_conf *fc, struct rte_mbuf *m,
 	return v;
 }
 
+/** First octets the one-pass check leaves to fwd_classify(): 0, 127 and
+ * 224..255 (224/4 and 255.255.255.255 among them). */
+static const uint8_t fwd_fast_octet_odd[256] = {
+	[0] = 1, [127] = 1, [224 ... 255] = 1,
+};
+
+/* Read in place of a packet too short for the tests: it fails them all
+ * (EtherType 0), and no byte past a packet's data is read. */
+static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
+		sizeof(struct rte_ipv6_hdr)] __rte_aligned(16);
+
+/** 16 bytes in a SIMD register where the CPU has them (GCC vectors). */
+typedef uint8_t fwd_v16 __attribute__((vector_size(16)));
+
+/** How fwd_plain4() takes the IPv4 header checksum. */
+enum fwd_ck {
+	FWD_CK_SUM,    /**< sum it: the port has no RX checksum offload */
+	FWD_CK_HW,     /**< the PMD's GOOD flag (other flags: not plain) */
+	FWD_CK_EITHER, /**< GOOD flag, else the sum (one packet alone) */
+};
+
+/** The nb_segs and port words of an mbuf as one 32-bit value: @p want
+ * of fwd_plain4() for one whole segment received on @p port. */
+static __rte_always_inline uint32_t
+fwd_segs_port(uint16_t port)
+{
+	return 1u | (uint32_t)port << 16;
+}
+
+/* nb_segs and port of @p m, side by side: one load. */
+static __rte_always_inline uint32_t
+fwd_segs_port_of(const struct rte_mbuf *m)
+{
+	uint32_t v;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, port) !=
+			offsetof(struct rte_mbuf, nb_segs) + sizeof(uint16_t));
+	memcpy(&v, &m->nb_segs, sizeof(v));
+	return v;
+}
+
+/*
+ * 1 when @p m is plain IPv4: one whole segment (nb_segs and port as
+ * @p want, data_len = pkt_len) holding an untagged frame with a 20-byte
+ * header and no padding, TTL above 1, within the MTU, no martian (or
+ * class E, left to fwd_classify()) address and a right header checksum
+ * as @p ck says. All conditions are computed and and'ed without
+ * branches; @p dst and @p tot are valid when 1 is returned. The one
+ * IPv4 fast check of npool-fwd: fwd_check_ipv4() is the full one.
+ */
+static __rte_always_inline uint32_t
+fwd_plain4(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		uint32_t want, enum fwd_ck ck, uint32_t *dst, uint16_t *tot)
+{
+	const uint32_t len = m->pkt_len;
+	const uint32_t room = (m->data_len == len) &
+		(fwd_segs_port_of(m) == want) &
+		(len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr));
+	const uint8_t *p = room ? rte_pktmbuf_mtod(m, const uint8_t *) :
+		fwd_no_hdr;
+	const struct rte_ipv4_hdr *ip =
+		(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	const uint8_t *src = (const uint8_t *)&ip->src_addr;
+	const uint32_t t = rte_be_to_cpu_16(ip->total_length);
+	const uint32_t good = (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	uint32_t ok;
+
+	ok = room & (((const struct rte_ether_hdr *)p)->ether_type ==
+			RTE_BE16(RTE_ETHER_TYPE_IPV4));
+	ok &= ip->version_ihl == (4 << 4 | sizeof(*ip) / 4);
+	ok &= t + RTE_ETHER_HDR_LEN == len;
+	ok &= ip->time_to_live > 1;
+	ok &= t <= fc->mtu;
+	/* First octets of source and destination (network order). */
+	ok &= !(fwd_fast_octet_odd[src[0]] | fwd_fast_octet_odd[src[4]]);
+	if (ck == FWD_CK_HW)
+		ok &= good;
+	else if (ck == FWD_CK_SUM)
+		ok &= fwd_ipv4_cksum_ok(ip, sizeof(*ip));
+	else
+		ok &= good | fwd_ipv4_cksum_ok(ip, sizeof(*ip));
+	*dst = rte_be_to_cpu_32(ip->dst_addr);
+	*tot = (uint16_t)t;
+	return ok;
+}
+
+/* 1 when @p m is plain IPv6: as fwd_plain4(), the payload not empty. */
+static __rte_always_inline uint32_t
+fwd_plain6(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		uint32_t want)
+{
+	const uint32_t len = m->pkt_len;
+	const uint32_t room = (m->data_len == len) &
+		(fwd_segs_port_of(m) == want) &
+		(len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr));
+	const uint8_t *p = room ? rte_pktmbuf_mtod(m, const uint8_t *) :
+		fwd_no_hdr;
+	const struct rte_ipv6_hdr *ip =
+		(const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	const uint32_t l3 = rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip);
+	uint32_t ok;
+
+	ok = room & (((const struct rte_ether_hdr *)p)->ether_type ==
+			RTE_BE16(RTE_ETHER_TYPE_IPV6));
+	ok &= (*(const uint8_t *)ip >> 4) == 6;
+	ok &= l3 != sizeof(*ip);
+	ok &= l3 + RTE_ETHER_HDR_LEN == len;
+	ok &= ip->hop_limits > 1;
+	ok &= l3 <= fc->mtu;
+	if (!ok)
+		return 0;
+	/* Both tests run (no branch between them): as ints, for clang. */
+	return (uint32_t)!fwd_v6_martian(APP_IPV6_BYTES(ip->dst_addr)) &
+		(uint32_t)!fwd_v6_martian(APP_IPV6_BYTES(ip->src_addr));
+}
+
+/* 1 when a looked-up port may be sent to: the tables hold FWD_HOP_BAD
+ * for a port outside the port mask, -1 is no route (fwd_check_hop()). */
+static __rte_always_inline uint32_t
+fwd_hop_ok(int32_t hop)
+{
+	return (uint32_t)hop < RTE_MAX_ETHPORTS;
+}
+
+/*
+ * fwd_rewrite() of a plain packet to @p port: nothing to cut; MACs in one
+ * 16-byte load and store keeping bytes 12..15 (EtherType, first bytes of
+ * the IP header), as l3fwd's val_eth.
+ */
+static __rte_always_inline void
+fwd_rewrite_plain(const struct fwd_conf *fc, struct rte_mbuf *m,
+		uint16_t port, bool v6)
+{
+	static const fwd_v16 keep = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+	};
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	fwd_v16 h, mac;
+
+	fwd_ttl_dec(p + RTE_ETHER_HDR_LEN, v6);
+	memcpy(&h, p, sizeof(h));
+	memcpy(&mac, fc->eth16[port], sizeof(mac));
+	h = (h & keep) | mac;
+	memcpy(p, &h, sizeof(h));
+}
+
+/* What fwd_classify() says of a plain packet to @p port. */
+static __rte_always_inline void
+fwd_meta_plain(struct fwd_meta *md, uint16_t port, uint32_t ip_len,
+		bool v6)
+{
+	md->l2_len = RTE_ETHER_HDR_LEN;
+	md->ip_len = ip_len;
+	md->port = port;
+	md->v6 = v6;
+}
+
 /**
  * The per-packet decision of the forwarding loop: the checks (one pass
- * for plain IPv4, else fwd_classify()), then the rewrite of a packet that
- * leaves, or the count of its drop reason. fwd_pkt_decide_burst()
- * (fwd_group.h) does it for a burst.
+ * for plain IPv4, fwd_plain4(), else fwd_classify()), then the rewrite
+ * of a packet that leaves, or the count of its drop reason.
+ * fwd_pkt_decide_burst() (fwd_group.h) does it for a burst.
  *
  * @param drops
  *   Drop counters of the input port, indexed by enum fwd_reason: a
@@ -406,11 +528,22 @@ static __rte_always_inline int
 fwd_pkt_decide(const struct fwd_conf *fc, struct rte_mbuf *m,
 		struct fwd_meta *md, uint64_t *drops)
 {
-	int v = fwd_classify_fast(fc, m, md);
+	uint32_t dst;
+	uint16_t tot;
+	int32_t hop;
 
-	if (unlikely(v < 0))
-		v = fwd_classify(fc, m, md);
-	return fwd_pkt_finish(fc, m, md, drops, v);
+	/* Whatever port it came in on: mbuf->port is the caller's. EM
+	 * keys on more than the destination: fwd_classify() has it. */
+	if (fc->lookup != FWD_LOOKUP_EM && fwd_plain4(fc, m,
+			fwd_segs_port(m->port), FWD_CK_EITHER, &dst, &tot)) {
+		hop = fwd_lookup4(fc, dst);
+		if (likely(fwd_hop_ok(hop))) {
+			fwd_rewrite_plain(fc, m, (uint16_t)hop, false);
+			fwd_meta_plain(md, (uint16_t)hop, tot, false);
+			return FWD_PASS;
+		}
+	}
+	return fwd_pkt_finish(fc, m, md, drops, fwd_classify(fc, m, md));
 }
 
 #endif /* FWD_PKT_H */

@@ -320,21 +320,26 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 
 	for (i = 0; i < s->n; i++) {
 		const struct fwd_route *r = &s->r[i];
+		/* The port checked here, not per packet (FWD_HOP_BAD);
+		 * the router's own addresses stay FWD_HOP_LOCAL. */
+		const uint32_t port = r->port == FWD_HOP_LOCAL ||
+			(r->port < 64 && ((fc->portmask >> r->port) & 1)) ?
+			r->port : FWD_HOP_BAD;
 
 		if (r->depth == 0) {
-			*(v6 ? &fc->def6 : &fc->def4) = r->port;
+			*(v6 ? &fc->def6 : &fc->def4) = (int32_t)port;
 			continue;
 		}
 		memcpy(&ip, r->ip, sizeof(ip));
 		ip = rte_be_to_cpu_32(ip);
 		if (fc->lookup == FWD_LOOKUP_FIB)
 			ret = v6 ? app_fib6_add(fc->fib6, r->ip, r->depth,
-					r->port) :
-				rte_fib_add(fc->fib4, ip, r->depth, r->port);
+					port) :
+				rte_fib_add(fc->fib4, ip, r->depth, port);
 		else
 			ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth,
-					r->port) :
-				rte_lpm_add(fc->lpm4, ip, r->depth, r->port);
+					port) :
+				rte_lpm_add(fc->lpm4, ip, r->depth, port);
 		if (ret < 0) {
 			*failed = i;
 			return ret;
@@ -510,7 +515,9 @@ load_family(struct fwd_conf *fc, bool v6)
 		rc = fill_family(fc, &s, v6);
 	if (rc == 0) {
 		def = v6 ? fc->def6 : fc->def4;
-		if (def >= 0)
+		if (def == FWD_HOP_BAD)
+			snprintf(dflt, sizeof(dflt), "to a port not in -p");
+		else if (def >= 0)
 			snprintf(dflt, sizeof(dflt), "to port %d", (int)def);
 		if (skipped != 0)
 			snprintf(skip, sizeof(skip),

@@ -126,6 +126,14 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 		return -1;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		struct fwd_l2 *l2 = &fc->l2[p];
+		struct rte_eth_conf conf;
+
+		/* The ports whose PMD checks IPv4 header checksums. */
+		if ((fc->portmask >> p) & 1 &&
+				rte_eth_dev_conf_get(p, &conf) == 0 &&
+				(conf.rxmode.offloads &
+				 RTE_ETH_RX_OFFLOAD_IPV4_CKSUM))
+			fc->cksum_hw |= UINT64_C(1) << p;
 
 		l2->src = app_port_mac[p];
 		if (fc->eth_dest_set & (UINT32_C(1) << p)) {

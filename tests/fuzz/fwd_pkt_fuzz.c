@@ -402,26 +402,45 @@ fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 {
 	uint64_t drops[FWD_NB_REASONS] = { 0 }, want[FWD_NB_REASONS] = { 0 };
 	struct fwd_meta md[FZ_BURST], exp[FZ_BURST];
+	struct rte_mbuf *orig[FZ_BURST];
 	int expect[FZ_BURST];
+	struct fwd_burst b;
 	uint8_t v[FZ_BURST];
-	uint16_t i;
+	uint16_t i, j, nf = 0, nd = 0;
 
 	for (i = 0; i < n; i++) {
 		memset(&exp[i], 0, sizeof(exp[i]));
 		expect[i] = fz_expect(rules, f, len, pkts[i]->ol_flags,
 				&exp[i]);
+		orig[i] = pkts[i];
+		orig[i]->port = 0;
 	}
-	fwd_pkt_decide_burst(fc, pkts, n, v, md, drops);
+	fwd_pkt_decide_burst_pvt(fc, pkts, n, 0, &b, drops, v, md);
 	for (i = 0; i < n; i++) {
 		FZ_CHECK(v[i] == expect[i],
 				"packet %u of %u: verdict %d, the rules say %d",
 				i, n, v[i], expect[i]);
 		if (v[i] < FWD_NB_REASONS) {
 			want[v[i]]++;
-			fz_local(fc, pkts[i], v[i]);
-			npool_napi_consume_bulk(&pkts[i], 1);
+			/* In any order: IPv6 ones come after the groups. */
+			for (j = 0; j < b.nd && b.drop[j] != orig[i]; j++)
+				;
+			FZ_CHECK(j < b.nd, "packet %u: not in the drop list",
+					i);
+			FZ_CHECK(b.why[j] == v[i],
+					"packet %u: dropped as %u, verdict %d",
+					i, b.why[j], v[i]);
+			fz_local(fc, orig[i], v[i]);
+			npool_napi_consume_bulk(&orig[i], 1);
+			nd++;
 			continue;
 		}
+		FZ_CHECK(nf < b.nf && pkts[nf] == orig[i] &&
+				(b.dst[nf] & ~FWD_DST_FRAG) == md[i].port &&
+				!(b.dst[nf] & FWD_DST_FRAG) ==
+				(v[i] == FWD_PASS),
+				"packet %u: not forwarded in order", i);
+		nf++;
 		FZ_CHECK(md[i].l2_len == exp[i].l2_len &&
 				md[i].ip_len == exp[i].ip_len &&
 				md[i].port == exp[i].port &&
@@ -431,12 +450,14 @@ fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 				md[i].v6, exp[i].l2_len, exp[i].ip_len,
 				exp[i].port, exp[i].v6);
 		if (v[i] == FWD_PASS) {
-			fz_check_forwarded(fc, pkts[i], &md[i], f);
-			rte_pktmbuf_free(pkts[i]);
+			fz_check_forwarded(fc, orig[i], &md[i], f);
+			rte_pktmbuf_free(orig[i]);
 		} else {
-			fz_fragment(fc, pkts[i], &md[i], f);
+			fz_fragment(fc, orig[i], &md[i], f);
 		}
 	}
+	FZ_CHECK(nf == b.nf && nd == b.nd, "%u of %u forwarded, %u of %u dropped",
+			nf, b.nf, nd, b.nd);
 	FZ_CHECK(memcmp(drops, want, sizeof(drops)) == 0,
 			"drop counters are not one per dropped packet's reason");
 }

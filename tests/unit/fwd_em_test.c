@@ -103,12 +103,13 @@ static void
 test_em_match(void **state __rte_unused)
 {
 	const unsigned int n = RTE_DIM(pks);
-	struct rte_mbuf *burst[FWD_BURST_MAX], *one;
+	struct rte_mbuf *burst[FWD_BURST_MAX], *orig[FWD_BURST_MAX], *one;
 	uint64_t d1[FWD_NB_REASONS] = { 0 }, d2[FWD_NB_REASONS] = { 0 };
 	struct fwd_meta md[FWD_BURST_MAX], m1;
 	uint8_t verdict[FWD_BURST_MAX];
+	unsigned int i, r, nf = 0, nd = 0;
 	struct fwd_conf fc;
-	unsigned int i, r;
+	struct fwd_burst b;
 	int v;
 
 	fu_conf_init(&fc, FWD_LOOKUP_EM, 0x7, em4, em6);
@@ -117,11 +118,12 @@ test_em_match(void **state __rte_unused)
 	/* Three rounds, so that the bulk lookups see full groups. */
 	for (r = 0; r < 3; r++)
 		for (i = 0; i < n; i++)
-			burst[r * n + i] = make(&pks[i]);
-	fwd_em_decide_burst(&fc, burst, (uint16_t)(3 * n), verdict, md, d2);
+			orig[r * n + i] = burst[r * n + i] = make(&pks[i]);
+	fwd_em_decide_burst_pvt(&fc, burst, (uint16_t)(3 * n), 0, &b, d2,
+			verdict, md);
 	for (r = 0; r < 3; r++) {
 		for (i = 0; i < n; i++) {
-			struct rte_mbuf *b = burst[r * n + i];
+			struct rte_mbuf *p = orig[r * n + i];
 
 			one = make(&pks[i]);
 			v = fwd_pkt_decide(&fc, one, &m1, d1);
@@ -131,15 +133,24 @@ test_em_match(void **state __rte_unused)
 				assert_int_equal(m1.port, pks[i].port);
 				assert_int_equal(md[r * n + i].port,
 						pks[i].port);
-				assert_int_equal(b->pkt_len, one->pkt_len);
-				assert_memory_equal(rte_pktmbuf_mtod(b, void *),
+				/* Out in RX order, with its port. */
+				assert_ptr_equal(burst[nf], p);
+				assert_int_equal(b.dst[nf++], pks[i].port);
+				assert_int_equal(p->pkt_len, one->pkt_len);
+				assert_memory_equal(rte_pktmbuf_mtod(p, void *),
 						rte_pktmbuf_mtod(one, void *),
 						one->pkt_len);
+			} else {
+				/* IPv6 ones after the IPv4 ones. */
+				assert_true(nd < b.nd);
+				nd++;
 			}
 			rte_pktmbuf_free(one);
-			rte_pktmbuf_free(b);
+			rte_pktmbuf_free(p);
 		}
 	}
+	assert_int_equal(b.nf, nf);
+	assert_int_equal(b.nd, nd);
 	assert_memory_equal(d1, d2, sizeof(d1));
 	assert_int_equal(d1[FWD_TTL_EXCEEDED], 6);
 	fwd_routes_free(&fc);

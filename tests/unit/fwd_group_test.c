@@ -223,20 +223,26 @@ reference(const struct fwd_conf *fc)
 	}
 }
 
-/* One burst of the kinds in @p ks through fwd_pkt_decide_burst(). */
+/* One burst of the kinds in @p ks through fwd_pkt_decide_burst(): each
+ * packet's verdict, meta and bytes as alone, the forwarded ones written
+ * out in order with their ports, the others in the drop list. */
 static void
 check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n)
 {
 	uint64_t drops[FWD_NB_REASONS] = { 0 }, want[FWD_NB_REASONS] = { 0 };
 	static uint8_t out[FRAME_MAX];
-	struct rte_mbuf *pkts[FWD_BURST_MAX];
+	struct rte_mbuf *pkts[FWD_BURST_MAX], *orig[FWD_BURST_MAX];
 	struct fwd_meta md[FWD_BURST_MAX];
 	uint8_t verdict[FWD_BURST_MAX];
-	unsigned int i, k;
+	struct fwd_burst b;
+	uint64_t ports = 0;
+	unsigned int i, j, k, nf = 0, nd = 0;
 
-	for (i = 0; i < n; i++)
-		pkts[i] = packet(ks[i]);
-	fwd_pkt_decide_burst(fc, pkts, n, verdict, md, drops);
+	for (i = 0; i < n; i++) {
+		pkts[i] = orig[i] = packet(ks[i]);
+		pkts[i]->port = 0;
+	}
+	fwd_pkt_decide_burst_pvt(fc, pkts, n, 0, &b, drops, verdict, md);
 	for (i = 0; i < n; i++) {
 		k = ks[i];
 		if (verdict[i] != ref_verdict[k])
@@ -245,20 +251,39 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n)
 					verdict[i], ref_verdict[k]);
 		if (ref_verdict[k] < FWD_NB_REASONS) {
 			want[ref_verdict[k]]++;
+			/* In any order: IPv6 ones come after the groups. */
+			for (j = 0; j < b.nd && b.drop[j] != orig[i]; j++)
+				;
+			if (j == b.nd)
+				fail_msg("%s at %u: not in the drop list",
+						kinds[k].name, i);
+			nd++;
 		} else if (md[i].port != ref_md[k].port ||
 				md[i].l2_len != ref_md[k].l2_len ||
 				md[i].ip_len != ref_md[k].ip_len ||
 				md[i].v6 != ref_md[k].v6) {
 			fail_msg("%s at %u: meta differs", kinds[k].name, i);
+		} else if (nf >= b.nf || pkts[nf] != orig[i] ||
+				b.dst[nf] != (md[i].port |
+					(verdict[i] == FWD_FRAGMENT ?
+					 FWD_DST_FRAG : 0))) {
+			fail_msg("%s at %u: not forwarded in order to %u",
+					kinds[k].name, i, md[i].port);
+		} else {
+			ports |= UINT64_C(1) << md[i].port;
+			nf++;
 		}
-		if (pkts[i]->pkt_len != ref_len[k] ||
-				memcmp(rte_pktmbuf_read(pkts[i], 0, ref_len[k],
+		if (orig[i]->pkt_len != ref_len[k] ||
+				memcmp(rte_pktmbuf_read(orig[i], 0, ref_len[k],
 						out), ref_out[k],
 					ref_len[k]) != 0)
 			fail_msg("lookup %d: %s at %u of %u: bytes differ",
 					fc->lookup, kinds[k].name, i, n);
-		rte_pktmbuf_free(pkts[i]);
+		rte_pktmbuf_free(orig[i]);
 	}
+	assert_int_equal(nf, b.nf);
+	assert_int_equal(nd, b.nd);
+	assert_true(b.ports == ports);
 	assert_memory_equal(drops, want, sizeof(drops));
 }
 
@@ -270,7 +295,7 @@ check_lookup(enum fwd_lookup lookup)
 	struct fwd_conf fc;
 
 	fu_conf_init(&fc, lookup, 0xf, routes4, routes6);
-	fc.portmask = 0x7;
+	fu_conf_portmask(&fc, 0x7);
 	for (t = 0; t < NB_KINDS; t++)
 		build(t);
 	reference(&fc);
@@ -280,6 +305,8 @@ check_lookup(enum fwd_lookup lookup)
 		n = FWD_GROUP + t % 5;
 		for (j = FWD_GROUP; j < n; j++)
 			ks[j] = (ks[j - FWD_GROUP] + j) % NB_KINDS;
+		/* Port 0 summing, then trusting its PMD's flags. */
+		fc.cksum_hw = t & 1;
 		check_burst(&fc, ks, (uint16_t)n);
 	}
 	fwd_routes_free(&fc);
@@ -313,7 +340,7 @@ test_full_burst_mixed_families(void **state __rte_unused)
 			plain6 = i;
 	}
 	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
-	fc.portmask = 0x7;
+	fu_conf_portmask(&fc, 0x7);
 	for (i = 0; i < NB_KINDS; i++)
 		build(i);
 	reference(&fc);

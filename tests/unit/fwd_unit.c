@@ -74,3 +74,19 @@ fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
 	}
 	fwd_conf_l2_prepare(fc);
 }
+
+void
+fu_conf_portmask(struct fwd_conf *fc, uint64_t portmask)
+{
+	struct fwd_conf t;
+
+	fc->portmask = portmask;
+	assert_int_equal(fwd_routes_copy(&t, fc, fc->socket_id), 0);
+	fwd_routes_free_tables(fc);
+	fc->lpm4 = t.lpm4;
+	fc->lpm6 = t.lpm6;
+	fc->fib4 = t.fib4;
+	fc->fib6 = t.fib6;
+	fc->def4 = t.def4;
+	fc->def6 = t.def6;
+}

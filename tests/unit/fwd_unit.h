@@ -28,4 +28,11 @@ void fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
 		uint64_t portmask, const char *r4, const char *r6,
 		struct fwd_addrs *addrs);
 
+/*
+ * Set -p to @p portmask after fu_conf_init() and fill the tables again
+ * from the same routes, as the app would have: a route to a port left
+ * out now looks up as FWD_HOP_BAD (fwd_routes_add()).
+ */
+void fu_conf_portmask(struct fwd_conf *fc, uint64_t portmask);
+
 #endif /* FWD_UNIT_H */
