@@ -52,30 +52,40 @@ static struct fwd_rl fwd_rls[RTE_MAX_LCORE][RTE_MAX_ETHPORTS];
 /* IPv4 identification of what each lcore sends. */
 static uint16_t fwd_ip_id[RTE_MAX_LCORE];
 
-bool
-fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
-		uint64_t now_ms, const uint8_t key[16], uint32_t tmo_ms)
+/* icmp_global_allow()'s refill of the global bucket at @p now_ms: the
+ * credit left (not taken). */
+static uint32_t
+fwd_rl_refill(struct fwd_rl *rl, const struct fwd_addrs *a, uint64_t now_ms)
 {
-	uint64_t delta, incr, tokens;
-	unsigned int slot, i;
-	uint32_t h = 0;
+	uint64_t delta, incr;
 
 	if (!rl->init) {
 		rl->init = true;
 		rl->stamp = now_ms - 1000;
 	}
+	delta = RTE_MIN(now_ms - rl->stamp, (uint64_t)1000);
+	incr = 0;
+	if (delta >= 20) {
+		incr = a->msgs_per_sec * delta / 1000;
+		if (incr != 0)
+			rl->stamp = now_ms;
+	}
+	rl->credit = (uint32_t)RTE_MIN(rl->credit + incr,
+			(uint64_t)a->msgs_burst);
+	return rl->credit;
+}
+
+bool
+fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
+		uint64_t now_ms, const uint8_t key[16], uint32_t tmo_ms)
+{
+	uint64_t tokens;
+	unsigned int slot, i;
+	uint32_t h = 0;
+
 	if (a->msgs_per_sec != 0) {
 		/* icmp_global_allow(), one credit a message. */
-		delta = RTE_MIN(now_ms - rl->stamp, (uint64_t)1000);
-		incr = 0;
-		if (delta >= 20) {
-			incr = a->msgs_per_sec * delta / 1000;
-			if (incr != 0)
-				rl->stamp = now_ms;
-		}
-		rl->credit = (uint32_t)RTE_MIN(rl->credit + incr,
-				(uint64_t)a->msgs_burst);
-		if (rl->credit == 0)
+		if (fwd_rl_refill(rl, a, now_ms) == 0)
 			return false;
 		rl->credit--;
 	}
@@ -102,15 +112,39 @@ fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
 	return true;
 }
 
+/* The TSC in ms. */
+static uint64_t
+fwd_now_ms(void)
+{
+	const uint64_t hz = rte_get_tsc_hz() / 1000;
+
+	return rte_get_tsc_cycles() / (hz != 0 ? hz : 1);
+}
+
+/* The rate limiter of @p port on this lcore. */
+static struct fwd_rl *
+fwd_rl_of(uint16_t port)
+{
+	const unsigned int lcore = rte_lcore_id();
+
+	return &fwd_rls[lcore < RTE_MAX_LCORE ? lcore : 0][port];
+}
+
 bool
 fwd_rl_allow(const struct rx_pkt *r, const uint8_t key[16], uint32_t tmo_ms)
 {
-	const unsigned int lcore = rte_lcore_id();
-	const uint64_t hz = rte_get_tsc_hz() / 1000;
-	struct fwd_rl *rl = &fwd_rls[lcore < RTE_MAX_LCORE ? lcore : 0][r->port];
+	return fwd_icmp_rl_allow(fwd_rl_of(r->port), r->fc->addrs,
+			fwd_now_ms(), key, tmo_ms);
+}
 
-	return fwd_icmp_rl_allow(rl, r->fc->addrs,
-			rte_get_tsc_cycles() / (hz != 0 ? hz : 1), key, tmo_ms);
+bool
+fwd_icmp_rl_empty(const struct fwd_conf *fc, uint16_t port)
+{
+	const struct fwd_addrs *a = fc->addrs;
+
+	return a != NULL && a->msgs_per_sec != 0 &&
+		port < RTE_MAX_ETHPORTS &&
+		fwd_rl_refill(fwd_rl_of(port), a, fwd_now_ms()) == 0;
 }
 
 struct rte_mbuf *

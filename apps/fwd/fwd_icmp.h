@@ -110,6 +110,25 @@ struct fwd_rl {
 bool fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
 		uint64_t now_ms, const uint8_t key[16], uint32_t tmo_ms);
 
+/**
+ * Whether the global bucket (--icmp-msgs-per-sec) of @p port on this
+ * lcore is empty now, after its refill: then no rate-limited error can
+ * leave, and the forwarding loop counts a TTL-exceeded or no-route drop
+ * as icmp_ratelimited without looking at it (Linux's
+ * icmpv4_global_allow() comes before the route lookup of an error for
+ * the same reason: a flood costs what a drop costs).
+ */
+bool fwd_icmp_rl_empty(const struct fwd_conf *fc, uint16_t port);
+
+/** Whether the verdict @p v asks for an error the global bucket limits
+ * (all but frag needed / packet too big, as icmpv4_mask_allow() and
+ * icmpv6_mask_allow()). */
+static inline bool
+fwd_icmp_limited(unsigned int v)
+{
+	return v == FWD_TTL_EXCEEDED || v == FWD_NO_ROUTE;
+}
+
 #ifdef __cplusplus
 }
 #endif

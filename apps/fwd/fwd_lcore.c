@@ -155,17 +155,36 @@ fwd_local(struct fwd_lcore *fl, struct rte_mbuf *m, uint8_t v,
 		fwd_tx_enqueue(fl, in_port, r);
 }
 
-/* The router's answers to the dropped packets of a burst, queued before
- * its forwarded packets; the dropped are left to the caller to free. */
+/*
+ * The router's answers to the dropped packets of a burst, queued before
+ * its forwarded packets; the dropped are left to the caller to free.
+ * While the port's global ICMP bucket is empty (looked at once a burst),
+ * a rate-limited error is only counted: a TTL-1 flood costs a drop.
+ */
 static __rte_noinline void
 fwd_locals(struct fwd_lcore *fl, const struct fwd_burst *b,
 		uint16_t in_port)
 {
+	const struct fwd_conf *fc = fl->fc;
+	uint64_t *ev = fl->ctr->port[in_port].ev;
+	int empty = -1; /* not looked at yet */
 	uint16_t i;
 
-	for (i = 0; i < b->nd; i++)
-		if (fwd_local_wants(fl->fc, b->why[i]))
-			fwd_local(fl, b->drop[i], b->why[i], in_port);
+	for (i = 0; i < b->nd; i++) {
+		const uint8_t v = b->why[i];
+
+		if (!fwd_local_wants(fc, v))
+			continue;
+		if (fwd_icmp_limited(v)) {
+			if (empty < 0)
+				empty = fwd_icmp_rl_empty(fc, in_port);
+			if (empty) {
+				ev[FWD_EV_RATELIMITED]++;
+				continue;
+			}
+		}
+		fwd_local(fl, b->drop[i], v, in_port);
+	}
 }
 
 /*
@@ -232,7 +251,8 @@ fwd_burst(struct fwd_lcore *fl, struct rte_mbuf **pkts, uint16_t n,
 		fwd_pkt_decide_burst(fl->fc, pkts, n, in_port, &b, ic->drops);
 	/* Errors leave as drops do; the router's own answers
 	 * (--port-addr) from there. */
-	if (unlikely(b.nd != 0 && fl->fc->addrs != NULL))
+	if (unlikely(b.nd != 0 && fl->fc->addrs != NULL &&
+			fl->fc->addrs->ports != 0))
 		fwd_locals(fl, &b, in_port);
 	if (unlikely(b.nfrag != 0)) {
 		fwd_tx_burst_frag(fl, pkts, &b, in_port);
