@@ -103,9 +103,12 @@ fwd_v4_martian(uint32_t a)
 
 /**
  * Whether an IPv4 header sums to 0xffff, as rte_raw_cksum(ip, ihl) ==
- * 0xffff: for the common 20-byte header two 64-bit loads and a 32-bit
- * one, added with end-around carry (one's complement sums do not depend
- * on the word size), the generic loop for options.
+ * 0xffff. For the common 20-byte header: two 64-bit loads and a 32-bit
+ * one added with end-around carry, a sum congruent to the one's
+ * complement sum modulo 0xffff (2^16, 2^32 and 2^64 - 1 are 1 or 0
+ * modulo 0xffff); the header sums to 0xffff exactly when that is a
+ * multiple of 0xffff and not 0, a test GCC makes with one multiply and
+ * one compare (no folding to 16 bits). The generic loop for options.
  */
 static __rte_always_inline bool
 fwd_ipv4_cksum_ok(const struct rte_ipv4_hdr *ip, uint32_t ihl)
@@ -122,12 +125,7 @@ fwd_ipv4_cksum_ok(const struct rte_ipv4_hdr *ip, uint32_t ihl)
 	s += s < b;
 	s += c;
 	s += s < c;
-	s = (s & UINT32_MAX) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	/* Now s <= 0x2fffe; once more: <= 0x10001, and a sum that is 0
-	 * modulo 0xffff (a valid header) can only be 0xffff. */
-	s = (s & 0xffff) + (s >> 16);
-	return s == 0xffff;
+	return (s % 0xffff == 0) & (s != 0);
 }
 
 /** ::, ::1, fe80::/10, ff00::/8. */
