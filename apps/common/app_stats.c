@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "npool_rx.h"
+#include "app_ctr.h"
 #include "app_json.h"
 #include "app_port.h"
 #include "app_rss.h"
@@ -18,8 +19,8 @@ static struct {
 	const struct app_opts *o;
 	const struct app_stats_extra *x;
 	double prev_s;
-	uint64_t prev_rx[RTE_MAX_ETHPORTS];
-	uint64_t prev_tx[RTE_MAX_ETHPORTS];
+	/* The --stats line's last values, for its rates (APP_CTR_RATE). */
+	struct app_port_ctr prev[RTE_MAX_ETHPORTS];
 	uint64_t prev_rxq[RTE_MAX_LCORE][APP_MAX_RXQ_PER_LCORE];
 	bool eth_ok[RTE_MAX_ETHPORTS];
 	struct rte_eth_stats eth[RTE_MAX_ETHPORTS];
@@ -122,17 +123,6 @@ sum_port(uint16_t p, struct app_port_ctr *out)
 		add_ctr(out, &app_ctr[l].port[p]);
 }
 
-static uint64_t
-dropped(const struct app_port_ctr *c)
-{
-	uint64_t n = 0;
-	unsigned int r;
-
-	for (r = 0; r < st.d.nb_reasons; r++)
-		n += c->drops[r];
-	return n;
-}
-
 /* The lcore @l and its slot @i that poll RX queue @q of port @p: false
  * when none does. */
 static bool
@@ -225,31 +215,50 @@ print_periodic_rxq(uint16_t p, double elapsed_s, double dt)
 	putchar('\n');
 }
 
+/* The --stats line of one port (app_ctr_walk() visit). */
+struct line {
+	uint16_t p;
+	double dt;
+	const char *sep;
+};
+
+static void
+line_value(void *arg, const struct app_ctr_def *d,
+		const char *key __rte_unused, const char *label,
+		const uint64_t *v)
+{
+	struct line *a = arg;
+	uint64_t *prev = RTE_PTR_ADD(&st.prev[a->p], d->off);
+
+	printf("%s%s %" PRIu64, a->sep, label, v[0]);
+	a->sep = " ";
+	if (d->hint & APP_CTR_RATE) {
+		printf(" (%.3f Mpps)", (v[0] - *prev) / a->dt / 1e6);
+		*prev = v[0];
+	}
+}
+
 void
 app_stats_print_periodic(double elapsed_s)
 {
+	struct line a = { 0, elapsed_s - st.prev_s, "" };
+	const struct app_ctr_visit vis = {
+		APP_CTR_LINE, NULL, NULL, line_value, &a,
+	};
 	struct app_port_ctr c;
-	double dt = elapsed_s - st.prev_s;
-	uint64_t done;
-	uint16_t p;
+	struct app_ctr_col col = { &c, NULL };
 
-	if (dt <= 0)
+	if (a.dt <= 0)
 		return;
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		if (!port_enabled(p))
+	for (a.p = 0; a.p < RTE_MAX_ETHPORTS; a.p++) {
+		if (!port_enabled(a.p))
 			continue;
-		snap_port(p, &c);
-		done = c.fwd + dropped(&c);
-		printf("[%8.1f s] port %u: rx %" PRIu64 " (%.3f Mpps) tx %"
-				PRIu64 " (%.3f Mpps) forwarded %" PRIu64
-				" dropped %" PRIu64 " in flight %" PRIu64 "\n",
-				elapsed_s, p, c.rx,
-				(c.rx - st.prev_rx[p]) / dt / 1e6, c.tx,
-				(c.tx - st.prev_tx[p]) / dt / 1e6, c.fwd,
-				dropped(&c), c.rx > done ? c.rx - done : 0);
-		st.prev_rx[p] = c.rx;
-		st.prev_tx[p] = c.tx;
-		print_periodic_rxq(p, elapsed_s, dt);
+		snap_port(a.p, &c);
+		printf("[%8.1f s] port %u: ", elapsed_s, a.p);
+		a.sep = "";
+		app_ctr_walk(&vis, &col, 1, false);
+		putchar('\n');
+		print_periodic_rxq(a.p, elapsed_s, a.dt);
 	}
 	st.prev_s = elapsed_s;
 	fflush(stdout);
@@ -325,10 +334,6 @@ app_stats_eth(uint16_t port)
 		&st.eth[port] : NULL;
 }
 
-/* The ethdev counters of the report, in table and JSON order. */
-#define ETH_FIELDS(X) X(ipackets) X(imissed) X(ierrors) X(rx_nombuf) \
-	X(opackets) X(oerrors)
-
 /* Copy-break counters of lcore @l, or of all of them (UINT_MAX). */
 static void
 print_copybreak(FILE *f, unsigned int l)
@@ -349,18 +354,42 @@ print_copybreak(FILE *f, unsigned int l)
 			who, s.copybreak_copied, s.copybreak_nomem);
 }
 
+/* The end-of-run table's rows (app_ctr_walk() visit). */
+struct table {
+	FILE *f;
+	const uint16_t *pid;
+	unsigned int n;
+};
+
+static void
+table_value(void *arg, const struct app_ctr_def *d,
+		const char *key __rte_unused, const char *label,
+		const uint64_t *v)
+{
+	const struct table *a = arg;
+
+	if ((d->hint & APP_CTR_NONZERO) && v[a->n] == 0)
+		return;
+	print_row(a->f, label, v, a->n + 1);
+	if (d->hint & APP_CTR_RXQ)
+		print_rxq_rows(a->f, a->pid, a->n);
+}
+
 void
 app_stats_print_final(FILE *f, double duration_s)
 {
-	struct app_port_ctr c[RTE_MAX_ETHPORTS + 1];
-	struct rte_eth_stats e[RTE_MAX_ETHPORTS + 1];
-	uint64_t v[RTE_MAX_ETHPORTS + 1];
-	char name[32];
+	struct app_port_ctr c[RTE_MAX_ETHPORTS];
+	struct rte_eth_stats e[RTE_MAX_ETHPORTS];
+	struct app_ctr_col col[RTE_MAX_ETHPORTS];
 	uint16_t pid[RTE_MAX_ETHPORTS];
-	unsigned int n = 0, i, r, l;
+	struct table a = { f, pid, 0 };
+	const struct app_ctr_visit vis = {
+		APP_CTR_TABLE, NULL, NULL, table_value, &a,
+	};
+	char name[32];
+	unsigned int l;
 	uint16_t p;
 
-	memset(&c[RTE_MAX_ETHPORTS], 0, sizeof(c[0]));
 	memset(e, 0, sizeof(e));
 	fprintf(f, "\n%s: %.3f s, pool %s, copybreak %u\n%-16s", st.d.app,
 			duration_s, st.o->pool == APP_POOL_NPOOL ?
@@ -368,43 +397,16 @@ app_stats_print_final(FILE *f, double duration_s)
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!port_enabled(p))
 			continue;
-		sum_port(p, &c[n]);
-		add_ctr(&c[RTE_MAX_ETHPORTS], &c[n]);
+		sum_port(p, &c[a.n]);
 		if (st.eth_ok[p])
-			e[n] = st.eth[p];
-#define ADD(x) e[RTE_MAX_ETHPORTS].x += e[n].x;
-		ETH_FIELDS(ADD)
-#undef ADD
+			e[a.n] = st.eth[p];
+		col[a.n] = (struct app_ctr_col){ &c[a.n], &e[a.n] };
 		snprintf(name, sizeof(name), "port %u", p);
 		fprintf(f, " %14s", name);
-		pid[n++] = p;
+		pid[a.n++] = p;
 	}
-	c[n] = c[RTE_MAX_ETHPORTS];
-	e[n] = e[RTE_MAX_ETHPORTS];
 	fprintf(f, " %14s\n", "total");
-#define ROW(label, expr) do { \
-		for (i = 0; i <= n; i++) \
-			v[i] = (expr); \
-		print_row(f, label, v, n + 1); \
-	} while (0)
-	ROW("rx", c[i].rx);
-	print_rxq_rows(f, pid, n);
-	ROW("tx", c[i].tx);
-	ROW("forwarded", c[i].fwd);
-	ROW("dropped", dropped(&c[i]));
-	for (r = 0; r < st.d.nb_reasons; r++) {
-		snprintf(name, sizeof(name), "  %s", st.d.reasons[r]);
-		ROW(name, c[i].drops[r]);
-	}
-	/* Events only where there were some (the JSON has them all). */
-	for (r = 0; r < st.d.nb_events; r++)
-		if (c[n].ev[r] != 0)
-			ROW(st.d.events[r], c[i].ev[r]);
-	/* What the PMDs counted: frames lost before the app saw them. */
-#define ETH_ROW(x) ROW("eth " #x, e[i].x);
-	ETH_FIELDS(ETH_ROW)
-#undef ETH_ROW
-#undef ROW
+	app_ctr_walk(&vis, col, a.n, true);
 	RTE_LCORE_FOREACH(l) {
 		double pps = lcore_pps(&app_ctr[l]);
 
@@ -424,27 +426,6 @@ app_stats_print_final(FILE *f, double duration_s)
 	if (st.x != NULL && st.x->print != NULL)
 		st.x->print(f, duration_s);
 	fflush(f);
-}
-
-static void
-json_ctr(struct app_json *j, const struct app_port_ctr *c)
-{
-	unsigned int r;
-
-	app_json_u64(j, "rx", c->rx);
-	app_json_u64(j, "tx", c->tx);
-	app_json_u64(j, "forwarded", c->fwd);
-	app_json_u64(j, "dropped", dropped(c));
-	app_json_obj_begin(j, "drops");
-	for (r = 0; r < st.d.nb_reasons; r++)
-		app_json_u64(j, st.d.reasons[r], c->drops[r]);
-	app_json_obj_end(j);
-	if (st.d.nb_events == 0)
-		return;
-	app_json_obj_begin(j, st.d.events_key);
-	for (r = 0; r < st.d.nb_events; r++)
-		app_json_u64(j, st.d.events[r], c->ev[r]);
-	app_json_obj_end(j);
 }
 
 /* The copy-break counters (npool_rx_stats) as JSON keys. */
@@ -504,21 +485,15 @@ json_ports(struct app_json *j)
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
 		app_json_i64(j, "socket", st.socket[p]);
-		json_ctr(j, &c);
-		if (st.eth_ok[p]) {
-			app_json_obj_begin(j, "eth");
-#define ETH_KEY(x) app_json_u64(j, #x, st.eth[p].x);
-			ETH_FIELDS(ETH_KEY)
-#undef ETH_KEY
-			app_json_obj_end(j);
-		}
+		app_ctr_json(j, &(struct app_ctr_col){ &c,
+				st.eth_ok[p] ? &st.eth[p] : NULL });
 		json_rxq(j, p);
 		json_rss(j, p);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);
 	app_json_obj_begin(j, "total");
-	json_ctr(j, &total);
+	app_ctr_json(j, &(struct app_ctr_col){ &total, NULL });
 	npool_rx_stats_sum(&cb);
 	json_copybreak(j, &cb);
 	app_pool_stats_json(j, APP_POOL_STATS_ALL);
@@ -599,6 +574,19 @@ app_stats_desc_get(void)
 int
 app_stats_port_snapshot(uint16_t port, struct app_port_ctr *out)
 {
+	struct app_port_ctr c;
+	uint16_t p;
+
+	if (st.o != NULL && port == APP_STATS_ALL_PORTS) {
+		memset(out, 0, sizeof(*out));
+		for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+			if (port_enabled(p)) {
+				snap_port(p, &c);
+				add_ctr(out, &c);
+			}
+		}
+		return 0;
+	}
 	if (st.o == NULL || port >= RTE_MAX_ETHPORTS || !port_enabled(port))
 		return -EINVAL;
 	snap_port(port, out);

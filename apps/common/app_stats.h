@@ -203,10 +203,14 @@ int app_stats_write_json(const char *path, double duration_s,
 /** The names app_stats_init() was given; NULL before it. Any thread. */
 const struct app_stats_desc *app_stats_desc_get(void);
 
+/** app_stats_port_snapshot(): every enabled port, summed. */
+#define APP_STATS_ALL_PORTS UINT16_MAX
+
 /**
  * Port @p port's counters over all lcores while they run, from one read
  * that adds up as the --stats line's (drops read before rx: rx >=
- * forwarded + dropped, the rest in flight). Any thread (telemetry).
+ * forwarded + dropped, the rest in flight); with APP_STATS_ALL_PORTS,
+ * the sum of every enabled port's. Any thread (telemetry).
  *
  * @return 0, or -EINVAL (port not enabled, or before app_stats_init()).
  */

@@ -20,83 +20,76 @@
 
 #include "npool_rx.h"
 #include "app_compat.h"
+#include "app_ctr.h"
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_stats.h"
 #include "app_telemetry.h"
 
-/* The app's event counters (app_stats_desc.events) into dict @p d. */
-static int
-events_to_dict(struct rte_tel_data *d, const struct app_stats_desc *desc,
-		const struct app_port_ctr *c)
-{
-	struct rte_tel_data *ev;
-	unsigned int r;
+/* The counters of a snapshot into a dict (app_ctr_walk() visit). */
+struct tel {
+	struct rte_tel_data *top; /* the command's dict */
+	struct rte_tel_data *cur; /* top, or the group open under key */
+	const char *key;
+};
 
-	if (desc->events_key == NULL || desc->nb_events == 0)
-		return 0;
-	ev = rte_tel_data_alloc();
-	if (ev == NULL)
+static int
+tel_open(void *arg, const char *key)
+{
+	struct tel *t = arg;
+
+	t->cur = rte_tel_data_alloc();
+	if (t->cur == NULL)
 		return -ENOMEM;
-	rte_tel_data_start_dict(ev);
-	for (r = 0; r < desc->nb_events && r < APP_MAX_EVENTS; r++)
-		rte_tel_data_add_dict_uint(ev, desc->events[r], c->ev[r]);
-	rte_tel_data_add_dict_container(d, desc->events_key, ev, 0);
+	rte_tel_data_start_dict(t->cur);
+	t->key = key;
 	return 0;
 }
 
-/* One port's (or the total's) counters into dict @p d. */
-static int
-ctr_to_dict(struct rte_tel_data *d, const struct app_port_ctr *c)
+static void
+tel_close(void *arg)
 {
-	const struct app_stats_desc *desc = app_stats_desc_get();
-	struct rte_tel_data *drops = rte_tel_data_alloc();
-	uint64_t dropped = 0;
-	unsigned int r;
+	struct tel *t = arg;
 
-	if (drops == NULL)
-		return -ENOMEM;
-	rte_tel_data_start_dict(drops);
-	for (r = 0; r < desc->nb_reasons; r++) {
-		dropped += c->drops[r];
-		rte_tel_data_add_dict_uint(drops, desc->reasons[r],
-				c->drops[r]);
-	}
+	rte_tel_data_add_dict_container(t->top, t->key, t->cur, 0);
+	t->cur = t->top;
+}
+
+static void
+tel_value(void *arg, const struct app_ctr_def *def __rte_unused,
+		const char *key, const char *label __rte_unused,
+		const uint64_t *v)
+{
+	struct tel *t = arg;
+
+	rte_tel_data_add_dict_uint(t->cur, key, v[0]);
+}
+
+/* Port @p port's counters (or the total's) into dict @p d. */
+static int
+ctr_to_dict(struct rte_tel_data *d, uint16_t port)
+{
+	struct tel t = { d, d, NULL };
+	const struct app_ctr_visit vis = {
+		APP_CTR_TEL, tel_open, tel_close, tel_value, &t,
+	};
+	struct app_port_ctr c;
+
+	if (app_stats_port_snapshot(port, &c) != 0)
+		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "app", desc->app);
-	rte_tel_data_add_dict_uint(d, "rx", c->rx);
-	rte_tel_data_add_dict_uint(d, "tx", c->tx);
-	rte_tel_data_add_dict_uint(d, "forwarded", c->fwd);
-	rte_tel_data_add_dict_uint(d, "dropped", dropped);
-	rte_tel_data_add_dict_uint(d, "in_flight",
-			c->rx > c->fwd + dropped ? c->rx - c->fwd - dropped : 0);
-	rte_tel_data_add_dict_container(d, "drops", drops, 0);
-	return events_to_dict(d, desc, c);
+	rte_tel_data_add_dict_string(d, "app", app_stats_desc_get()->app);
+	return app_ctr_walk(&vis, &(struct app_ctr_col){ &c, NULL }, 1,
+			false);
 }
 
 static int
 tel_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
 {
-	struct app_port_ctr sum, c;
-	unsigned int r;
-	uint16_t p;
-
 	if (app_stats_desc_get() == NULL)
 		return -ENODEV;
-	memset(&sum, 0, sizeof(sum));
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		if (app_stats_port_snapshot(p, &c) != 0)
-			continue;
-		sum.rx += c.rx;
-		sum.tx += c.tx;
-		sum.fwd += c.fwd;
-		for (r = 0; r < APP_MAX_REASONS; r++)
-			sum.drops[r] += c.drops[r];
-		for (r = 0; r < APP_MAX_EVENTS; r++)
-			sum.ev[r] += c.ev[r];
-	}
-	return ctr_to_dict(d, &sum);
+	return ctr_to_dict(d, APP_STATS_ALL_PORTS);
 }
 
 /* Port @p's polled RX queues (rx by queue id) and RSS state into @p d. */
@@ -124,7 +117,6 @@ static int
 tel_port(const char *cmd __rte_unused, const char *params,
 		struct rte_tel_data *d)
 {
-	struct app_port_ctr c;
 	unsigned long p;
 	char *end;
 	int ret;
@@ -134,10 +126,9 @@ tel_port(const char *cmd __rte_unused, const char *params,
 	if (params == NULL || *params == '\0')
 		return -EINVAL;
 	p = strtoul(params, &end, 10);
-	if (*end != '\0' || p >= RTE_MAX_ETHPORTS ||
-			app_stats_port_snapshot((uint16_t)p, &c) != 0)
+	if (*end != '\0' || p >= RTE_MAX_ETHPORTS)
 		return -EINVAL;
-	ret = ctr_to_dict(d, &c);
+	ret = ctr_to_dict(d, (uint16_t)p);
 	if (ret == 0)
 		ret = rxq_to_dict(d, (uint16_t)p);
 	return ret;

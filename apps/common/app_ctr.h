@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef APP_CTR_H
+#define APP_CTR_H
+
+/**
+ * @file
+ * The apps' counter table: one list of what a port reports (key, where
+ * the value is, which outputs show it, how), walked by every output: the
+ * --stats line, the end-of-run table, --json and telemetry. As DPDK's
+ * eth_dev_stats_strings[] (name and offset) drives the ethdev xstats; a
+ * counter added to the table appears wherever its flags say.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+
+#include "app_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct app_json;
+
+/** Outputs (app_ctr_def.out, app_ctr_visit.out). */
+#define APP_CTR_LINE  (1u << 0) /**< the --stats line, one port */
+#define APP_CTR_TABLE (1u << 1) /**< end-of-run table, ports and total */
+#define APP_CTR_JSON  (1u << 2) /**< --json, a port or the total */
+#define APP_CTR_TEL   (1u << 3) /**< telemetry /app/stats, /app/port */
+
+/** Formatting hints (app_ctr_def.hint), each read by one output. */
+#define APP_CTR_RATE    (1u << 0) /**< line: Mpps since the last line */
+#define APP_CTR_RXQ     (1u << 1) /**< table: a row per RX queue follows */
+#define APP_CTR_NONZERO (1u << 2) /**< table: only rows with a total */
+
+/** Where a counter's value is (app_ctr_def.src). */
+enum app_ctr_src {
+	APP_CTR_PORT,      /**< uint64_t at off in struct app_port_ctr */
+	APP_CTR_DROPPED,   /**< the sum of the drops by reason */
+	APP_CTR_IN_FLIGHT, /**< rx - forwarded - dropped, at least 0 */
+	APP_CTR_ETH,       /**< uint64_t at off in struct rte_eth_stats */
+	APP_CTR_REASONS,   /**< group: a counter per drop reason */
+	APP_CTR_EVENTS,    /**< group: a counter per app event */
+	APP_CTR_ETHDEV,    /**< group: the APP_CTR_ETH counters */
+};
+
+/** One counter, or a group of them (one JSON / telemetry object). */
+struct app_ctr_def {
+	/** JSON and telemetry key; of a group, its object's (events:
+	 * NULL, app_stats_desc.events_key). */
+	const char *key;
+	/** Table and --stats line label; of a group, its rows' prefix. */
+	const char *label;
+	uint16_t off;  /**< byte offset of the value (APP_CTR_PORT, _ETH) */
+	uint8_t src;   /**< enum app_ctr_src */
+	uint8_t out;   /**< APP_CTR_LINE | APP_CTR_TABLE | ... */
+	uint8_t hint;  /**< APP_CTR_RATE | APP_CTR_RXQ | ... */
+};
+
+/** One column of values: a port, or the total. */
+struct app_ctr_col {
+	const struct app_port_ctr *c;    /**< the app's counters */
+	const struct rte_eth_stats *eth; /**< NULL: no ethdev group */
+};
+
+/** An output: what it does with the counters a walk visits. */
+struct app_ctr_visit {
+	unsigned int out; /**< one of APP_CTR_LINE, _TABLE, _JSON, _TEL */
+	/** Open a group's object named @p key: 0 or a negative errno. */
+	int (*open)(void *arg, const char *key);
+	/** Close the object open() opened. */
+	void (*close)(void *arg);
+	/**
+	 * One counter: @p d its definition (of a group's member: the
+	 * group's), @p key and @p label its own, @p v its value in each
+	 * column (and after them the total, when the walk sums one).
+	 */
+	void (*value)(void *arg, const struct app_ctr_def *d, const char *key,
+			const char *label, const uint64_t *v);
+	void *arg; /**< passed to each callback */
+};
+
+/**
+ * Visit, in table order, every counter @p vis->out shows, with its value
+ * in each of @p n columns; with @p total, after them the sum of the
+ * columns. The reasons and events are those of app_stats_desc_get(); the
+ * ethdev group only when every column has @p eth. Any thread.
+ *
+ * @param n
+ *   1 .. RTE_MAX_ETHPORTS.
+ * @return 0, or the first error of @p vis->open.
+ */
+int app_ctr_walk(const struct app_ctr_visit *vis,
+		const struct app_ctr_col *cols, unsigned int n, bool total);
+
+/** Write the counters of one column into @p j's open object (--json). */
+void app_ctr_json(struct app_json *j, const struct app_ctr_col *col);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_CTR_H */
