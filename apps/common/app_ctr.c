@@ -11,25 +11,39 @@
 #define ALL (APP_CTR_LINE | APP_CTR_TABLE | APP_CTR_JSON | APP_CTR_TEL)
 #define REPORT (APP_CTR_TABLE | APP_CTR_JSON | APP_CTR_TEL)
 
-/* What a port reports, in the order of every output. */
+#define PORT APP_CTR_SEC_PORT
+
+/* What a port reports, in the order of every output, then what an lcore
+ * (or all) reports. */
 static const struct app_ctr_def ctr_defs[] = {
 	{ "rx", "rx", PORT_OFF(rx), APP_CTR_PORT, ALL,
-		APP_CTR_RATE | APP_CTR_RXQ },
-	{ "tx", "tx", PORT_OFF(tx), APP_CTR_PORT, ALL, APP_CTR_RATE },
-	{ "forwarded", "forwarded", PORT_OFF(fwd), APP_CTR_PORT, ALL, 0 },
-	{ "dropped", "dropped", 0, APP_CTR_DROPPED, ALL, 0 },
+		APP_CTR_RATE | APP_CTR_RXQ, PORT },
+	{ "tx", "tx", PORT_OFF(tx), APP_CTR_PORT, ALL, APP_CTR_RATE, PORT },
+	{ "forwarded", "forwarded", PORT_OFF(fwd), APP_CTR_PORT, ALL, 0,
+		PORT },
+	{ "dropped", "dropped", 0, APP_CTR_DROPPED, ALL, 0, PORT },
 	{ "in_flight", "in flight", 0, APP_CTR_IN_FLIGHT,
-		APP_CTR_LINE | APP_CTR_TEL, 0 },
-	{ "drops", "  ", PORT_OFF(drops), APP_CTR_REASONS, REPORT, 0 },
+		APP_CTR_LINE | APP_CTR_TEL, 0, PORT },
+	{ "drops", "  ", PORT_OFF(drops), APP_CTR_REASONS, REPORT, 0, PORT },
 	/* What the app said itself: in the table where it said something
 	 * (JSON and telemetry have them all). */
-	{ NULL, "", PORT_OFF(ev), APP_CTR_EVENTS, REPORT, APP_CTR_NONZERO },
+	{ NULL, "", PORT_OFF(ev), APP_CTR_EVENTS, REPORT, APP_CTR_NONZERO,
+		PORT },
 	/* What the PMDs counted: frames lost before the app saw them. */
-	{ "eth", "eth ", 0, APP_CTR_ETHDEV, APP_CTR_TABLE | APP_CTR_JSON, 0 },
+	{ "eth", "eth ", 0, APP_CTR_ETHDEV, APP_CTR_TABLE | APP_CTR_JSON, 0,
+		PORT },
+	/* Copy-break (npool_rx_stats). */
+	{ "copybreak_copied", "copy-break copied",
+		offsetof(struct npool_rx_stats, copybreak_copied),
+		APP_CTR_RX, REPORT, 0, APP_CTR_SEC_RX },
+	{ "copybreak_nomem",
+		"kept in the RX mbuf for lack of memory (copybreak_nomem)",
+		offsetof(struct npool_rx_stats, copybreak_nomem),
+		APP_CTR_RX, REPORT, 0, APP_CTR_SEC_RX },
 };
 
 #define ETH(x) { #x, #x, offsetof(struct rte_eth_stats, x), APP_CTR_ETH, \
-	0, 0 }
+	0, 0, PORT }
 
 /* The members of the APP_CTR_ETHDEV group. */
 static const struct app_ctr_def eth_defs[] = {
@@ -72,6 +86,8 @@ col_value(const struct app_ctr_def *m, const struct app_ctr_col *col,
 		return c->rx > done ? c->rx - done : 0;
 	case APP_CTR_ETH:
 		return u64_at(col->eth, m->off);
+	case APP_CTR_RX:
+		return u64_at(col->rx, m->off);
 	default:
 		return u64_at(c, m->off);
 	}
@@ -135,7 +151,7 @@ walk_group(const struct walk *w, const struct app_ctr_def *d,
 		} else {
 			m = (struct app_ctr_def){ names[k], names[k],
 				d->off + k * sizeof(uint64_t), APP_CTR_PORT,
-				d->out, d->hint };
+				d->out, d->hint, d->sec };
 		}
 		snprintf(label, sizeof(label), "%s%s", d->label, m.label);
 		visit_one(w, d, &m, label);
@@ -146,8 +162,8 @@ walk_group(const struct walk *w, const struct app_ctr_def *d,
 }
 
 int
-app_ctr_walk(const struct app_ctr_visit *vis, const struct app_ctr_col *cols,
-		unsigned int n, bool total)
+app_ctr_walk(const struct app_ctr_visit *vis, unsigned int sec,
+		const struct app_ctr_col *cols, unsigned int n, bool total)
 {
 	const struct app_stats_desc *desc = app_stats_desc_get();
 	struct walk w = { vis, cols, RTE_MIN(n, (unsigned int)RTE_MAX_ETHPORTS),
@@ -155,11 +171,12 @@ app_ctr_walk(const struct app_ctr_visit *vis, const struct app_ctr_col *cols,
 	const struct app_ctr_def *d;
 	int ret;
 
-	if (desc == NULL)
+	/* A port's counters need the app's names; copy-break's do not. */
+	if (desc == NULL && sec == APP_CTR_SEC_PORT)
 		return -ENODEV;
-	w.nb_reasons = desc->nb_reasons;
+	w.nb_reasons = desc != NULL ? desc->nb_reasons : 0;
 	for (d = ctr_defs; d < ctr_defs + RTE_DIM(ctr_defs); d++) {
-		if (!(d->out & vis->out))
+		if (d->sec != sec || !(d->out & vis->out))
 			continue;
 		if (d->src < APP_CTR_REASONS) {
 			visit_one(&w, d, d, d->label);
@@ -194,11 +211,12 @@ json_value(void *arg, const struct app_ctr_def *d __rte_unused,
 }
 
 void
-app_ctr_json(struct app_json *j, const struct app_ctr_col *col)
+app_ctr_json(struct app_json *j, unsigned int sec,
+		const struct app_ctr_col *col)
 {
 	const struct app_ctr_visit vis = {
 		APP_CTR_JSON, json_open, json_close, json_value, j,
 	};
 
-	app_ctr_walk(&vis, col, 1, false);
+	app_ctr_walk(&vis, sec, col, 1, false);
 }

@@ -16,6 +16,7 @@
 
 #include <rte_ethdev.h>
 
+#include "npool_rx.h"
 #include "app_stats.h"
 
 #ifdef __cplusplus
@@ -35,12 +36,19 @@ struct app_json;
 #define APP_CTR_RXQ     (1u << 1) /**< table: a row per RX queue follows */
 #define APP_CTR_NONZERO (1u << 2) /**< table: only rows with a total */
 
+/** What a counter belongs to (app_ctr_def.sec): the walk's columns. */
+enum app_ctr_sec {
+	APP_CTR_SEC_PORT, /**< a port (or all): app_ctr_col.c and .eth */
+	APP_CTR_SEC_RX,   /**< an lcore (or all): app_ctr_col.rx */
+};
+
 /** Where a counter's value is (app_ctr_def.src). */
 enum app_ctr_src {
 	APP_CTR_PORT,      /**< uint64_t at off in struct app_port_ctr */
 	APP_CTR_DROPPED,   /**< the sum of the drops by reason */
 	APP_CTR_IN_FLIGHT, /**< rx - forwarded - dropped, at least 0 */
 	APP_CTR_ETH,       /**< uint64_t at off in struct rte_eth_stats */
+	APP_CTR_RX,        /**< uint64_t at off in struct npool_rx_stats */
 	APP_CTR_REASONS,   /**< group: a counter per drop reason */
 	APP_CTR_EVENTS,    /**< group: a counter per app event */
 	APP_CTR_ETHDEV,    /**< group: the APP_CTR_ETH counters */
@@ -57,12 +65,14 @@ struct app_ctr_def {
 	uint8_t src;   /**< enum app_ctr_src */
 	uint8_t out;   /**< APP_CTR_LINE | APP_CTR_TABLE | ... */
 	uint8_t hint;  /**< APP_CTR_RATE | APP_CTR_RXQ | ... */
+	uint8_t sec;   /**< enum app_ctr_sec */
 };
 
-/** One column of values: a port, or the total. */
+/** One column of values: a port, an lcore, or the total. */
 struct app_ctr_col {
-	const struct app_port_ctr *c;    /**< the app's counters */
+	const struct app_port_ctr *c;    /**< APP_CTR_SEC_PORT */
 	const struct rte_eth_stats *eth; /**< NULL: no ethdev group */
+	const struct npool_rx_stats *rx; /**< APP_CTR_SEC_RX: copy-break */
 };
 
 /** An output: what it does with the counters a walk visits. */
@@ -83,20 +93,26 @@ struct app_ctr_visit {
 };
 
 /**
- * Visit, in table order, every counter @p vis->out shows, with its value
- * in each of @p n columns; with @p total, after them the sum of the
- * columns. The reasons and events are those of app_stats_desc_get(); the
- * ethdev group only when every column has @p eth. Any thread.
+ * Visit, in table order, every counter of section @p sec that @p vis->out
+ * shows, with its value in each of @p n columns; with @p total, after
+ * them the sum of the columns. The reasons and events are those of
+ * app_stats_desc_get(); the ethdev group only when every column has
+ * @p eth. Any thread.
  *
+ * @param sec
+ *   enum app_ctr_sec: which member of @p cols the values are read from.
  * @param n
  *   1 .. RTE_MAX_ETHPORTS.
- * @return 0, or the first error of @p vis->open.
+ * @return 0, -ENODEV before app_stats_init() (APP_CTR_SEC_PORT), or
+ *   the first error of @p vis->open.
  */
-int app_ctr_walk(const struct app_ctr_visit *vis,
+int app_ctr_walk(const struct app_ctr_visit *vis, unsigned int sec,
 		const struct app_ctr_col *cols, unsigned int n, bool total);
 
-/** Write the counters of one column into @p j's open object (--json). */
-void app_ctr_json(struct app_json *j, const struct app_ctr_col *col);
+/** Write the counters of section @p sec of one column into @p j's open
+ * object (--json). */
+void app_ctr_json(struct app_json *j, unsigned int sec,
+		const struct app_ctr_col *col);
 
 #ifdef __cplusplus
 }

@@ -215,11 +215,14 @@ print_periodic_rxq(uint16_t p, double elapsed_s, double dt)
 	putchar('\n');
 }
 
-/* The --stats line of one port (app_ctr_walk() visit). */
+/* Counters on one line, "label value" (app_ctr_walk() visit): the
+ * --stats line of port p, and the copy-break line of the table. */
 struct line {
+	FILE *f;
 	uint16_t p;
 	double dt;
-	const char *sep;
+	const char *sep;  /* before the next counter */
+	const char *next; /* between two counters */
 };
 
 static void
@@ -230,10 +233,10 @@ line_value(void *arg, const struct app_ctr_def *d,
 	struct line *a = arg;
 	uint64_t *prev = RTE_PTR_ADD(&st.prev[a->p], d->off);
 
-	printf("%s%s %" PRIu64, a->sep, label, v[0]);
-	a->sep = " ";
+	fprintf(a->f, "%s%s %" PRIu64, a->sep, label, v[0]);
+	a->sep = a->next;
 	if (d->hint & APP_CTR_RATE) {
-		printf(" (%.3f Mpps)", (v[0] - *prev) / a->dt / 1e6);
+		fprintf(a->f, " (%.3f Mpps)", (v[0] - *prev) / a->dt / 1e6);
 		*prev = v[0];
 	}
 }
@@ -241,12 +244,12 @@ line_value(void *arg, const struct app_ctr_def *d,
 void
 app_stats_print_periodic(double elapsed_s)
 {
-	struct line a = { 0, elapsed_s - st.prev_s, "" };
+	struct line a = { stdout, 0, elapsed_s - st.prev_s, "", " " };
 	const struct app_ctr_visit vis = {
 		APP_CTR_LINE, NULL, NULL, line_value, &a,
 	};
 	struct app_port_ctr c;
-	struct app_ctr_col col = { &c, NULL };
+	struct app_ctr_col col = { &c, NULL, NULL };
 
 	if (a.dt <= 0)
 		return;
@@ -256,7 +259,7 @@ app_stats_print_periodic(double elapsed_s)
 		snap_port(a.p, &c);
 		printf("[%8.1f s] port %u: ", elapsed_s, a.p);
 		a.sep = "";
-		app_ctr_walk(&vis, &col, 1, false);
+		app_ctr_walk(&vis, APP_CTR_SEC_PORT, &col, 1, false);
 		putchar('\n');
 		print_periodic_rxq(a.p, elapsed_s, a.dt);
 	}
@@ -339,19 +342,23 @@ static void
 print_copybreak(FILE *f, unsigned int l)
 {
 	struct npool_rx_stats s;
-	char who[32];
+	struct line a = { f, 0, 0, "", ", " };
+	const struct app_ctr_visit vis = {
+		APP_CTR_TABLE, NULL, NULL, line_value, &a,
+	};
 
 	if (st.o->copybreak == 0)
 		return;
 	if (l == UINT_MAX) {
 		npool_rx_stats_sum(&s);
-		snprintf(who, sizeof(who), "total");
+		fprintf(f, "total: ");
 	} else {
 		npool_rx_stats_get(l, &s);
-		snprintf(who, sizeof(who), "lcore %u", l);
+		fprintf(f, "lcore %u: ", l);
 	}
-	fprintf(f, "%s: copy-break copied %" PRIu64 ", kept in the RX mbuf for lack of memory (copybreak_nomem) %" PRIu64 "\n",
-			who, s.copybreak_copied, s.copybreak_nomem);
+	app_ctr_walk(&vis, APP_CTR_SEC_RX, &(struct app_ctr_col){ .rx = &s },
+			1, false);
+	fputc('\n', f);
 }
 
 /* The end-of-run table's rows (app_ctr_walk() visit). */
@@ -400,13 +407,13 @@ app_stats_print_final(FILE *f, double duration_s)
 		sum_port(p, &c[a.n]);
 		if (st.eth_ok[p])
 			e[a.n] = st.eth[p];
-		col[a.n] = (struct app_ctr_col){ &c[a.n], &e[a.n] };
+		col[a.n] = (struct app_ctr_col){ &c[a.n], &e[a.n], NULL };
 		snprintf(name, sizeof(name), "port %u", p);
 		fprintf(f, " %14s", name);
 		pid[a.n++] = p;
 	}
 	fprintf(f, " %14s\n", "total");
-	app_ctr_walk(&vis, col, a.n, true);
+	app_ctr_walk(&vis, APP_CTR_SEC_PORT, col, a.n, true);
 	RTE_LCORE_FOREACH(l) {
 		double pps = lcore_pps(&app_ctr[l]);
 
@@ -426,14 +433,6 @@ app_stats_print_final(FILE *f, double duration_s)
 	if (st.x != NULL && st.x->print != NULL)
 		st.x->print(f, duration_s);
 	fflush(f);
-}
-
-/* The copy-break counters (npool_rx_stats) as JSON keys. */
-static void
-json_copybreak(struct app_json *j, const struct npool_rx_stats *s)
-{
-	app_json_u64(j, "copybreak_copied", s->copybreak_copied);
-	app_json_u64(j, "copybreak_nomem", s->copybreak_nomem);
 }
 
 /* Each polled RX queue: queue, the lcore polling it, rx. */
@@ -485,17 +484,18 @@ json_ports(struct app_json *j)
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "port", p);
 		app_json_i64(j, "socket", st.socket[p]);
-		app_ctr_json(j, &(struct app_ctr_col){ &c,
-				st.eth_ok[p] ? &st.eth[p] : NULL });
+		app_ctr_json(j, APP_CTR_SEC_PORT, &(struct app_ctr_col){ &c,
+				st.eth_ok[p] ? &st.eth[p] : NULL, NULL });
 		json_rxq(j, p);
 		json_rss(j, p);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);
 	app_json_obj_begin(j, "total");
-	app_ctr_json(j, &(struct app_ctr_col){ &total, NULL });
+	app_ctr_json(j, APP_CTR_SEC_PORT,
+			&(struct app_ctr_col){ &total, NULL, NULL });
 	npool_rx_stats_sum(&cb);
-	json_copybreak(j, &cb);
+	app_ctr_json(j, APP_CTR_SEC_RX, &(struct app_ctr_col){ .rx = &cb });
 	app_pool_stats_json(j, APP_POOL_STATS_ALL);
 	app_json_obj_end(j);
 }
@@ -518,7 +518,8 @@ json_lcores(struct app_json *j)
 		app_json_double(j, "mpps", pps / 1e6);
 		app_json_double(j, "ns_per_pkt", pps > 0 ? 1e9 / pps : 0.0);
 		npool_rx_stats_get(l, &cb);
-		json_copybreak(j, &cb);
+		app_ctr_json(j, APP_CTR_SEC_RX,
+				&(struct app_ctr_col){ .rx = &cb });
 		app_pool_stats_json(j, l);
 		app_json_obj_end(j);
 	}

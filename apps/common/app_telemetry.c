@@ -65,22 +65,31 @@ tel_value(void *arg, const struct app_ctr_def *def __rte_unused,
 	rte_tel_data_add_dict_uint(t->cur, key, v[0]);
 }
 
-/* Port @p port's counters (or the total's) into dict @p d. */
+/* The counters of section @p sec of @p col into dict @p d. */
 static int
-ctr_to_dict(struct rte_tel_data *d, uint16_t port)
+tel_walk(struct rte_tel_data *d, unsigned int sec,
+		const struct app_ctr_col *col)
 {
 	struct tel t = { d, d, NULL };
 	const struct app_ctr_visit vis = {
 		APP_CTR_TEL, tel_open, tel_close, tel_value, &t,
 	};
+
+	return app_ctr_walk(&vis, sec, col, 1, false);
+}
+
+/* Port @p port's counters (or the total's) into dict @p d. */
+static int
+ctr_to_dict(struct rte_tel_data *d, uint16_t port)
+{
 	struct app_port_ctr c;
 
 	if (app_stats_port_snapshot(port, &c) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "app", app_stats_desc_get()->app);
-	return app_ctr_walk(&vis, &(struct app_ctr_col){ &c, NULL }, 1,
-			false);
+	return tel_walk(d, APP_CTR_SEC_PORT,
+			&(struct app_ctr_col){ &c, NULL, NULL });
 }
 
 static int
@@ -143,9 +152,7 @@ tel_pools(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_start_dict(d);
 	app_pool_usage_to_dict(d);
 	npool_rx_stats_sum(&rs);
-	rte_tel_data_add_dict_uint(d, "copybreak_copied", rs.copybreak_copied);
-	rte_tel_data_add_dict_uint(d, "copybreak_nomem", rs.copybreak_nomem);
-	return 0;
+	return tel_walk(d, APP_CTR_SEC_RX, &(struct app_ctr_col){ .rx = &rs });
 }
 
 void
