@@ -41,6 +41,7 @@ a MISSING row, never a failure of the whole run.
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -184,6 +185,16 @@ def emit(case, args, tools, hz, json_fp):
             target='' if target == '-' else target, seed=seed, note='',
             rounds=len(vals), samples_ratio=vals, tool='derived',
             involves=[case.variants[i].label for i in d.involves()]))
+    for v in case.variants:
+        for r, (ok, text) in enumerate(v.checks):
+            print('  check %s / %s round %d: %s %s' % (
+                case.name, v.label, r, text, 'PASS' if ok else 'MISS'))
+        if v.checks:
+            rows.append(json_row(
+                case, args, variant=v.label + ' check', unit='check',
+                value=None, target='PASS' if all(
+                    ok for ok, _ in v.checks) else 'MISS',
+                note='; '.join(t for _, t in v.checks), tool='check'))
     sys.stdout.flush()
     if json_fp:
         for row in rows:
@@ -311,6 +322,8 @@ def main():
                     help='memory modes, first the main one: "huge nohuge",'
                     ' "huge" or "nohuge" (default)')
     ap.add_argument('--huge-dir', help='hugetlbfs mount for --mem huge')
+    ap.add_argument('--case', help='only the cases whose name matches '
+                    'this regular expression')
     ap.add_argument('--show-cmds', action='store_true',
                     help='print the command of every variant and exit')
     args = ap.parse_args()
@@ -333,6 +346,8 @@ def main():
     if 'huge' in mems and not args.huge_dir:
         ap.error('--mem huge needs --huge-dir')
     cases = make_cases(tools, pcaps, quick, only, mems, args.huge_dir)
+    if args.case:
+        cases = [c for c in cases if re.search(args.case, c.name)]
     if args.show_cmds:
         for c in cases:
             for v in c.variants:
@@ -386,6 +401,8 @@ def main():
                         args.warmup, args.window, log)
                     mpps = d[counters[0]] / secs / 1e6
                     v.mpps.append(mpps)
+                    if v.check:
+                        v.checks.append(v.check(d, secs))
                     if v.tool.startswith('npool') and status != 0:
                         v.errors.append('round %d: exit status %d (%s)'
                                         % (r, status, log))

@@ -26,12 +26,21 @@ Lcores (the machine has 2 cores; DPDK lcore N is a thread, cpu M a core):
 
 import os
 
+from apps_frames import write_em6_rules, write_em_rules
+
 # Pool size of every tool, as npool's apps and l3fwd size theirs (8192):
 # testpmd would make one of ~160k mbufs, which a cache-0 FIFO ring walks
 # cold.
 NB_MBUFS = 8192
 SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
-TARGET = 1.2
+TARGET = 1.2        # npool-drop against testpmd rxonly
+FWD_TARGET = 1.0    # npool-fwd against l3fwd, every lookup (issue 17, 20)
+CB_TARGET = 0.9     # --copybreak 256 against --copybreak 0 (issue 17)
+# Forwarded Mpps during a TTL-1 flood with ICMP errors on, against the
+# same flood dropped silently (issue 20).
+FLOOD_TARGET = 0.95
+# Linux's icmp_msgs_per_sec and icmp_msgs_burst, npool-fwd's defaults.
+ICMP_PER_S, ICMP_BURST = 1000, 50
 
 SEED_DROP = '5 drop 8.9->9.8Mpps'
 SEED_NETDEV = '1 netdev vs napi'
@@ -39,6 +48,8 @@ SEED_FWD = '3,4 build_skb+copybreak'
 SEED_SWEEP = '(plot)'
 SEED_LC = 'issue 11 two lcores'
 SEED_FIB = 'issue 11 fib'
+SEED_EM = 'issue 20 em'
+SEED_FLOOD = 'issue 20 TTL-1 flood'
 
 MEM_LABEL = {'huge': 'hugepages', 'nohuge': 'no-huge'}
 
@@ -51,13 +62,17 @@ def eal(mem, huge_dir):
 
 
 class Variant:
-    def __init__(self, label, tool, run, lcores=1):
+    def __init__(self, label, tool, run, lcores=1, check=None):
         self.label = label
         self.tool = tool
         self.run = run          # () -> (cmd builder, counters, stop)
         self.lcores = lcores
         self.mpps = []          # per round, None when it failed
         self.errors = []
+        # (counter deltas, seconds) -> (passed, text): a check of a
+        # round beside its Mpps, printed with the table (apps_bench.py)
+        self.check = check
+        self.checks = []        # per round, (passed, text)
 
 
 class Derived:
@@ -143,7 +158,8 @@ class Builders:
         return ['--vdev', 'net_pcap0,%sinfinite_rx=1' % (
             'rx_pcap=%s,' % pcap * nq), '--vdev', 'net_null1,no-rx=1']
 
-    def fwd(self, pcap, pool, copybreak, lookup=None, nq=1, nl=1):
+    def fwd(self, pcap, pool, copybreak, lookup=None, nq=1, nl=1,
+            extra=(), counters=None):
         def build(prefix):
             c = [self.tools.bin['npool-fwd']] + _npool_lcores(nl) + \
                 self.eal + ['--file-prefix', prefix] + \
@@ -152,10 +168,10 @@ class Builders:
                     '--pool', pool, '--copybreak', str(copybreak)]
             if lookup:
                 c += ['--lookup', lookup]
-            return c
-        return build, self.FWD_COUNTERS, 'sigint'
+            return c + list(extra)
+        return build, counters or self.FWD_COUNTERS, 'sigint'
 
-    def l3fwd(self, pcap, lookup='lpm', nq=1, nl=1):
+    def l3fwd(self, pcap, lookup='lpm', nq=1, nl=1, extra=()):
         # l3fwd forwards on every lcore it is given and sets up one TX
         # queue per lcore: with one, its only lcore is core 1.
         first = 1 if nl == 1 else 0
@@ -165,8 +181,12 @@ class Builders:
             return [self.tools.bin['l3fwd']] + lc + self.eal + [
                 '--file-prefix', prefix] + self.fwd_vdevs(pcap, nq) + [
                 '--', '-p', '0x3', '--config=' + _cfg([0, 1], nq, nl, first),
-                '--lookup=' + lookup, '--parse-ptype']
+                '--lookup=' + lookup, '--parse-ptype'] + list(extra)
         return build, self.FWD_COUNTERS, 'sigint'
+
+    # The flood rows: forwarded (port 1 out) first, then the ICMP errors
+    # (port 0 out): "RX sent" is not checked, half of RX is the flood.
+    FLOOD_COUNTERS = [(1, 'opackets'), (0, 'opackets')]
 
 
 # --------------------------------------------------------------- cases
@@ -213,17 +233,49 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
         der = []
         if target and len(cb) > 1:
             # Copy-break nearly free: cb256 / cb0 of the same pool.
-            der = [Derived('npool cb256 / cb0', 1, 0, 0.85),
+            der = [Derived('npool cb256 / cb0', 1, 0, CB_TARGET),
                    Derived('mempool cb256 / cb0', 3, 2)]
         add(Case('fwd', name, seed, vs, len(vs) - 1,
-                 {0: TARGET} if target else None, size, plot, mem, der))
+                 {0: FWD_TARGET} if target else None, size, plot, mem, der))
 
     def fib_case(name, pcap):
         vs = [Variant('npool-fwd fib cb0', 'npool-fwd',
                       lambda: b.fwd(pcap, 'npool', 0, 'fib')),
               Variant('l3fwd-fib', 'l3fwd',
                       lambda: b.l3fwd(pcap, 'fib'))]
-        add(Case('fwd', name, SEED_FIB, vs, 1, {0: TARGET}, mem=mem))
+        add(Case('fwd', name, SEED_FIB, vs, 1, {0: FWD_TARGET}, mem=mem))
+
+    def em_case(name, pcap):
+        # The same route files for both: the bench frames' 5-tuples.
+        rules = ['--rule_ipv4=%s' % pcaps['em4'],
+                 '--rule_ipv6=%s' % pcaps['em6']]
+        vs = [Variant('npool-fwd em cb0', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, 'em', extra=rules)),
+              Variant('l3fwd-em', 'l3fwd',
+                      lambda: b.l3fwd(pcap, 'em', extra=rules))]
+        add(Case('fwd', name, SEED_EM, vs, 1, {0: FWD_TARGET}, mem=mem))
+
+    def icmp_check(d, secs):
+        """ICMP errors sent within --icmp-msgs-per-sec (and its burst)."""
+        rate = d[(0, 'opackets')] / secs
+        most = ICMP_PER_S + ICMP_BURST / secs
+        return rate <= most, 'ICMP errors %.0f/s, at most %.0f/s' % (
+            rate, most)
+
+    def flood_case(name, pcap):
+        """Every other frame TTL 1: forwarded Mpps with the router's
+        addresses (time exceeded sent, rate-limited) against without
+        (dropped silently, as before issue 20)."""
+        addrs = ['--port-addr', '0,198.18.0.254/24',
+                 '--port-addr', '1,198.18.1.254/24']
+        cnt = b.FLOOD_COUNTERS
+        vs = [Variant('npool-fwd icmp on', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, extra=addrs,
+                                    counters=cnt), check=icmp_check),
+              Variant('npool-fwd icmp off', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, counters=cnt))]
+        add(Case('fwd', name, SEED_FLOOD, vs, 1, {0: FLOOD_TARGET},
+                 mem=mem))
 
     def lcores_case(kind, name, make):
         """Per tool 1 and 2 lcores on 2 queues a port; the anchor is the
@@ -270,6 +322,8 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
                  plot='fwd', target=True)
         fwd_case('pcap->null IMIX', pcaps['imix'], SEED_FWD, target=True)
         fib_case('pcap->null 64B fib', pcaps[64])
+        em_case('pcap->null 64B em', pcaps[64])
+        flood_case('pcap->null 64B TTL-1 1:1', pcaps['ttl1'])
         p64 = pcaps[64]
         lcores_case('fwd', 'pcap->null 64B 2q', [
             ('npool-fwd npool', 'npool-fwd',
@@ -294,4 +348,8 @@ def pcap_files(pdir, write_pcap, imix_sizes):
              for s in SWEEP_SIZES}
     pcaps['imix'] = write_pcap(os.path.join(pdir, 'imix.pcap'),
                                imix_sizes(), 12 * 24)
+    pcaps['ttl1'] = write_pcap(os.path.join(pdir, 'ttl1.pcap'), [64],
+                               ttl1_every=2)
+    pcaps['em4'] = write_em_rules(os.path.join(pdir, 'em4.cfg'))
+    pcaps['em6'] = write_em6_rules(os.path.join(pdir, 'em6.cfg'))
     return pcaps

@@ -119,7 +119,7 @@ def find(cases, name, label):
 class CasesTest(unittest.TestCase):
     def setUp(self):
         pcaps = {s: 'p%d' % s for s in apps_cases.SWEEP_SIZES}
-        pcaps['imix'] = 'pimix'
+        pcaps.update(imix='pimix', ttl1='pttl1', em4='pem4', em6='pem6')
         self.cases = apps_cases.make_cases(
             FakeTools(), pcaps, True, ['drop', 'fwd'], ['huge', 'nohuge'],
             '/hp')
@@ -174,6 +174,46 @@ class CasesTest(unittest.TestCase):
                                                  "testpmd's"])
         self.assertEqual([round(x, 6) for x in vals], [1.9, 0.8])
 
+    def test_em_and_flood_rows(self):
+        # EM: both tools on the same route files, npool-fwd --lookup em.
+        for label in ('npool-fwd em cb0', 'l3fwd-em'):
+            c = self.cmd('pcap->null 64B em', label)
+            self.assertIn('--rule_ipv4=pem4', c)
+            self.assertIn('--rule_ipv6=pem6', c)
+        c = self.cmd('pcap->null 64B em', 'npool-fwd em cb0')
+        self.assertEqual(c[c.index('--lookup') + 1], 'em')
+        self.assertIn('--lookup=em', self.cmd('pcap->null 64B em',
+                                               'l3fwd-em'))
+        case, on = find(self.cases, 'pcap->null 64B TTL-1 1:1',
+                        'npool-fwd icmp on')
+        _, off = find(self.cases, 'pcap->null 64B TTL-1 1:1',
+                      'npool-fwd icmp off')
+        self.assertEqual(case.targets, {0: 0.95})
+        self.assertIn('--port-addr', on.run()[0]('P'))
+        self.assertNotIn('--port-addr', off.run()[0]('P'))
+        self.assertIn('rx_pcap=pttl1', ' '.join(on.run()[0]('P')))
+        # Forwarded first, ICMP errors (port 0 out) second.
+        self.assertEqual(on.run()[1], [(1, 'opackets'), (0, 'opackets')])
+        # 1000/s and a burst of 50 over 2 s: at most 1025/s.
+        self.assertEqual(on.check({(0, 'opackets'): 2050}, 2.0)[0], True)
+        self.assertEqual(on.check({(0, 'opackets'): 2051}, 2.0)[0], False)
+        self.assertIsNone(off.check)
+
+    def test_frames(self):
+        import apps_frames
+        with tempfile.TemporaryDirectory() as d:
+            p = apps_frames.write_pcap(os.path.join(d, 't.pcap'), [64], 8,
+                                       ttl1_every=2)
+            with open(p, 'rb') as f:
+                raw = f.read()
+            ttls = [raw[40 + i * 80 + 22] for i in range(8)]
+            self.assertEqual(ttls, [1, 64] * 4)
+            r = apps_frames.write_em_rules(os.path.join(d, 'em.cfg'), 3)
+            with open(r) as f:
+                lines = [x for x in f if x.startswith('R')]
+            self.assertEqual(lines[1], 'R198.18.1.2 198.18.0.2 5001 1025 '
+                             '0x11 1\n')
+
     def test_targets(self):
         case, _ = find(self.cases, 'net_null 64B', 'npool-drop npool')
         self.assertEqual(case.targets, {0: 1.2, 1: 1.0})
@@ -186,7 +226,7 @@ class CasesTest(unittest.TestCase):
         case, _ = find(self.cases, 'pcap->null IMIX', 'l3fwd-lpm')
         cb = [d for d in case.derived if d.target]
         self.assertEqual([(d.label, d.num, d.den, d.target) for d in cb],
-                         [('npool cb256 / cb0', 1, 0, 0.85)])
+                         [('npool cb256 / cb0', 1, 0, 0.9)])
 
 
 def results(model, git, rows):
