@@ -119,6 +119,7 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		}
 		nc->chunk = NULL;
 		nc->va = NULL;
+		nc->iova = 0;
 		nc->offset = 0;
 		nc->pagecnt_bias = 0;
 		if (old != NULL && chunk_release(old, old_bias)) {
@@ -158,6 +159,7 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 install:
 	nc->chunk = c;
 	nc->va = c->va;
+	nc->iova = c->iova;
 
 reset:
 	/* Nobody else holds a reference: a plain store is enough. */
@@ -172,40 +174,10 @@ reset:
 	return nc->va + offset;
 }
 
-/* A guarded allocation from cache @p small (0: guarded, 1: its small-
- * packet sibling) of the calling thread's slot, under the slot's lock. */
-static __rte_always_inline void *
-guarded_alloc(uint32_t size, uint32_t align, int small)
-{
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
-	struct npool_lcore *lc;
-	void *p;
-
-	if (unlikely(np == NULL))
-		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
-	if (unlikely(npool_frag_args_bad_pvt(size, align)))
-		return npool_frag_fail_pvt(slot, EINVAL);
-	lc = &np->lc[slot];
-	rte_spinlock_lock(&lc->lock);
-	p = npool_frag_cache_alloc_pvt(small ? &lc->guarded_small :
-			&lc->guarded, size, -align);
-	rte_spinlock_unlock(&lc->lock);
-	if (likely(p != NULL))
-		NPOOL_STAT_ADD_NP(np, slot, guarded_allocs, 1);
-	return p;
-}
-
 void *
 npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
 {
-	return guarded_alloc(size, align, 0);
-}
-
-void *
-npool_alloc_frag_guarded_small_pvt(uint32_t size, uint32_t align)
-{
-	return guarded_alloc(size, align, 1);
+	return npool_frag_alloc_pvt(npool_slot(), size, align, 1);
 }
 
 /* Give back what cache @p nc holds (page_frag_cache_drain()), its
@@ -224,6 +196,7 @@ frag_cache_drain(struct npool_frag_cache *nc)
 	nc->prev_bias = 0;
 	nc->chunk = NULL;
 	nc->va = NULL;
+	nc->iova = 0;
 	nc->offset = 0;
 	nc->pagecnt_bias = 0;
 }

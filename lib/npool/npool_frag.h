@@ -45,8 +45,6 @@ void *npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 void *npool_frag_fail_pvt(unsigned int slot, int err);
 /** @internal Guarded allocation (out of line: takes the lock). */
 void *npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align);
-/** @internal Guarded allocation from the small-packet cache. */
-void *npool_alloc_frag_guarded_small_pvt(uint32_t size, uint32_t align);
 
 /** @internal Whether (size, align) is out of the documented range. */
 static __rte_always_inline int
@@ -57,32 +55,149 @@ npool_frag_args_bad_pvt(uint32_t size, uint32_t align)
 }
 
 /**
- * @internal Carve @p size bytes from the cache's current chunk.
- * The whole page_frag_alloc_align() fast path: a subtraction, a mask and
- * a decrement of the bias, nothing else.
+ * @internal A fragment cache being carved, its offset and count kept in
+ * registers: the one carve of every allocator (fragments, packets,
+ * bursts of packets). Its writes to the cache wait for
+ * npool_frag_carve_commit_pvt(), so that a burst's stores to its
+ * packets, which could alias the cache, force no reloads; a single
+ * allocation commits at once. va and iova are read where they are
+ * added (one instruction either way, and no load a single allocation
+ * does not need).
  */
-static __rte_always_inline void *
-npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
-		uint32_t align_mask)
-{
-	int32_t offset = nc->offset - (int32_t)size;
+struct npool_frag_carve_pvt {
+	struct npool_frag_cache *nc;
+	int32_t off;         /**< nc->offset after the fragments taken */
+	uint32_t taken;      /**< fragments taken, not yet in the bias */
+};
 
+/** @internal Start carving from @p nc. @p start_mask: -1, or for a
+ * burst of fragments that are all multiples of an alignment, its mask
+ * (the start is aligned once, each carve then needs no mask). */
+static __rte_always_inline void
+npool_frag_carve_init_pvt(struct npool_frag_carve_pvt *k,
+		struct npool_frag_cache *nc, int32_t start_mask)
+{
+	k->nc = nc;
+	/* No chunk: offset 0, so the first carve refills. */
+	k->off = nc->offset & start_mask;
+	k->taken = 0;
+}
+
+/** @internal Write back what @p k took: offset and bias. */
+static __rte_always_inline void
+npool_frag_carve_commit_pvt(struct npool_frag_carve_pvt *k)
+{
+	if (k->taken == 0)
+		return;
+	k->nc->offset = k->off;
+	k->nc->pagecnt_bias -= k->taken;
+	k->taken = 0;
+}
+
+/**
+ * @internal Carve @p size bytes through @p k, the start aligned by
+ * @p align_mask (-align); @p *iova is the fragment's. The whole
+ * page_frag_alloc_align() fast path: a subtraction, a mask and a count
+ * (the bias is taken at the commit). NULL with rte_errno set (ENOMEM)
+ * when no chunk can be had.
+ */
+static __rte_always_inline char *
+npool_frag_carve_pvt(struct npool_frag_carve_pvt *k, uint32_t size,
+		uint32_t align_mask, rte_iova_t *iova)
+{
 	/* Counting down, alignment is a mask of the start offset. */
-	offset &= (int32_t)align_mask;
+	int32_t o = (k->off - (int32_t)size) & (int32_t)align_mask;
+	char *frag;
+
 	/*
-	 * A cache without a chunk has offset 0, so it refills here too.
 	 * A small chunk is only aligned to its 4 KiB: a larger alignment
 	 * needs a big chunk (the test folds away for a constant align).
 	 */
-	if (unlikely(offset < 0 ||
-			((align_mask & NPOOL_SMALL_CHUNK_SIZE) == 0 &&
-			 (nc->chunk->flags & NPOOL_CHUNK_F_SMALL))))
-		return npool_frag_refill_pvt(nc, size, align_mask);
-	nc->pagecnt_bias--;
-	nc->offset = offset;
-	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&nc->np->arena, nc->chunk,
-			nc->va + offset, size));
-	return nc->va + offset;
+	if (likely(o >= 0 && ((align_mask & NPOOL_SMALL_CHUNK_SIZE) != 0 ||
+			!(k->nc->chunk->flags & NPOOL_CHUNK_F_SMALL)))) {
+		k->off = o;
+		k->taken++;
+		frag = k->nc->va + o;
+		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&k->nc->np->arena,
+				k->nc->chunk, frag, size));
+		*iova = k->nc->iova + (uint32_t)o;
+		return frag;
+	}
+	/* The chunk cannot hold it: one refill for this fragment. */
+	npool_frag_carve_commit_pvt(k);
+	frag = npool_frag_refill_pvt(k->nc, size, align_mask);
+	npool_frag_carve_init_pvt(k, k->nc, -1);
+	*iova = k->nc->iova + (uint32_t)k->off;
+	return frag;
+}
+
+/** @internal Carve one fragment of @p size bytes from @p nc, its IOVA
+ * in @p *iova: the carve of a burst, with a burst of one. */
+static __rte_always_inline char *
+npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
+		uint32_t align_mask, rte_iova_t *iova)
+{
+	struct npool_frag_carve_pvt k;
+	char *p;
+
+	npool_frag_carve_init_pvt(&k, nc, -1);
+	p = npool_frag_carve_pvt(&k, size, align_mask, iova);
+	npool_frag_carve_commit_pvt(&k);
+	return p;
+}
+
+/** @internal The fragment cache of slot @p lc: napi or guarded
+ * (@p guarded), for fragments and big packets or for small packets
+ * (@p small). Both are constants where it is inlined. */
+static __rte_always_inline struct npool_frag_cache *
+npool_frag_cache_of_pvt(struct npool_lcore *lc, int guarded, int small)
+{
+	if (guarded)
+		return small ? &lc->guarded_small : &lc->guarded;
+	return small ? &lc->napi_small : &lc->napi;
+}
+
+/**
+ * @internal The allocation of both flavors: the checks, one carve and
+ * the count; the guarded flavor (@p guarded, a constant) is the same
+ * with the slot's lock around the carve (the kernel's local_irq_save()
+ * around __page_frag_alloc_align()). Packets share the carve, not
+ * this (npool_pkt.h).
+ */
+static __rte_always_inline void *
+npool_frag_alloc_pvt(unsigned int slot, uint32_t size, uint32_t align,
+		int guarded)
+{
+	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool_frag_cache *nc;
+	struct npool_lcore *lc;
+	rte_iova_t iova;
+	void *p;
+
+	if (unlikely(np == NULL))
+		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
+	if (!guarded) {
+		if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
+			NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
+			return npool_frag_fail_pvt(slot, EPERM);
+		}
+		NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	}
+	if (unlikely(npool_frag_args_bad_pvt(size, align)))
+		return npool_frag_fail_pvt(slot, EINVAL);
+	lc = &np->lc[slot];
+	nc = npool_frag_cache_of_pvt(lc, guarded, 0);
+	if (guarded)
+		rte_spinlock_lock(&lc->lock);
+	p = npool_frag_cache_alloc_pvt(nc, size, -align, &iova);
+	if (!guarded) {
+		lc->stats.allocs += (p != NULL);
+		return p;
+	}
+	rte_spinlock_unlock(&lc->lock);
+	if (likely(p != NULL))
+		NPOOL_STAT_ADD_NP(np, slot, guarded_allocs, 1);
+	return p;
 }
 
 /**
@@ -111,24 +226,7 @@ npool_frag_cache_alloc_pvt(struct npool_frag_cache *nc, uint32_t size,
 static __rte_always_inline void *
 npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 {
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
-	struct npool_lcore *lc;
-	void *p;
-
-	if (unlikely(np == NULL))
-		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
-	if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
-		NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
-		return npool_frag_fail_pvt(slot, EPERM);
-	}
-	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
-	if (unlikely(npool_frag_args_bad_pvt(size, align)))
-		return npool_frag_fail_pvt(slot, EINVAL);
-	lc = &np->lc[slot];
-	p = npool_frag_cache_alloc_pvt(&lc->napi, size, -align);
-	lc->stats.allocs += (p != NULL);
-	return p;
+	return npool_frag_alloc_pvt(npool_slot(), size, align, 0);
 }
 
 /**

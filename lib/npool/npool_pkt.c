@@ -39,35 +39,10 @@ npool_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
 	struct npool *np = npool_lcore_np_pvt[slot];
-	struct rte_mbuf *m;
-	uint32_t fragsz;
-	void *frag;
 
 	if (np == NULL)
 		return npool_pkt_fail_pvt(slot, ENODEV);
-	if (npool_pkt_is_tiny_len_pvt(np, len))
-		return npool_pkt_tiny_get_pvt(np, slot);
-	fragsz = npool_pkt_fragsz_np_pvt(np, len);
-	if (len > NPOOL_PKT_MAX_LEN || fragsz > NPOOL_CHUNK_SIZE)
-		return npool_pkt_fail_pvt(slot, EINVAL);
-	m = pkt_head_get(np, slot);
-	if (m == NULL)
-		return NULL;
-	/* Small packets pin at most a small chunk (npool_pkt.h). */
-	frag = fragsz <= np->small_fragsz ?
-		npool_alloc_frag_guarded_small_pvt(fragsz,
-				RTE_CACHE_LINE_SIZE) :
-		npool_alloc_frag_guarded_pvt(fragsz, RTE_CACHE_LINE_SIZE);
-	if (frag == NULL) {
-		int err = rte_errno;
-
-		rte_mempool_put(np->head_pool, m);
-		return npool_pkt_fail_pvt(slot, err);
-	}
-	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
-	npool_pkt_attach_pvt(m, frag, fragsz, npool_frag_iova(frag),
-			(uint16_t)np->headroom);
-	return m;
+	return npool_pkt_alloc_pvt(np, slot, len, 1);
 }
 
 struct rte_mbuf *

@@ -138,11 +138,11 @@ extern "C" {
 /** @internal Out-of-line failure of the packet allocators. */
 struct rte_mbuf *npool_pkt_fail_pvt(unsigned int slot, int err);
 
-/** @internal npool_pkt_fragsz() for instance @p np. */
+/** @internal npool_pkt_fragsz() with headroom @p headroom. */
 static __rte_always_inline uint32_t
-npool_pkt_fragsz_np_pvt(const struct npool *np, uint32_t len)
+npool_pkt_fragsz_pvt(uint32_t headroom, uint32_t len)
 {
-	return RTE_ALIGN_CEIL(np->headroom + len + NPOOL_SHINFO_SIZE,
+	return RTE_ALIGN_CEIL(headroom + len + NPOOL_SHINFO_SIZE,
 			RTE_CACHE_LINE_SIZE);
 }
 
@@ -160,7 +160,8 @@ npool_pkt_fragsz_np_pvt(const struct npool *np, uint32_t len)
 static __rte_always_inline uint32_t
 npool_pkt_fragsz(uint32_t len)
 {
-	return npool_pkt_fragsz_np_pvt(npool_lcore_np_pvt[npool_slot()], len);
+	return npool_pkt_fragsz_pvt(
+			npool_lcore_np_pvt[npool_slot()]->headroom, len);
 }
 
 /** @internal The rearm word of an mbuf (data_off, refcnt, nb_segs,
@@ -270,6 +271,86 @@ npool_pkt_attach_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
 			npool_pkt_rearm_pvt(data_off));
 }
 
+/** @internal Head @p m a packet over fragment @p frag of @p fragsz
+ * bytes, a cache-line multiple (npool_pkt_fragsz_pvt(): the shared
+ * info exactly at its tail), at IOVA @p iova, with @p rearm. */
+static __rte_always_inline void
+npool_pkt_attach_frag_pvt(struct rte_mbuf *m, char *frag, uint32_t fragsz,
+		rte_iova_t iova, uint64_t rearm)
+{
+	npool_pkt_attach_at_pvt(m, frag, (struct rte_mbuf_ext_shared_info *)
+			(frag + fragsz - NPOOL_SHINFO_SIZE), iova, rearm);
+}
+
+/** @internal Whether @p len bytes of room, whose fragment is @p fragsz
+ * bytes (npool_pkt_fragsz_pvt()), are out of the allocators' range. A
+ * headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
+static __rte_always_inline int
+npool_pkt_len_bad_pvt(uint32_t len, uint32_t fragsz)
+{
+	return len > NPOOL_PKT_MAX_LEN || fragsz > NPOOL_CHUNK_SIZE;
+}
+
+/** @internal Whether a packet whose fragment is @p fragsz bytes is
+ * small (@p small_fragsz: its instance's): small packets pin at most a
+ * small chunk (the file doc). */
+static __rte_always_inline int
+npool_pkt_frag_small_pvt(uint32_t fragsz, uint32_t small_fragsz)
+{
+	return fragsz <= small_fragsz;
+}
+
+/**
+ * @internal npool_napi_alloc_pkt() (@p guarded 0) and npool_alloc_pkt()
+ * (@p guarded 1: the same with the slot's lock around the carve, the
+ * guarded caches and counters) once the context is checked: @p np is
+ * the instance of slot @p slot, the caller's.
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
+		int guarded)
+{
+	struct npool_frag_cache *nc;
+	struct npool_lcore *lc;
+	struct rte_mbuf *m;
+	uint32_t fragsz;
+	rte_iova_t iova;
+	char *frag;
+
+	/* A tiny packet is one object (the file doc). */
+	if (npool_pkt_is_tiny_len_pvt(np, len))
+		return npool_pkt_tiny_get_pvt(np, slot);
+	fragsz = npool_pkt_fragsz_pvt(np->headroom, len);
+	if (unlikely(npool_pkt_len_bad_pvt(len, fragsz)))
+		return npool_pkt_fail_pvt(slot, EINVAL);
+	if (unlikely(rte_mempool_get(np->head_pool, (void **)&m) < 0))
+		return npool_pkt_fail_pvt(slot, ENOBUFS);
+	lc = &np->lc[slot];
+	nc = npool_frag_cache_of_pvt(lc, guarded,
+			npool_pkt_frag_small_pvt(fragsz, np->small_fragsz));
+	if (guarded)
+		rte_spinlock_lock(&lc->lock);
+	frag = npool_frag_cache_alloc_pvt(nc, fragsz,
+			-(uint32_t)RTE_CACHE_LINE_SIZE, &iova);
+	if (guarded)
+		rte_spinlock_unlock(&lc->lock);
+	if (unlikely(frag == NULL)) {
+		rte_mempool_put(np->head_pool, m);
+		return npool_pkt_fail_pvt(slot, rte_errno);
+	}
+	if (guarded) {
+		NPOOL_STAT_ADD_NP(np, slot, guarded_allocs, 1);
+		NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
+	} else {
+		lc->stats.allocs++;
+		lc->stats.pkt_allocs++;
+	}
+	/* fragsz holds the headroom: no RTE_MIN(headroom, buf_len). */
+	npool_pkt_attach_frag_pvt(m, frag, fragsz, iova,
+			npool_pkt_rearm_pvt((uint16_t)np->headroom));
+	return m;
+}
+
 /**
  * Allocate an empty packet with at least @p len bytes of tailroom after
  * the headroom, from the calling lcore's napi fragment cache (its small-
@@ -294,46 +375,14 @@ npool_napi_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
 	struct npool *np = npool_lcore_np_pvt[slot];
-	struct npool_frag_cache *nc;
-	struct npool_lcore *lc;
-	struct rte_mbuf *m;
-	uint32_t fragsz;
-	char *frag;
 
-	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
-			len > NPOOL_PKT_MAX_LEN)) {
-		NPOOL_DEBUG_PANIC_IF(np != NULL &&
-				slot == NPOOL_NON_EAL_SLOT,
+	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT)) {
+		NPOOL_DEBUG_PANIC_IF(np != NULL,
 				"npool: napi flavor called from a non-EAL thread\n");
-		return npool_pkt_fail_pvt(slot, np == NULL ? ENODEV :
-				slot == NPOOL_NON_EAL_SLOT ? EPERM : EINVAL);
+		return npool_pkt_fail_pvt(slot, np == NULL ? ENODEV : EPERM);
 	}
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
-	/* A tiny packet is one object (the file doc). */
-	if (npool_pkt_is_tiny_len_pvt(np, len))
-		return npool_pkt_tiny_get_pvt(np, slot);
-	fragsz = npool_pkt_fragsz_np_pvt(np, len);
-	/* A headroom above the default leaves less than NPOOL_PKT_MAX_LEN. */
-	if (unlikely(fragsz > NPOOL_CHUNK_SIZE))
-		return npool_pkt_fail_pvt(slot, EINVAL);
-	lc = &np->lc[slot];
-	/* Small packets pin at most a small chunk (the file doc). */
-	nc = fragsz <= np->small_fragsz ? &lc->napi_small : &lc->napi;
-	if (unlikely(rte_mempool_get(np->head_pool, (void **)&m) < 0))
-		return npool_pkt_fail_pvt(slot, ENOBUFS);
-	frag = npool_frag_cache_alloc_pvt(nc, fragsz,
-			-(uint32_t)RTE_CACHE_LINE_SIZE);
-	if (unlikely(frag == NULL)) {
-		rte_mempool_put(np->head_pool, m);
-		return npool_pkt_fail_pvt(slot, rte_errno);
-	}
-	lc->stats.allocs++;
-	lc->stats.pkt_allocs++;
-	/* fragsz holds the headroom: no RTE_MIN(headroom, buf_len). */
-	npool_pkt_attach_pvt(m, frag, fragsz,
-			nc->chunk->iova + (uintptr_t)(frag - nc->va),
-			(uint16_t)np->headroom);
-	return m;
+	return npool_pkt_alloc_pvt(np, slot, len, 0);
 }
 
 /**

@@ -27,70 +27,6 @@ extern "C" {
 unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
 		const uint32_t *lens, unsigned int n);
 
-/** @internal A fragment cache as a bulk carve keeps it in registers:
- * the writes to the cache itself wait for npool_pkt_carve_commit_pvt()
- * (stores to the packets could alias it and force reloads). */
-struct npool_pkt_carve_pvt {
-	struct npool_frag_cache *nc;
-	char *va;            /**< nc->va */
-	rte_iova_t iova;     /**< IOVA of nc->va */
-	int32_t off;         /**< nc->offset after the fragments taken */
-	uint32_t taken;      /**< fragments taken, not yet in the bias */
-};
-
-/** @internal Start carving from @p nc. */
-static __rte_always_inline void
-npool_pkt_carve_init_pvt(struct npool_pkt_carve_pvt *k,
-		struct npool_frag_cache *nc)
-{
-	k->nc = nc;
-	k->va = nc->va;
-	k->iova = nc->chunk != NULL ? nc->chunk->iova : 0;
-	/* Fragments are cache-line multiples: carving from a line-aligned
-	 * offset needs no mask per packet. No chunk: offset 0. */
-	k->off = nc->offset & -(int32_t)RTE_CACHE_LINE_SIZE;
-	k->taken = 0;
-}
-
-/** @internal Write back what @p k took: offset and bias. */
-static __rte_always_inline void
-npool_pkt_carve_commit_pvt(struct npool_pkt_carve_pvt *k)
-{
-	if (k->taken == 0)
-		return;
-	k->nc->offset = k->off;
-	k->nc->pagecnt_bias -= k->taken;
-	k->taken = 0;
-}
-
-/** @internal Carve @p fragsz bytes (a cache-line multiple) through @p k:
- * npool_frag_cache_alloc_pvt() with its writes deferred; @p *iova is the
- * fragment's. NULL with rte_errno set (ENOMEM) when no chunk can be had. */
-static __rte_always_inline char *
-npool_pkt_carve_pvt(struct npool_pkt_carve_pvt *k, uint32_t fragsz,
-		rte_iova_t *iova)
-{
-	int32_t o = k->off - (int32_t)fragsz;
-	char *frag;
-
-	if (likely(o >= 0)) {
-		k->off = o;
-		k->taken++;
-		frag = k->va + o;
-		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&k->nc->np->arena,
-				k->nc->chunk, frag, fragsz));
-		*iova = k->iova + (uint32_t)o;
-		return frag;
-	}
-	/* The chunk is used up: one refill for this fragment. */
-	npool_pkt_carve_commit_pvt(k);
-	frag = npool_frag_refill_pvt(k->nc, fragsz,
-			-(uint32_t)RTE_CACHE_LINE_SIZE);
-	npool_pkt_carve_init_pvt(k, k->nc);
-	*iova = k->iova + (uint32_t)k->off;
-	return frag;
-}
-
 /** @internal Whether all @p n lens are tiny (npool_pkt_is_tiny_len_pvt). */
 static __rte_always_inline int
 npool_pkt_all_tiny_pvt(const struct npool *np, const uint32_t *lens,
@@ -163,7 +99,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	unsigned int slot = npool_slot(), i, got = 0, nspare = 0, ntiny = 0;
 	struct npool *np = npool_lcore_np_pvt[slot];
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
-	struct npool_pkt_carve_pvt big, small;
+	struct npool_frag_carve_pvt big, small;
 	uint32_t headroom, small_max;
 	struct npool_lcore *lc;
 	uint64_t rearm;
@@ -181,15 +117,18 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 			n) < 0))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
 	lc = &np->lc[slot];
-	npool_pkt_carve_init_pvt(&big, &lc->napi);
-	npool_pkt_carve_init_pvt(&small, &lc->napi_small);
+	/* Fragments are cache-line multiples: carving from a line-aligned
+	 * start needs no mask per packet. */
+	npool_frag_carve_init_pvt(&big, &lc->napi,
+			-(int32_t)RTE_CACHE_LINE_SIZE);
+	npool_frag_carve_init_pvt(&small, &lc->napi_small,
+			-(int32_t)RTE_CACHE_LINE_SIZE);
 	headroom = np->headroom;
 	small_max = np->small_fragsz;
 	/* buf_len = fragsz - NPOOL_SHINFO_SIZE >= headroom: one rearm. */
 	rearm = npool_pkt_rearm_pvt((uint16_t)headroom);
 	for (i = 0; i < n; i++) {
-		uint32_t fragsz = RTE_ALIGN_CEIL(headroom + lens[i] +
-				NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE);
+		uint32_t fragsz;
 		rte_iova_t iova;
 		char *frag;
 
@@ -200,29 +139,25 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 			ntiny += pkts[i] != NULL;
 			continue;
 		}
-		if (unlikely(lens[i] > NPOOL_PKT_MAX_LEN ||
-				fragsz > NPOOL_CHUNK_SIZE)) {
+		fragsz = npool_pkt_fragsz_pvt(headroom, lens[i]);
+		if (unlikely(npool_pkt_len_bad_pvt(lens[i], fragsz))) {
 			rte_errno = EINVAL;
 			frag = NULL;
-		} else if (fragsz <= small_max) {
-			/* Small packets pin at most a small chunk. */
-			frag = npool_pkt_carve_pvt(&small, fragsz, &iova);
+		} else if (npool_pkt_frag_small_pvt(fragsz, small_max)) {
+			frag = npool_frag_carve_pvt(&small, fragsz, -1, &iova);
 		} else {
-			frag = npool_pkt_carve_pvt(&big, fragsz, &iova);
+			frag = npool_frag_carve_pvt(&big, fragsz, -1, &iova);
 		}
 		if (unlikely(frag == NULL)) {
 			spare[nspare++] = pkts[i];
 			pkts[i] = npool_pkt_fail_pvt(slot, rte_errno);
 			continue;
 		}
-		npool_pkt_attach_at_pvt(pkts[i], frag,
-				(struct rte_mbuf_ext_shared_info *)(frag +
-					fragsz - NPOOL_SHINFO_SIZE),
-				iova, rearm);
+		npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova, rearm);
 		got++;
 	}
-	npool_pkt_carve_commit_pvt(&big);
-	npool_pkt_carve_commit_pvt(&small);
+	npool_frag_carve_commit_pvt(&big);
+	npool_frag_carve_commit_pvt(&small);
 	if (unlikely(nspare != 0))
 		rte_mempool_put_bulk(np->head_pool,
 				(void * const *)spare, nspare);
