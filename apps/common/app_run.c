@@ -13,7 +13,9 @@
 
 #include "app_numa.h"
 #include "app_pool.h"
+#include "app_port.h"
 #include "app_run.h"
+#include "app_stats.h"
 #include "app_telemetry.h"
 
 volatile int app_run_quit_pvt;

@@ -132,25 +132,9 @@ app_ctr_idle(struct app_lcore_ctr *c)
 		app_ctr_stamp_pvt(c);
 }
 
-/**
- * Whether the segments of @p m add up to its pkt_len and nb_segs (at
- * most nb_segs + 1 steps, whatever the next pointers say): what
- * app_rx_burst() keeps. For a loop that receives with
- * app_rx_burst_unchecked() and checks each packet itself.
- */
-bool app_rx_chain_ok(const struct rte_mbuf *m);
-
-/**
- * @internal The slow path of app_rx_burst(): set mbuf->port to @p port
- * on every packet of @p pkts, then drop those whose segments' data_len do
- * not add up to pkt_len, or whose segment count is not nb_segs (a PMD
- * that cut a frame), counted under the app's rx_bad reason on @p port;
- * keep the others in order.
- *
- * @return Packets left in @p pkts.
- */
-uint16_t app_rx_fix_pvt(struct app_lcore_ctr *c, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t n);
+/** @internal The app's rx_bad drop reason (app_stats_desc.rx_bad), for
+ * the RX checks (app_rx.c). */
+extern unsigned int app_stats_rx_bad_pvt;
 
 /** Reset the counters and remember the app's names. Main lcore. */
 void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o);

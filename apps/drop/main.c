@@ -12,6 +12,7 @@
 #include "app_pool.h"
 #include "app_port.h"
 #include "app_run.h"
+#include "app_rx.h"
 #include "app_stats.h"
 
 /* Received and dropped on purpose; malformed chains from the PMD. */

@@ -27,7 +27,7 @@
 
 #include <rte_prefetch.h>
 
-#include "app_stats.h"
+#include "app_rx.h"
 #include "fwd_pkt.h"
 
 /** Packets checked together. */

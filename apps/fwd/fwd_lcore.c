@@ -17,6 +17,7 @@
 #include "app_numa.h"
 #include "app_port.h"
 #include "app_run.h"
+#include "app_rx.h"
 #include "app_stats.h"
 #include "fwd.h"
 #include "fwd_em_burst.h"

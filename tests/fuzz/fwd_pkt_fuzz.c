@@ -43,6 +43,7 @@
 #include "npool_rx.h"
 #include "app_compat.h"
 #include "app_pool.h"
+#include "app_rx.h"
 #include "app_stats.h"
 #include "fwd.h"
 #include "fwd_group.h"

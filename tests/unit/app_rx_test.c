@@ -9,7 +9,7 @@
 
 #include <rte_mbuf.h>
 
-#include "app_run.h"
+#include "app_rx.h"
 #include "unit_common.h"
 
 #define POOL_SIZE 127
