@@ -221,6 +221,16 @@ int fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s,
 		bool v6, unsigned int *failed);
 
 /**
+ * Make the tables of one family (@p v6) of fc->lookup (LPM or FIB, sized
+ * for @p s) and add @p s to them (fwd_routes_add()).
+ *
+ * @return 0; -2 after app_err() when a table cannot be made or a route
+ *   not added (setup error).
+ */
+int fwd_routes_fill(struct fwd_conf *fc, const struct fwd_route_set *s,
+		bool v6);
+
+/**
  * Load the routes (files or l3fwd's default tables) into new tables on
  * socket fc->socket_id of fc->lookup (rte_lpm and rte_lpm6, or rte_fib and rte_fib6 with the
  * fastest lookup function the CPU and EAL's SIMD width allow); depth 0

@@ -310,180 +310,6 @@ load_file(struct fwd_route_set *s, const char *path, bool v6,
 	return rc < 0 ? -1 : 0;
 }
 
-int
-fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
-		unsigned int *failed)
-{
-	unsigned int i;
-	uint32_t ip;
-	int ret;
-
-	for (i = 0; i < s->n; i++) {
-		const struct fwd_route *r = &s->r[i];
-		/* The port checked here, not per packet (FWD_HOP_BAD);
-		 * the router's own addresses stay FWD_HOP_LOCAL. */
-		const uint32_t port = r->port == FWD_HOP_LOCAL ||
-			(r->port < 64 && ((fc->portmask >> r->port) & 1)) ?
-			r->port : FWD_HOP_BAD;
-
-		if (r->depth == 0) {
-			*(v6 ? &fc->def6 : &fc->def4) = (int32_t)port;
-			continue;
-		}
-		memcpy(&ip, r->ip, sizeof(ip));
-		ip = rte_be_to_cpu_32(ip);
-		if (fc->lookup == FWD_LOOKUP_FIB)
-			ret = v6 ? app_fib6_add(fc->fib6, r->ip, r->depth,
-					port) :
-				rte_fib_add(fc->fib4, ip, r->depth, port);
-		else
-			ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth,
-					port) :
-				rte_lpm_add(fc->lpm4, ip, r->depth, port);
-		if (ret < 0) {
-			*failed = i;
-			return ret;
-		}
-	}
-	return 0;
-}
-
-/* Most tbl8 groups the routes of @p s can need. */
-static uint32_t
-tbl8s_needed(const struct fwd_route_set *s, bool v6)
-{
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->r[i].depth > 24)
-			n += v6 ? (s->r[i].depth - 24 + 7) / 8 : 1;
-	return (uint32_t)RTE_MIN(n, (uint64_t)UINT32_MAX - 256);
-}
-
-/* The LPM table of one family; its depth-0 route kept apart. */
-static int
-fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
-{
-	/* tbl8 groups by depth: an IPv4 route needs one only past /24, an
-	 * IPv6 one one per byte past 24 bits (a /128 13, a /48 3). Sized
-	 * per route, a million /24s asked for a gigabyte they never use. */
-	struct rte_lpm6_config cfg6 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = tbl8s_needed(s, true) + 256,
-	};
-	struct rte_lpm_config cfg4 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = tbl8s_needed(s, false) + 256,
-	};
-	/* Names are unique per process: a load does not need the tables of
-	 * an earlier one gone (the fuzz targets hold several). */
-	static unsigned int seq;
-	char name[RTE_LPM_NAMESIZE];
-	unsigned int i;
-	int ret;
-
-	snprintf(name, sizeof(name), "fwd_lpm%c_%u", v6 ? '6' : '4', seq++);
-	if (v6)
-		fc->lpm6 = rte_lpm6_create(name, fc->socket_id, &cfg6);
-	else
-		fc->lpm4 = rte_lpm_create(name, fc->socket_id, &cfg4);
-	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
-		app_err("%s: LPM table for %u routes: %s (EAL memory: -m)",
-				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
-				rte_strerror(rte_errno));
-		return -2;
-	}
-	ret = fwd_routes_add(fc, s, v6, &i);
-	if (ret < 0) {
-		app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4', i,
-				rte_strerror(-ret));
-		return -2;
-	}
-	return 0;
-}
-
-/*
- * The FIB table of one family (l3fwd's --lookup fib: DIR24_8, TRIE for
- * IPv6); its depth-0 route kept apart as with LPM. Next hops of 2 bytes
- * (half the 4-byte tbl24 of rte_lpm), or 4 past 32767 tbl8 groups: a
- * tbl8 index lives in a next-hop entry. The lookup is the vector one when
- * the CPU and EAL's SIMD width (--force-max-simd-bitwidth) allow it,
- * else DPDK's default choice.
- */
-static int
-fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
-{
-	/* The RIB below a FIB holds a node per route and at most as many
-	 * branch nodes more. */
-	const int nodes = (int)RTE_MIN(2 * (uint64_t)s->n + 16,
-			(uint64_t)INT_MAX);
-	const uint32_t tbl8 = tbl8s_needed(s, v6) + 256;
-	const bool wide = tbl8 > FWD_FIB_MISS;
-	struct rte_fib6_conf cfg6 = {
-		.type = RTE_FIB6_TRIE,
-		.default_nh = FWD_FIB_MISS,
-		.max_routes = nodes,
-		.trie = {
-			.nh_sz = wide ? RTE_FIB6_TRIE_4B : RTE_FIB6_TRIE_2B,
-			.num_tbl8 = tbl8,
-		},
-	};
-	struct rte_fib_conf cfg4 = {
-		.type = RTE_FIB_DIR24_8,
-		.default_nh = FWD_FIB_MISS,
-		.max_routes = nodes,
-		.dir24_8 = {
-			.nh_sz = wide ? RTE_FIB_DIR24_8_4B : RTE_FIB_DIR24_8_2B,
-			.num_tbl8 = tbl8,
-		},
-	};
-	static unsigned int seq;
-	char name[32];
-	unsigned int i;
-	int ret;
-
-	snprintf(name, sizeof(name), "fwd_fib%c_%u", v6 ? '6' : '4', seq++);
-	if (v6)
-		fc->fib6 = rte_fib6_create(name, fc->socket_id, &cfg6);
-	else
-		fc->fib4 = rte_fib_create(name, fc->socket_id, &cfg4);
-	if (v6 ? fc->fib6 == NULL : fc->fib4 == NULL) {
-		app_err("%s: FIB table for %u routes: %s (EAL memory: -m)",
-				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
-				rte_strerror(rte_errno));
-		return -2;
-	}
-	if (v6) {
-		fc->fib_vec6 = rte_fib6_select_lookup(fc->fib6,
-				RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512) == 0;
-		if (!fc->fib_vec6)
-			rte_fib6_select_lookup(fc->fib6,
-					RTE_FIB6_LOOKUP_DEFAULT);
-	} else {
-		fc->fib_vec4 = rte_fib_select_lookup(fc->fib4,
-				RTE_FIB_LOOKUP_DIR24_8_VECTOR_AVX512) == 0;
-		if (!fc->fib_vec4)
-			rte_fib_select_lookup(fc->fib4,
-					RTE_FIB_LOOKUP_DEFAULT);
-	}
-	ret = fwd_routes_add(fc, s, v6, &i);
-	if (ret < 0) {
-		app_err("IPv%c route %u: FIB add: %s", v6 ? '6' : '4', i,
-				rte_strerror(-ret));
-		return -2;
-	}
-	return 0;
-}
-
-/* The tables of one family from @p s. */
-static int
-fill_family(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
-{
-	return fc->lookup == FWD_LOOKUP_FIB ? fill_fib(fc, s, v6) :
-		fill_lpm(fc, s, v6);
-}
-
 /* Routes of one family: the file, or l3fwd's table without one. */
 static int
 load_family(struct fwd_conf *fc, bool v6)
@@ -512,7 +338,7 @@ load_family(struct fwd_conf *fc, bool v6)
 		rc = -2;
 	}
 	if (rc == 0)
-		rc = fill_family(fc, &s, v6);
+		rc = fwd_routes_fill(fc, &s, v6);
 	if (rc == 0) {
 		def = v6 ? fc->def6 : fc->def4;
 		if (def == FWD_HOP_BAD)
@@ -580,9 +406,9 @@ fwd_routes_copy(struct fwd_conf *dst, const struct fwd_conf *src,
 	dst->em6 = NULL;
 	if (dst->lookup == FWD_LOOKUP_EM)
 		return fwd_em_fill(dst);
-	rc = fill_family(dst, &src->routes[0], false);
+	rc = fwd_routes_fill(dst, &src->routes[0], false);
 	if (rc == 0)
-		rc = fill_family(dst, &src->routes[1], true);
+		rc = fwd_routes_fill(dst, &src->routes[1], true);
 	if (rc != 0)
 		fwd_routes_free_tables(dst);
 	return rc;
@@ -598,18 +424,4 @@ fwd_routes_free(struct fwd_conf *fc)
 		free(fc->routes[1].r);
 	}
 	memset(fc->routes, 0, sizeof(fc->routes));
-}
-
-void
-fwd_routes_free_tables(struct fwd_conf *fc)
-{
-	rte_lpm_free(fc->lpm4);
-	rte_lpm6_free(fc->lpm6);
-	rte_fib_free(fc->fib4);
-	rte_fib6_free(fc->fib6);
-	fwd_em_free(fc, true);
-	fc->lpm4 = NULL;
-	fc->lpm6 = NULL;
-	fc->fib4 = NULL;
-	fc->fib6 = NULL;
 }
