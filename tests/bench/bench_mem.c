@@ -150,10 +150,13 @@ main(int argc, char **argv)
 
 	bench_parse(argc, argv);
 	nb_pkts = bench_opts.quick ? 1u << 16 : 1u << 20;
-	/* Both pools at once, ~2.9 KiB per packet in all, and a margin. */
+	/* Both pools at once, and a margin: per packet the stock mbuf, npool's
+	 * head and fragment, and its tiny packet (one object of the tiny
+	 * pool, 576 B at the default headroom) with its share of a 4 KiB
+	 * small chunk (8 objects per chunk: see below), ~4 KiB in all. */
 	bench_init(argc, argv, "mem", (unsigned int)(((uint64_t)nb_pkts *
 			(RTE_MBUF_DEFAULT_BUF_SIZE + 3 * RTE_CACHE_LINE_SIZE +
-			 192 + FRAGSZ + 32)) >> 20) + 512, 0);
+			 192 + FRAGSZ + 32 + 640 + 4096 / 8)) >> 20) + 512, 0);
 	held = calloc(nb_pkts, sizeof(*held));
 	if (held == NULL)
 		rte_exit(1, "no memory\n");
