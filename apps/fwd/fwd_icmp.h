@@ -120,14 +120,11 @@ bool fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
  */
 bool fwd_icmp_rl_empty(const struct fwd_conf *fc, uint16_t port);
 
-/** Whether the verdict @p v asks for an error the global bucket limits
- * (all but frag needed / packet too big, as icmpv4_mask_allow() and
+/** The verdicts whose error the global bucket limits (all but frag
+ * needed / packet too big, as icmpv4_mask_allow() and
  * icmpv6_mask_allow()). */
-static inline bool
-fwd_icmp_limited(unsigned int v)
-{
-	return v == FWD_TTL_EXCEEDED || v == FWD_NO_ROUTE;
-}
+#define FWD_ICMP_LIMITED (UINT32_C(1) << FWD_TTL_EXCEEDED | \
+		UINT32_C(1) << FWD_NO_ROUTE)
 
 #ifdef __cplusplus
 }

@@ -166,26 +166,27 @@ static __rte_noinline void
 fwd_locals(struct fwd_lcore *fl, const struct fwd_burst *b,
 		uint16_t in_port)
 {
-	const struct fwd_conf *fc = fl->fc;
-	uint64_t *ev = fl->ctr->port[in_port].ev;
+	uint64_t held = 0;
 	int empty = -1; /* not looked at yet */
 	uint16_t i;
 
+	/* fwd_local_wants(), the addresses known to be there. */
 	for (i = 0; i < b->nd; i++) {
-		const uint8_t v = b->why[i];
+		const uint32_t bit = UINT32_C(1) << (b->why[i] & 31);
 
-		if (!fwd_local_wants(fc, v))
+		if (b->why[i] >= 32 || !(FWD_LOCAL_VERDICTS & bit))
 			continue;
-		if (fwd_icmp_limited(v)) {
+		if (FWD_ICMP_LIMITED & bit) {
 			if (empty < 0)
-				empty = fwd_icmp_rl_empty(fc, in_port);
+				empty = fwd_icmp_rl_empty(fl->fc, in_port);
 			if (empty) {
-				ev[FWD_EV_RATELIMITED]++;
+				held++;
 				continue;
 			}
 		}
-		fwd_local(fl, b->drop[i], v, in_port);
+		fwd_local(fl, b->drop[i], b->why[i], in_port);
 	}
+	fl->ctr->port[in_port].ev[FWD_EV_RATELIMITED] += held;
 }
 
 /*
