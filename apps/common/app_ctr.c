@@ -15,6 +15,15 @@
 
 /* What a port reports, in the order of every output, then what an lcore
  * (or all) reports. */
+/* The app's names (app_ctr_set_desc()). */
+static const struct app_stats_desc *ctr_desc;
+
+void
+app_ctr_set_desc(const struct app_stats_desc *d)
+{
+	ctr_desc = d;
+}
+
 static const struct app_ctr_def ctr_defs[] = {
 	{ "rx", "rx", PORT_OFF(rx), APP_CTR_PORT, ALL,
 		APP_CTR_RATE | APP_CTR_RXQ, PORT },
@@ -165,7 +174,7 @@ int
 app_ctr_walk(const struct app_ctr_visit *vis, unsigned int sec,
 		const struct app_ctr_col *cols, unsigned int n, bool total)
 {
-	const struct app_stats_desc *desc = app_stats_desc_get();
+	const struct app_stats_desc *desc = ctr_desc;
 	struct walk w = { vis, cols, RTE_MIN(n, (unsigned int)RTE_MAX_ETHPORTS),
 		total, 0 };
 	const struct app_ctr_def *d;

@@ -17,13 +17,45 @@
 #include <rte_ethdev.h>
 
 #include "npool_rx.h"
-#include "app_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct app_json;
+
+/** Most drop reasons an app may name. */
+#define APP_MAX_REASONS 24u
+
+/** Most event counters an app may name (app_stats_desc.events). */
+#define APP_MAX_EVENTS 16u
+
+/** Counters of one port on one lcore. */
+struct app_port_ctr {
+	uint64_t rx;   /**< packets received on the port */
+	uint64_t tx;   /**< packets sent out of the port (fragments each) */
+	uint64_t fwd;  /**< packets received here and forwarded */
+	uint64_t drops[APP_MAX_REASONS]; /**< received here, dropped */
+	/** The app's events on the port (app_stats_desc.events): what it
+	 * said itself (npool-fwd's replies and ICMP errors), not packets
+	 * received, so outside rx == forwarded + dropped. Slow path. */
+	uint64_t ev[APP_MAX_EVENTS];
+};
+
+/** How an app names itself and its drop reasons. */
+struct app_stats_desc {
+	const char *app;              /**< "npool-fwd" */
+	const char *const *reasons;   /**< drop reason names, JSON keys */
+	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
+	/** Reason of the frames app_rx_burst() drops as malformed: a chain
+	 * whose segments do not add up to its pkt_len or nb_segs. */
+	unsigned int rx_bad;
+	/** JSON and telemetry key of the event counters (NULL: none). */
+	const char *events_key;
+	const char *const *events;    /**< event names, JSON keys */
+	unsigned int nb_events;       /**< 0 .. APP_MAX_EVENTS */
+};
+
 
 /** Outputs (app_ctr_def.out, app_ctr_visit.out). */
 #define APP_CTR_LINE  (1u << 0) /**< the --stats line, one port */
@@ -96,16 +128,20 @@ struct app_ctr_visit {
  * Visit, in table order, every counter of section @p sec that @p vis->out
  * shows, with its value in each of @p n columns; with @p total, after
  * them the sum of the columns. The reasons and events are those of
- * app_stats_desc_get(); the ethdev group only when every column has
+ * app_ctr_set_desc(); the ethdev group only when every column has
  * @p eth. Any thread.
  *
  * @param sec
  *   enum app_ctr_sec: which member of @p cols the values are read from.
  * @param n
  *   1 .. RTE_MAX_ETHPORTS.
- * @return 0, -ENODEV before app_stats_init() (APP_CTR_SEC_PORT), or
+ * @return 0, -ENODEV before app_ctr_set_desc() (APP_CTR_SEC_PORT), or
  *   the first error of @p vis->open.
  */
+/** The app's names of its drop reasons and events, kept by pointer
+ * (app_stats_init() sets it; NULL: none yet). Main lcore. */
+void app_ctr_set_desc(const struct app_stats_desc *d);
+
 int app_ctr_walk(const struct app_ctr_visit *vis, unsigned int sec,
 		const struct app_ctr_col *cols, unsigned int n, bool total);
 

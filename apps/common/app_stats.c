@@ -47,6 +47,7 @@ app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
 	if (st.d.rx_bad >= st.d.nb_reasons)
 		st.d.rx_bad = 0;
 	app_stats_rx_bad_pvt = st.d.rx_bad;
+	app_ctr_set_desc(&st.d);
 	st.o = o;
 }
 

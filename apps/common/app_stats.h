@@ -24,29 +24,12 @@
 #include <rte_lcore.h>
 
 #include "app_cli.h"
+#include "app_ctr.h"
 #include "app_pool.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Most drop reasons an app may name. */
-#define APP_MAX_REASONS 24u
-
-/** Most event counters an app may name (app_stats_desc.events). */
-#define APP_MAX_EVENTS 16u
-
-/** Counters of one port on one lcore. */
-struct app_port_ctr {
-	uint64_t rx;   /**< packets received on the port */
-	uint64_t tx;   /**< packets sent out of the port (fragments each) */
-	uint64_t fwd;  /**< packets received here and forwarded */
-	uint64_t drops[APP_MAX_REASONS]; /**< received here, dropped */
-	/** The app's events on the port (app_stats_desc.events): what it
-	 * said itself (npool-fwd's replies and ICMP errors), not packets
-	 * received, so outside rx == forwarded + dropped. Slow path. */
-	uint64_t ev[APP_MAX_EVENTS];
-};
 
 /** Non-empty bursts between two TSC reads while packets keep coming. */
 #define APP_TSC_EVERY 16u
@@ -68,19 +51,6 @@ struct app_lcore_ctr {
 /** Counters, indexed by lcore id. */
 extern struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
 
-/** How an app names itself and its drop reasons. */
-struct app_stats_desc {
-	const char *app;              /**< "npool-fwd" */
-	const char *const *reasons;   /**< drop reason names, JSON keys */
-	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
-	/** Reason of the frames app_rx_burst() drops as malformed: a chain
-	 * whose segments do not add up to its pkt_len or nb_segs. */
-	unsigned int rx_bad;
-	/** JSON and telemetry key of the event counters (NULL: none). */
-	const char *events_key;
-	const char *const *events;    /**< event names, JSON keys */
-	unsigned int nb_events;       /**< 0 .. APP_MAX_EVENTS */
-};
 
 struct app_json;
 

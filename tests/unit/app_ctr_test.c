@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app_ctr.h"
+#include "app_stats.h"
 #include "unit_common.h"
 
 static const char *const reasons[] = { "bad", "worse" };
