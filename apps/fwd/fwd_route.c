@@ -28,24 +28,6 @@
  * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
 #define L3FWD_DEFAULT_ROUTES 16
 
-int
-fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,
-		const void *el)
-{
-	void **a = arr, *na;
-
-	if (*n == *cap) {
-		na = realloc(*a, (*cap ? 2 * *cap : 64) * size);
-		if (na == NULL)
-			return -1;
-		*a = na;
-		*cap = *cap ? 2 * *cap : 64;
-	}
-	memcpy((char *)*a + (size_t)*n * size, el, size);
-	(*n)++;
-	return 0;
-}
-
 static int
 set_add(struct fwd_route_set *s, const struct fwd_route *r)
 {
