@@ -81,6 +81,15 @@ enum fwd_lookup {
  */
 #define FWD_HOP_BAD 0x7ffd
 
+/** The next hop a table holds for a route to @p port: the port when it
+ * is enabled in fc->portmask, else FWD_HOP_BAD (checked once, when the
+ * route is added, not per packet). */
+static inline uint32_t
+fwd_hop_of_port(uint64_t portmask, uint32_t port)
+{
+	return port < 64 && ((portmask >> port) & 1) ? port : FWD_HOP_BAD;
+}
+
 /** Ethernet addresses written on a packet leaving a port. */
 struct fwd_l2 {
 	struct rte_ether_addr dst; /**< --eth-dest, or 02:00:00:00:00:<port> */

@@ -213,10 +213,8 @@ fill(struct fwd_conf *fc, const struct fwd_em_set *s, bool v6)
 	}
 	*(v6 ? &fc->em6 : &fc->em4) = h;
 	for (i = 0; i < s->n; i++) {
-		/* The port checked here, not per packet (FWD_HOP_BAD). */
-		const uint16_t port = s->r[i].port;
-		const uintptr_t hop = port < 64 &&
-			((fc->portmask >> port) & 1) ? port : FWD_HOP_BAD;
+		const uintptr_t hop = fwd_hop_of_port(fc->portmask,
+				s->r[i].port);
 
 		ret = rte_hash_add_key_data(h, &s->r[i].k4, (void *)hop);
 		if (ret < 0) {

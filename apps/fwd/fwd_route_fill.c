@@ -26,11 +26,9 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 
 	for (i = 0; i < s->n; i++) {
 		const struct fwd_route *r = &s->r[i];
-		/* The port checked here, not per packet (FWD_HOP_BAD);
-		 * the router's own addresses stay FWD_HOP_LOCAL. */
-		const uint32_t port = r->port == FWD_HOP_LOCAL ||
-			(r->port < 64 && ((fc->portmask >> r->port) & 1)) ?
-			r->port : FWD_HOP_BAD;
+		/* The router's own addresses stay FWD_HOP_LOCAL. */
+		const uint32_t port = r->port == FWD_HOP_LOCAL ? r->port :
+			fwd_hop_of_port(fc->portmask, r->port);
 
 		if (r->depth == 0) {
 			*(v6 ? &fc->def6 : &fc->def4) = (int32_t)port;
