@@ -225,7 +225,8 @@ copybreak_tiny(struct npool *np, unsigned int slot, struct rte_mbuf **pkts,
 	/* refcnt 1 and nb_segs 1 in the rearm word. */
 	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
 	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
-	const uint64_t rearm = npool_pkt_rearm_pvt((uint16_t)np->headroom) &
+	const uint64_t rearm =
+		npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom) &
 		~(UINT64_C(0xffff) << 48);
 	const uintptr_t mp = (uintptr_t)pkts[0]->pool;
 	struct rte_mbuf *c[NPOOL_PKT_BULK_MAX], *done[NPOOL_PKT_BULK_MAX];

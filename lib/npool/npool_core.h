@@ -107,6 +107,7 @@ struct npool {
 	 * small-head kmem_cache. NULL without small chunks. */
 	struct rte_mempool *small_pool;
 	uint32_t tiny_len;  /**< npool_conf.tiny_len with a small_pool */
+	uint32_t tiny_headroom;  /**< npool_conf.tiny_headroom */
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
 };

@@ -19,13 +19,14 @@
  * npool_napi_alloc_pkt(), npool_alloc_pkt(), npool_napi_alloc_pkt_bulk()
  * and copy-break is one object: a direct mbuf of the instance's
  * small-packet pool (stock ring ops behind DPDK's inline per-lcore cache,
- * data room headroom + tiny_len), the kernel's small-head kmem_cache
+ * data room tiny_headroom + tiny_len, the headroom 64 B by default as
+ * the kernel's NET_SKB_PAD), the kernel's small-head kmem_cache
  * (bf9f1baa279f, 011b03359038). rte_pktmbuf_free() by any PMD takes
  * DPDK's plain direct path (no extbuf detach, no callback), in-place
  * helpers (rte_vlan_insert()) work, and a kept one pins exactly its
- * object: its truesize, npool_usage.small_pkt_size (576 B with the
- * default headroom). The pool holds NPOOL_PKT_SMALL_POOL_PER_CHUNK per
- * small chunk; without small chunks (or with tiny_len 0) there are no
+ * object: its truesize, npool_usage.small_pkt_size (512 B by default,
+ * 576 B with a 128 B tiny_headroom). The pool holds
+ * NPOOL_PKT_SMALL_POOL_PER_CHUNK per small chunk; without small chunks (or with tiny_len 0) there are no
  * tiny packets. npool_build_pkt(), clones and longer packets stay head
  * + fragment. Measured against the other shape (a direct mbuf carved
  * from the small chunks, its pool's ops freeing it by address): that
@@ -129,6 +130,15 @@ extern "C" {
 #define NPOOL_PKT_SMALL_LEN 256
 
 /**
+ * Default headroom of tiny packets in bytes (npool_conf.tiny_headroom):
+ * the kernel's NET_SKB_PAD on x86, max(32, L1_CACHE_BYTES), which
+ * napi_alloc_skb() reserves in front of a small head. With it a tiny
+ * packet's object is 512 B: 64 B mempool header, 128 B mbuf, 64 B
+ * headroom and NPOOL_PKT_SMALL_LEN of room.
+ */
+#define NPOOL_PKT_TINY_HEADROOM 64
+
+/**
  * Objects of the tiny packets' pool per small chunk of
  * npool_conf.nb_small_chunks (the same memory again: 8 objects of about
  * 512 B per 4 KiB).
@@ -222,7 +232,7 @@ npool_pkt_tiny_get_pvt(struct npool *np, unsigned int slot)
 	if (unlikely(rte_mempool_get(np->small_pool, (void **)&m) < 0))
 		return npool_pkt_fail_pvt(slot, ENOBUFS);
 	npool_pkt_tiny_init_pvt(m,
-			npool_pkt_rearm_pvt((uint16_t)np->headroom));
+			npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom));
 	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
 	return m;
 }

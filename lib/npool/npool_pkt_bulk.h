@@ -49,7 +49,8 @@ static __rte_always_inline unsigned int
 npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
 		struct rte_mbuf **pkts, unsigned int n)
 {
-	const uint64_t rearm = npool_pkt_rearm_pvt((uint16_t)np->headroom);
+	const uint64_t rearm =
+		npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom);
 	unsigned int i;
 
 	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)pkts,

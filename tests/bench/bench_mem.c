@@ -152,7 +152,7 @@ main(int argc, char **argv)
 	nb_pkts = bench_opts.quick ? 1u << 16 : 1u << 20;
 	/* Both pools at once, and a margin: per packet the stock mbuf, npool's
 	 * head and fragment, and its tiny packet (one object of the tiny
-	 * pool, 576 B at the default headroom) with its share of a 4 KiB
+	 * pool, 512 B at the default tiny_headroom) with its share of a 4 KiB
 	 * small chunk (8 objects per chunk: see below), ~4 KiB in all. */
 	bench_init(argc, argv, "mem", (unsigned int)(((uint64_t)nb_pkts *
 			(RTE_MBUF_DEFAULT_BUF_SIZE + 3 * RTE_CACHE_LINE_SIZE +

@@ -7,7 +7,8 @@
  * the guarded npool_alloc_pkt, and stock mbufs from a pool on the "npool"
  * ops (the head cache as a mempool cache). Per op and per burst of 32.
  * Targets (issue 10): napi alloc+consume <= 1.0x the anchor one at a time,
- * <= 0.8x per burst of 32. And a PMD's pattern, rte_pktmbuf_alloc_bulk()
+ * <= 0.8x per burst of 32; issue 17 asks <= 1.5x per burst at 1500 B (a
+ * head + fragment packet against one stock mbuf). And a PMD's pattern, rte_pktmbuf_alloc_bulk()
  * of 32 as an RX refill does, then rte_pktmbuf_free() one at a time as a
  * consumer does, on an npool RX pool (npool_pktmbuf_pool_create) against
  * the stock pool: <= 0.9x.
@@ -152,9 +153,13 @@ pkt_case(int burst, uint32_t len)
 	}
 	bc.anchor = PV_MBUF256;
 	bench_case_run(&bc);
-	bench_target(bc.v[PV_NAPI].target, sizeof(bc.v[0].target),
-			bc.v[PV_NAPI].ratio <= (burst ? 0.8 : 1.0),
-			burst ? "<=0.80x" : "<=1.00x");
+	if (burst && len > NPOOL_PKT_SMALL_LEN)
+		bench_target(bc.v[PV_NAPI].target, sizeof(bc.v[0].target),
+				bc.v[PV_NAPI].ratio <= 1.5, "<=1.50x");
+	else
+		bench_target(bc.v[PV_NAPI].target, sizeof(bc.v[0].target),
+				bc.v[PV_NAPI].ratio <= (burst ? 0.8 : 1.0),
+				burst ? "<=0.80x" : "<=1.00x");
 	bench_case_print(&bc);
 }
 

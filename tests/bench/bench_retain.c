@@ -14,9 +14,10 @@
  * kept packet, npool (ratio to its truesize), npool with no small chunk
  * in its arena (nb_small_chunks 0: every packet on big chunks, as before
  * small packets had a cache of their own; same run, npool made again)
- * and stock; and the worst over N, checked for small packets against the
- * design bound: what a kept small packet pins beyond its head is at most
- * one small chunk (NPOOL_SMALL_CHUNK_SIZE, 4 KiB). No timing: the
+ * and stock; and the worst over N, checked for small packets against
+ * issue 17's bound: a kept small packet pins at most 1 KiB (a tiny packet
+ * pins exactly its small-packet pool object, npool_usage.small_pkt_size;
+ * before tiny packets, a whole 4 KiB small chunk). No timing: the
  * figures are exact and the same in --quick mode.
  */
 #include <stdlib.h>
@@ -57,12 +58,10 @@ chunk_bytes_in_use(void)
 /*
  * Allocate NB_PKTS packets of @p len (npool or stock), write them, keep
  * one of @p n, free the rest, drain the caches. Fills @p truesize with the
- * first packet's; returns the bytes pinned per kept packet and, in
- * @p frag, those of chunks only (npool).
+ * first packet's; returns the bytes pinned per kept packet.
  */
 static double
-retain(int npool, uint32_t len, unsigned int n, double *truesize,
-		double *frag)
+retain(int npool, uint32_t len, unsigned int n, double *truesize)
 {
 	unsigned int i, kept = 0;
 	double pinned;
@@ -89,12 +88,16 @@ retain(int npool, uint32_t len, unsigned int n, double *truesize,
 	if (npool) {
 		if (npool_frag_cache_drain_all() != 0)
 			rte_exit(1, "bench retain: a cache was not drained\n");
-		*frag = chunk_bytes_in_use() / kept;
-		pinned = *frag + (double)rte_mempool_in_use_count(
+		struct npool_usage u;
+
+		if (npool_usage_get(&u) != 0)
+			rte_exit(1, "bench retain: npool_usage_get failed\n");
+		/* Tiny packets pin their small-packet pool object. */
+		pinned = chunk_bytes_in_use() / kept + ((double)rte_mempool_in_use_count(
 				npool_head_pool()) *
-			elt_size(npool_head_pool()) / kept;
+			elt_size(npool_head_pool()) +
+			(double)u.small_pkts_out * u.small_pkt_size) / kept;
 	} else {
-		*frag = 0;
 		pinned = (double)rte_mempool_in_use_count(stock) *
 			elt_size(stock) / kept;
 	}
@@ -105,7 +108,7 @@ retain(int npool, uint32_t len, unsigned int n, double *truesize,
 /* One figure set per packet length: [0] small chunks, [1] none. */
 struct figures {
 	double ts_np[2], ts_st;
-	double pin_np[2][NB_N], frag[2][NB_N], pin_st[NB_N];
+	double pin_np[2][NB_N], pin_st[NB_N];
 	int small;
 };
 
@@ -128,7 +131,7 @@ npool_up(uint32_t nb_small)
 static void
 measure(unsigned int cfg)
 {
-	double none, ts = 0;
+	double ts = 0;
 	unsigned int i, k;
 
 	for (i = 0; i < RTE_DIM(lens); i++) {
@@ -139,10 +142,10 @@ measure(unsigned int cfg)
 				npool_g_pvt->small_fragsz;
 		for (k = 0; k < NB_N; k++) {
 			f->pin_np[cfg][k] = retain(1, lens[i], 2u << k,
-					&f->ts_np[cfg], &f->frag[cfg][k]);
+					&f->ts_np[cfg]);
 			if (cfg == 0)
 				f->pin_st[k] = retain(0, lens[i], 2u << k,
-						&ts, &none);
+						&ts);
 		}
 		if (cfg == 0)
 			f->ts_st = ts;
@@ -153,7 +156,7 @@ static void
 rows(unsigned int i)
 {
 	const struct figures *f = &fig[i];
-	double worst = 0, worst_frag = 0;
+	double worst = 0;
 	char name[32], tgt[48];
 	unsigned int k;
 
@@ -177,18 +180,15 @@ rows(unsigned int i)
 		bench_metric_row("retain", name, "stock pinned/kept",
 				f->pin_st[k], "B/pkt", f->pin_st[k] / f->ts_st,
 				"stock truesize", NULL, SEED);
-		if (f->pin_np[0][k] > worst) {
+		if (f->pin_np[0][k] > worst)
 			worst = f->pin_np[0][k];
-			worst_frag = f->frag[0][k];
-		}
 	}
-	/* The design bound of small packets: a small chunk beyond the head. */
+	/* Issue 17's bound of small packets: 1 KiB pinned per kept one. */
 	snprintf(name, sizeof(name), "retain %uB worst N<=%u", lens[i],
 			2u << (NB_N - 1));
 	if (f->small)
 		bench_target(tgt, sizeof(tgt),
-				worst_frag <= NPOOL_SMALL_CHUNK_SIZE,
-				"frag<=4KiB");
+				worst <= 1024, "<=1KiB");
 	bench_metric_row("retain", name, "npool pinned/kept", worst, "B/pkt",
 			worst / f->ts_np[0], "npool truesize",
 			f->small ? tgt : NULL, SEED);

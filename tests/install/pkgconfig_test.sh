@@ -107,7 +107,7 @@ for lcores in 0 0-1; do
 		--log-level=lib.eal:error)
 	echo "-l $lcores:"
 	echo "$out"
-	for line in "copied 4" "headroom 128" \
+	for line in "copied 4" "headroom 64" \
 			"frags out 0, heads out 0, rx mbufs free 8191 of 8191" \
 			"npool_fini 0"; do
 		if ! grep -qx -- "$line" <<<"$out"; then
