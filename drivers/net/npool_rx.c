@@ -165,33 +165,35 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 	return nd;
 }
 
-/* Copy @p len bytes (at most NPOOL_PKT_SMALL_LEN) in whole 64-byte
- * blocks: fixed-size copies, no size dispatch. Both buffers have room
- * for the rounding up (the caller checks the source's). */
+/* Copy @p len bytes, 32 .. NPOOL_PKT_SMALL_LEN, in fixed 32-byte
+ * copies, the last one ending at @p len (overlapping the one before):
+ * no size dispatch and no byte read or written beyond @p len. Up to 64
+ * bytes (a minimum frame) two copies and no loop. */
 static __rte_always_inline void
-copy_blocks(char *d, const char *s, uint32_t len)
+copy_small(char *d, const char *s, uint32_t len)
 {
-	uint32_t o = 0;
+	uint32_t o;
 
-	do {
-		memcpy(d + o, s + o, 64);
-		o += 64;
-	} while (o < len);
+	memcpy(d, s, 32);
+	for (o = 32; unlikely(o + 32 < len); o += 32)
+		memcpy(d + o, s + o, 32);
+	memcpy(d + len - 32, s + len - 32, 32);
 }
 
-/* Copy RX mbuf @p m (its data_off @p data_off) into tiny packet @p d
+/* Copy RX mbuf @p m (@p w: its rearm word) into tiny packet @p d
  * (npool_pkt.h) made here: the rearm word with m's port, the descriptor
  * fields in one copy, the flags that hold for a direct buffer, the
  * dynamic fields, the data. */
 static __rte_always_inline void
 copybreak_tiny_one(struct rte_mbuf *d, const struct rte_mbuf *m,
-		uint64_t rearm, uint16_t data_off)
+		uint64_t rearm, uint64_t w)
 {
 	const size_t desc = offsetof(struct rte_mbuf, hash) +
 		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
 	const uint32_t len = m->pkt_len;
 
-	rearm |= (uint64_t)m->port << 48;
+	/* The port is the rearm word's top 16 bits, in m's as in d's. */
+	rearm |= w & (UINT64_C(0xffff) << 48);
 	memcpy((char *)d + offsetof(struct rte_mbuf, data_off), &rearm,
 			sizeof(rearm));
 	memcpy((char *)d + offsetof(struct rte_mbuf, packet_type),
@@ -202,13 +204,12 @@ copybreak_tiny_one(struct rte_mbuf *d, const struct rte_mbuf *m,
 	d->vlan_tci_outer = m->vlan_tci_outer;
 	d->tx_offload = 0;
 	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
-	if (likely(!NPOOL_ASAN && (uint32_t)m->buf_len - data_off >=
-			RTE_ALIGN_CEIL(len, 64)))
-		copy_blocks(rte_pktmbuf_mtod(d, char *),
+	if (likely(len >= 32))
+		copy_small(rte_pktmbuf_mtod(d, char *),
 				rte_pktmbuf_mtod(m, const char *), len);
 	else
-		rte_memcpy(rte_pktmbuf_mtod(d, void *),
-				rte_pktmbuf_mtod(m, const void *), len);
+		memcpy(rte_pktmbuf_mtod(d, char *),
+				rte_pktmbuf_mtod(m, const char *), len);
 }
 
 /*
@@ -225,6 +226,7 @@ copybreak_tiny(struct npool *np, unsigned int slot, struct rte_mbuf **pkts,
 	/* refcnt 1 and nb_segs 1 in the rearm word. */
 	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
 	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
+	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
 	const uint64_t rearm =
 		npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom) &
 		~(UINT64_C(0xffff) << 48);
@@ -240,19 +242,19 @@ copybreak_tiny(struct npool *np, unsigned int slot, struct rte_mbuf **pkts,
 		const uint32_t len = m->pkt_len;
 		uint64_t w;
 
-		/* data_off, refcnt, nb_segs, port: one load. */
+		/* data_off, refcnt, nb_segs, port: one load. A plain RX
+		 * mbuf (refcnt 1, one segment) whose lengths agree; a chain
+		 * or a shared one stays as it is. */
 		memcpy(&w, &m->data_off, sizeof(w));
 		if (!((len <= copybreak) & (m->data_len == len) &
-				((uint16_t)(w >> 32) == 1)))
+				((w & rc_segs) == want)))
 			continue;
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		copybreak_tiny_one(c[nd], m, rearm, (uint16_t)w);
-		/* Whether the RX mbufs are all plain (direct, refcnt 1, one
-		 * segment) of one pool: OR the differences, test once. */
-		odd |= ((w & rc_segs) ^ want) | ((uintptr_t)m->pool ^ mp) |
-			(m->ol_flags & (RTE_MBUF_F_EXTERNAL |
-					RTE_MBUF_F_INDIRECT));
+		copybreak_tiny_one(c[nd], m, rearm, w);
+		/* Whether the RX mbufs are all direct and of one pool: OR
+		 * the differences, test once. */
+		odd |= ((uintptr_t)m->pool ^ mp) | (m->ol_flags & ext);
 		done[nd] = m;
 		pkts[i] = c[nd++];
 	}

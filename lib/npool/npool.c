@@ -136,9 +136,7 @@ small_pool_create(struct npool *np, const struct npool_conf *conf)
 	np->tiny_len = conf->tiny_len;
 	np->tiny_headroom = conf->tiny_headroom;
 	np->small_pool = small_pool_make(name, n, cache,
-			/* Copy-break copies whole 64-byte blocks. */
-			(uint16_t)(conf->tiny_headroom +
-				RTE_ALIGN_CEIL(conf->tiny_len, 64)),
+			(uint16_t)(conf->tiny_headroom + conf->tiny_len),
 			conf->socket_id);
 	if (np->small_pool == NULL) {
 		NPOOL_LOG(ERR, "small-packet pool %s: %s", name,

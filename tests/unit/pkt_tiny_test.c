@@ -200,6 +200,59 @@ test_copybreak_makes_tiny_pkts(void **state __rte_unused)
 	rte_mempool_free(rx);
 }
 
+/*
+ * Every length 1 .. 256 copied byte for byte into a tiny packet, and not
+ * one byte written beyond it (the copy is in fixed 32-byte pieces, the
+ * last one ending at the length): the bytes after it keep a canary. A
+ * shared RX mbuf (refcnt 2) and a chained one are not copied.
+ */
+static void
+test_copybreak_every_length_exact(void **state __rte_unused)
+{
+	struct rte_mempool *rx = rte_pktmbuf_pool_create("ut_tiny_rx2", 63,
+			0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	struct rte_mbuf *m[2], *keep;
+	uint32_t len, j;
+
+	assert_non_null(rx);
+	for (len = 1; len <= NPOOL_PKT_SMALL_LEN; len++) {
+		struct rte_mbuf *t = npool_napi_alloc_pkt(NPOOL_PKT_SMALL_LEN);
+		uint8_t *d, *s;
+
+		/* A used object: canary over all its room, then freed. */
+		assert_non_null(t);
+		memset(rte_pktmbuf_mtod(t, void *), 0xee,
+				rte_pktmbuf_tailroom(t));
+		rte_pktmbuf_free(t);
+		m[0] = rte_pktmbuf_alloc(rx);
+		assert_non_null(m[0]);
+		s = (uint8_t *)rte_pktmbuf_append(m[0], (uint16_t)len);
+		for (j = 0; j < len; j++)
+			s[j] = (uint8_t)(j * 7 + len);
+		/* A second, shared: it stays. */
+		m[1] = keep = rte_pktmbuf_alloc(rx);
+		assert_non_null(keep);
+		rte_pktmbuf_append(keep, 60);
+		rte_mbuf_refcnt_update(keep, 1);
+		assert_int_equal(npool_rx_copybreak(m, 2, 256), 1);
+		assert_ptr_equal(m[0]->pool, npool_g_pvt->small_pool);
+		assert_ptr_equal(m[1], keep);
+		d = rte_pktmbuf_mtod(m[0], uint8_t *);
+		assert_int_equal(m[0]->pkt_len, len);
+		for (j = 0; j < len; j++)
+			assert_int_equal(d[j], (uint8_t)(j * 7 + len));
+		/* The same object again (LIFO cache): nothing past len. */
+		for (j = len; j < NPOOL_PKT_SMALL_LEN; j++)
+			assert_int_equal(d[j], 0xee);
+		rte_pktmbuf_free(m[0]);
+		rte_pktmbuf_free(keep);
+		assert_int_equal(rte_mbuf_refcnt_read(keep), 1);
+		rte_pktmbuf_free(keep);
+	}
+	assert_int_equal(rte_mempool_avail_count(rx), 63);
+	rte_mempool_free(rx);
+}
+
 #define TD(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \
 		ut_teardown_check)
 
@@ -213,6 +266,7 @@ main(void)
 		TD(test_tiny_bulk_and_consume),
 		TD(test_tiny_pkt_from_non_eal_thread),
 		TD(test_copybreak_makes_tiny_pkts),
+		TD(test_copybreak_every_length_exact),
 	};
 
 	return UT_MAIN("npool_ut_pkt_tiny", tests);
