@@ -73,25 +73,33 @@ int fwd_em_fill(struct fwd_conf *dst);
 /** Free the EM tables; the rules too unless shared. */
 void fwd_em_free(struct fwd_conf *fc, bool tables_only);
 
-/** The key of an IPv4 packet: @p l3 bytes at @p ip (the ports are the 4
- * bytes after the IHL×4 header, zero where the packet has none). */
+/** The key of an IPv4 packet of @p l3 bytes at @p ip whose header is
+ * @p ihl bytes (a constant 20 for a plain packet folds the tests): the
+ * ports are the 4 bytes after the header, zero where it has none. */
+static __rte_always_inline void
+fwd_em_key4_ihl(const struct rte_ipv4_hdr *ip, uint32_t l3, uint32_t ihl,
+		struct fwd_em_key4 *k)
+{
+	uint32_t ports = 0;
+
+	/* pad0, proto, pad1 in one store. */
+	memcpy(k, &(struct fwd_em_key4){ .proto = ip->next_proto_id }, 4);
+	k->src = ip->src_addr;
+	k->dst = ip->dst_addr;
+	if (likely(l3 >= ihl + 4))
+		memcpy(&ports, (const uint8_t *)ip + ihl, 4);
+	else if (l3 > ihl)
+		memcpy(&ports, (const uint8_t *)ip + ihl, l3 - ihl);
+	memcpy(&k->sport, &ports, 4);
+}
+
+/** The key of an IPv4 packet: @p l3 bytes at @p ip. */
 static __rte_always_inline void
 fwd_em_key4(const struct rte_ipv4_hdr *ip, uint32_t l3,
 		struct fwd_em_key4 *k)
 {
-	const uint32_t ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u;
-
-	k->pad0 = 0;
-	k->proto = ip->next_proto_id;
-	k->pad1 = 0;
-	k->src = ip->src_addr;
-	k->dst = ip->dst_addr;
-	k->sport = 0;
-	k->dport = 0;
-	if (likely(l3 >= ihl + 4))
-		memcpy(&k->sport, (const uint8_t *)ip + ihl, 4);
-	else if (l3 > ihl)
-		memcpy(&k->sport, (const uint8_t *)ip + ihl, l3 - ihl);
+	fwd_em_key4_ihl(ip, l3,
+			(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u, k);
 }
 
 /** The key of an IPv6 packet (the ports: the 4 bytes after the fixed

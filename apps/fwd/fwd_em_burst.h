@@ -27,18 +27,14 @@ fwd_em_hop_pvt(uint64_t hit, uint16_t k, void *const *data,
 		(int32_t)in_port;
 }
 
-/**
- * @internal fwd_em_decide_burst() with the test hooks of
- * fwd_pkt_decide_burst_pvt().
- */
+/* fwd_em_decide_burst_pvt() with its checksum test @p ck, a constant. */
 static __rte_always_inline void
-fwd_em_decide_burst_pvt(const struct fwd_conf *fc, struct rte_mbuf **pkts,
+fwd_em_decide_ck_pvt(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t in_port, struct fwd_burst *b,
-		uint64_t *drops, uint8_t *verdict, struct fwd_meta *md)
+		uint64_t *drops, uint8_t *verdict, struct fwd_meta *md,
+		enum fwd_ck ck)
 {
 	const uint32_t want = fwd_segs_port(in_port);
-	const enum fwd_ck ck = (fc->cksum_hw >> (in_port & 63)) & 1 ?
-		FWD_CK_HW : FWD_CK_SUM;
 	struct fwd_em_key4 k4[FWD_BURST_MAX];
 	struct fwd_em_key6 k6[FWD_BURST_MAX];
 	const void *kp[FWD_BURST_MAX];
@@ -57,7 +53,9 @@ fwd_em_decide_burst_pvt(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 
 		/* A plain packet keeps its place: pkts[a.nf], a.nf <= i. */
 		if (fwd_plain4(fc, m, want, ck, &dst, &tot[n4])) {
-			fwd_em_key4((const struct rte_ipv4_hdr *)l3, tot[n4],
+			/* Plain: a 20-byte header. */
+			fwd_em_key4_ihl((const struct rte_ipv4_hdr *)l3,
+					tot[n4], sizeof(struct rte_ipv4_hdr),
 					&k4[n4]);
 			s4[n4] = a.nf;
 			at4[n4++] = i;
@@ -98,6 +96,23 @@ fwd_em_decide_burst_pvt(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 	if (unlikely(holes != 0))
 		fwd_close_pvt(pkts, b, &a);
 	fwd_acc_store_pvt(b, &a);
+}
+
+/**
+ * @internal fwd_em_decide_burst() with the test hooks of
+ * fwd_pkt_decide_burst_pvt(): the checksum test chosen once a burst.
+ */
+static __rte_always_inline void
+fwd_em_decide_burst_pvt(const struct fwd_conf *fc, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t in_port, struct fwd_burst *b,
+		uint64_t *drops, uint8_t *verdict, struct fwd_meta *md)
+{
+	if ((fc->cksum_hw >> (in_port & 63)) & 1)
+		fwd_em_decide_ck_pvt(fc, pkts, n, in_port, b, drops, verdict,
+				md, FWD_CK_HW);
+	else
+		fwd_em_decide_ck_pvt(fc, pkts, n, in_port, b, drops, verdict,
+				md, FWD_CK_SUM);
 }
 
 /**
