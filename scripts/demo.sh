@@ -18,7 +18,7 @@
 # byte count and SHA-256, SIGINT to npool-fwd, its stats table, leak check and
 # --json counters.  Everything is deleted on exit.
 # The topology and the TCP ends are those of the kernel-peer tests:
-# tests/integration/netns.py and peer_tools.py.
+# tests/integration/lib/netns.py and peer_tools.py.
 #
 # Usage: scripts/demo.sh [BUILD_DIR]      (default: build; needs root)
 # Environment: NPDEMO_BYTES (TCP bytes per transfer, default 16 MiB),
@@ -76,7 +76,7 @@ done
 PY=$(command -v python3)
 [ -x "$FWD" ] || die "$FWD not found: build first (ninja -C $BUILD)"
 FWD=$(cd "$(dirname "$FWD")" && pwd)/$(basename "$FWD")
-IT=$(cd "$(dirname "$0")/../tests/integration" && pwd)
+IT=$(cd "$(dirname "$0")/../tests/integration/lib" && pwd)
 NETNS=("$PY" "$IT/netns.py")
 TOOLS=("$PY" "$IT/peer_tools.py")
 # NS_A NS_R NS_B, A_IF R0_IF R1_IF B_IF, A4 GW_A4 NET_A4 ... NET_B6

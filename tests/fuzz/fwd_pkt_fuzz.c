@@ -56,7 +56,7 @@
 #define FZ_COPYBREAK 256
 #define FZ_BURST (FWD_GROUP + 1)
 
-/* Routes of the edge-case set (tests/integration/edgecases.py), with
+/* Routes of the edge-case set (tests/integration/lib/edgecases.py), with
  * default routes; -p 0xf. */
 static const char fz_routes4[] =
 	"R0.0.0.0/0 1\nR198.18.0.0/15 2\nR198.18.2.0/24 3\n"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Seed corpora of the fuzz targets, from the integration tests' inputs:
 
-  fwd_pkt    the edge-case frames (tests/integration/edgecases.py) with
+  fwd_pkt    the edge-case frames (tests/integration/lib/edgecases.py) with
              the flags byte of their set, and with --captures DIR the first
              frames of each capture (--per-capture, cut to --max-frame),
              each also as a chain of small segments and copy-broken
@@ -27,6 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
+sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import bad_input  # noqa: E402
 import edgecases  # noqa: E402

@@ -34,7 +34,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, 'lib'))
 
 import harness  # noqa: E402
 import packets  # noqa: E402

@@ -42,7 +42,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, 'lib'))
 
 import icmp_cases  # noqa: E402
 import harness  # noqa: E402
@@ -50,7 +50,7 @@ import netns  # noqa: E402
 import oracle  # noqa: E402
 from netns import ADDR  # noqa: E402
 
-TOOLS = os.path.join(HERE, 'peer_tools.py')
+TOOLS = os.path.join(HERE, 'lib', 'peer_tools.py')
 WAIT_S = 0.3
 
 

@@ -51,7 +51,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, 'lib'))
 sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 
 import harness  # noqa: E402
@@ -65,7 +65,7 @@ UDP_PORT = 7001
 TCP_PORT = 5001
 TTL = {'a': 200, 'b': 100}      # what each host sends UDP with
 MSS = {'4': 1460, '6': 1440}    # the most a TCP segment carries (MTU 1500)
-TOOLS = os.path.join(HERE, 'peer_tools.py')
+TOOLS = os.path.join(HERE, 'lib', 'peer_tools.py')
 # The mbufs DPDK 22.11's af_xdp puts in the fill ring of each RX queue
 # (ETH_AF_XDP_DFLT_NUM_DESCS) and never gives back at close; and the most
 # of its last TX burst whose completions it has not read yet (APP_BURST).

@@ -24,7 +24,8 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, 'lib'))
 
 import harness  # noqa: E402
 import pcaplib  # noqa: E402

@@ -12,7 +12,8 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, 'lib'))
 
 import edgecases  # noqa: E402
 import harness  # noqa: E402

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The integration tests' harness sees a sanitizer finding in an app it
 runs: canary_test --bug NAME commits one deliberate bug in the process
-that tests/integration/harness.py starts, with the environment meson test
+that tests/integration/lib/harness.py starts, with the environment meson test
 gives the python tests (the sanitizer runtime options must reach their
 children); run() must raise SanitizerFinding naming the report, after the
 app died by SIGABRT. A control run of an unknown bug (exit 2, no report)
@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
+sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import harness  # noqa: E402
 

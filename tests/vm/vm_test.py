@@ -55,8 +55,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-INTEGRATION = os.path.join(HERE, '..', 'integration')
-sys.path.insert(0, INTEGRATION)
+sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import harness  # noqa: E402
 import netns  # noqa: E402

@@ -16,7 +16,8 @@ import netns
 from netns import ADDR
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOLS = os.path.join(HERE, '..', 'integration', 'peer_tools.py')
+TOOLS = os.path.join(HERE, '..', 'integration', 'lib',
+                     'peer_tools.py')
 PINGS = 5
 TCP_TIMEOUT = 60                # every socket wait of a transfer, s
 
