@@ -53,27 +53,6 @@ def frame(size, df=False):
     return packets.eth(ip, dst='02:00:00:00:00:01')
 
 
-def run_app(app, work, vdevs, args, lcores='0'):
-    jpath = work.file('r-%d.json' % len(work.prefixes))
-    cmd = ([app] + harness.eal_args(work.new_prefix(), vdevs, lcores) +
-           ['--', '--json', jpath] + args)
-    res = harness.run(cmd, timeout=120)
-    res.json = harness.load_json(jpath)
-    return res
-
-
-def run_problems(res, what, status=0):
-    """Exit status, JSON present, leak block clean."""
-    probs = []
-    if res.timed_out or res.rc != status:
-        probs.append('%s: %s, want exit status %d\n%s'
-                     % (what, res.describe(), status, res.tail()))
-    if '_error' in res.json:
-        return probs + ['%s: no JSON: %s' % (what, res.json['_error'])]
-    return probs + ['%s: %s' % (what, p)
-                    for p in harness.leak_problems(res.json)]
-
-
 def balance_problems(js, what):
     """rx == forwarded + dropped per port and in total, no counter
     underflow (a huge value)."""
@@ -103,9 +82,10 @@ def case_over_64k(a, work):
         vdevs = ['net_pcap0,rx_pcap=%s,tx_pcap=%s' % (rx, txs[0]),
                  'net_pcap1,rx_pcap=%s,tx_pcap=%s' % (empty, txs[1])]
         what = 'npool-fwd --mtu %s' % mtu
-        res = run_app(a.fwd, work, vdevs, ['-p', '0x3', '--mtu', mtu,
-                                           '--idle-exit', '300'])
-        probs += run_problems(res, what) + balance_problems(res.json, what)
+        res = harness.run_json(a.fwd, work, vdevs, ['-p', '0x3', '--mtu', mtu,
+                                                    '--idle-exit', '300'])
+        probs += harness.run_problems(res, what)
+        probs += balance_problems(res.json, what)
         t = res.json.get('total', {})
         got = (t.get('rx'), t.get('drops', {}).get('truncated'),
                t.get('forwarded'), t.get('tx'))
@@ -116,9 +96,9 @@ def case_over_64k(a, work):
         if sent != [60]:
             probs.append('%s: port 1 sent frames of %r bytes, want [60]'
                          % (what, sent))
-    res = run_app(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
-                  ['-p', '0x1', '--idle-exit', '300'])
-    probs += run_problems(res, 'npool-drop')
+    res = harness.run_json(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
+                           ['-p', '0x1', '--idle-exit', '300'])
+    probs += harness.run_problems(res, 'npool-drop')
     t = res.json.get('total', {})
     got = (t.get('rx'), t.get('dropped'), t.get('drops'))
     if got != (2, 2, {'rx_drop': 1, 'truncated': 1}):
@@ -137,18 +117,19 @@ def ring_vdevs(work, frames):
 
 
 def case_ring_leak(a, work):
-    res = run_app(a.fwd, work, ring_vdevs(work, [frame(60)]),
-                  ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
-                   '--idle-exit', '300'], lcores='0-1')
-    probs = run_problems(res, 'npool-fwd, net_ring port, 2 lcores')
+    res = harness.run_json(a.fwd, work, ring_vdevs(work, [frame(60)]),
+                           ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
+                            '--idle-exit', '300'], lcores='0-1')
+    probs = harness.run_problems(res, 'npool-fwd, net_ring port, 2 lcores')
     return probs + balance_problems(res.json, 'npool-fwd')
 
 
 def case_ring_tx_full(a, work):
-    res = run_app(a.fwd, work, ring_vdevs(work, [frame(9014)] * 10),
-                  ['-p', '0x3', '--config', '(0,0,0),(1,0,1)', '--mtu', '68',
-                   '--idle-exit', '300'], lcores='0-1')
-    probs = run_problems(res, 'npool-fwd --mtu 68, net_ring port')
+    res = harness.run_json(a.fwd, work, ring_vdevs(work, [frame(9014)] * 10),
+                           ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
+                            '--mtu', '68', '--idle-exit', '300'],
+                           lcores='0-1')
+    probs = harness.run_problems(res, 'npool-fwd --mtu 68, net_ring port')
     probs += balance_problems(res.json, 'npool-fwd --mtu 68')
     tx_full = res.json.get('total', {}).get('drops', {}).get('tx_full')
     if not tx_full:
@@ -163,10 +144,10 @@ ETH_KEYS = ('ipackets', 'imissed', 'ierrors', 'rx_nombuf', 'opackets',
 def case_eth_stats(a, work):
     rx = work.file('in.pcap')
     pcaplib.write(rx, [frame(9014)] * 200)
-    res = run_app(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
-                  ['-p', '0x1', '--nb-mbufs', '1024', '--mbuf-size', '192',
-                   '--idle-exit', '300'])
-    probs = run_problems(res, 'npool-drop --mbuf-size 192')
+    res = harness.run_json(a.drop, work, ['net_pcap0,rx_pcap=%s' % rx],
+                           ['-p', '0x1', '--nb-mbufs', '1024',
+                            '--mbuf-size', '192', '--idle-exit', '300'])
+    probs = harness.run_problems(res, 'npool-drop --mbuf-size 192')
     p0 = (res.json.get('ports') or [{}])[0]
     eth = p0.get('eth', {})
     if sorted(eth) != sorted(ETH_KEYS):
@@ -193,10 +174,10 @@ QUEUES_RE = re.compile(r'^\[ *[0-9.]+ s\] port (\d+) queues: rx 0: \d+ '
 
 
 def case_periodic(a, work):
-    res = run_app(a.drop, work, ['net_null0'],
-                  ['-p', '0x1', '--config', '(0,0,0),(0,1,1)', '--stats',
-                   '1', '--duration', '2'], lcores='0-1')
-    probs = run_problems(res, 'npool-drop --stats 1 --duration 2')
+    res = harness.run_json(a.drop, work, ['net_null0'],
+                           ['-p', '0x1', '--config', '(0,0,0),(0,1,1)',
+                            '--stats', '1', '--duration', '2'], lcores='0-1')
+    probs = harness.run_problems(res, 'npool-drop --stats 1 --duration 2')
     lines = res.stdout.splitlines()
     stop = next((i for i, l in enumerate(lines)
                  if l.startswith('stopping:')), None)
@@ -236,13 +217,9 @@ CASES = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--fwd')
-    ap.add_argument('--drop')
-    a, names = harness.case_arguments(ap, CASES)
+    a, names = harness.case_arguments(ap, CASES, ('fwd', 'drop'))
     if names is None:
         return 0
-    harness.require_app(a.fwd, 'npool-fwd')
-    harness.require_app(a.drop, 'npool-drop')
     return harness.run_cases(names, 'regress',
                              lambda name, work: CASES[name](a, work), a.keep)
 

@@ -255,16 +255,12 @@ CASES = ['%s-%s-%s' % (k, app, pool) for k in KINDS
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--fwd')
-    ap.add_argument('--drop')
     ap.add_argument('--captures')
     ap.add_argument('--chunk-size', type=int, default=32768,
                     help='the build\'s chunk_size option')
-    a, names = harness.case_arguments(ap, CASES)
+    a, names = harness.case_arguments(ap, CASES, ('fwd', 'drop'))
     if names is None:
         return 0
-    harness.require_app(a.fwd, 'npool-fwd')
-    harness.require_app(a.drop, 'npool-drop')
 
     def run_one(name, work):
         kind, app, pool = name.rsplit('-', 2)

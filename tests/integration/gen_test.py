@@ -74,25 +74,16 @@ def checksums_ok(frame):
 
 # ----------------------------------------------------------------- runs
 
-def run_gen(app, work, vdevs, args, lcores='0-1'):
-    jpath = work.file('gen-%d.json' % len(work.prefixes))
-    cmd = ([app] + harness.eal_args(work.new_prefix(), vdevs, lcores) +
-           ['--', '--json', jpath] + args)
-    res = harness.run(cmd, timeout=120)
-    res.json = harness.load_json(jpath)
-    return res
+def run_gen(app, work, vdevs, args):
+    """npool-gen on lcores 0-1 (harness.run_json)."""
+    return harness.run_json(app, work, vdevs, args, '0-1')
 
 
 def run_problems(res, what):
-    """Exit status 0, JSON present, leak block clean (refcnt too)."""
-    probs = []
-    if res.timed_out or res.rc != 0:
-        probs.append('%s: %s\n%s' % (what, res.describe(), res.tail()))
+    """harness.run_problems(), and npool-gen's leak.bad_refcnt 0."""
+    probs = harness.run_problems(res, what)
     js = res.json
-    if '_error' in js:
-        return probs + ['%s: no JSON: %s' % (what, js['_error'])]
-    probs += ['%s: %s' % (what, p) for p in harness.leak_problems(js)]
-    if js.get('leak', {}).get('bad_refcnt') != 0:
+    if '_error' not in js and js.get('leak', {}).get('bad_refcnt') != 0:
         probs.append('%s: leak.bad_refcnt = %r'
                      % (what, js.get('leak', {}).get('bad_refcnt')))
     return probs

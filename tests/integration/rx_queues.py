@@ -58,34 +58,6 @@ RSS_OFF_NO_HASH = (r'RSS off: the device offers no RSS hash '
                    r'the device puts there')
 
 
-def eal(prefix, vdevs, lcores, telemetry=False):
-    """harness.eal_args(); `lcores` with an '@' is an --lcores map (three
-    lcores on this machine's two CPUs)."""
-    args = harness.eal_args(prefix, vdevs, lcores)
-    if '@' in lcores:
-        args[args.index('-l')] = '--lcores'
-    return [a for a in args if telemetry is False or a != '--no-telemetry']
-
-
-def run_app(app, work, vdevs, args, lcores):
-    jpath = work.file('r-%d.json' % len(work.prefixes))
-    cmd = [app] + eal(work.new_prefix(), vdevs, lcores) + \
-        ['--', '--json', jpath] + args
-    res = harness.run(cmd, timeout=120)
-    res.json = harness.load_json(jpath)
-    return res
-
-
-def common_problems(res, what):
-    probs = []
-    if res.timed_out or res.rc != 0:
-        probs.append('%s: %s\n%s' % (what, res.describe(), res.tail()))
-    if '_error' in res.json:
-        return probs + ['%s: no JSON: %s' % (what, res.json['_error'])]
-    return probs + ['%s: %s' % (what, p)
-                    for p in harness.leak_problems(res.json)]
-
-
 def port_json(js, p):
     return next((e for e in js.get('ports', []) if e.get('port') == p), {})
 
@@ -120,7 +92,7 @@ def start_pcap_fwd(work, a):
     vdevs, txs = harness.pcap_vdevs(work, rx, 2, queues=2)
     jpath = work.file('pcap-fwd.json')
     prefix = work.new_prefix()
-    cmd = [a.fwd] + eal(prefix, vdevs, '0-1', telemetry=True) + [
+    cmd = [a.fwd] + harness.eal_args(prefix, vdevs, '0-1', telemetry=True) + [
         '--', '-p', '0x3', '--config', '(0,0,0),(0,1,1),(1,0,0),(1,1,1)',
         '--stats', '1', '--json', jpath]
     log = open(work.file('pcap-fwd.log'), 'w+')
@@ -268,10 +240,11 @@ def case_pcap_fwd(a, work):
 
 
 def case_null_drop(a, work):
-    res = run_app(a.drop, work, ['net_null0'],
-                  ['-p', '0x1', '--config', '(0,0,0),(0,1,1)',
-                   '--rx-queue-size', '512', '--duration', '1'], '0-1')
-    probs = common_problems(res, 'npool-drop')
+    res = harness.run_json(a.drop, work, ['net_null0'],
+                           ['-p', '0x1', '--config', '(0,0,0),(0,1,1)',
+                            '--rx-queue-size', '512', '--duration', '1'],
+                           '0-1')
+    probs = harness.run_problems(res, 'npool-drop')
     probs += want_line(res.stdout, r'^port 0: net_null, .* 2 RX queue\(s\) '
                        r'x 512 desc', 'start-up')
     probs += want_line(res.stdout, r'^port 0: RSS on over RX queues 0-1: '
@@ -301,10 +274,10 @@ def case_null_drop(a, work):
 
 
 def case_null_fwd_unpolled(a, work):
-    res = run_app(a.fwd, work, ['net_null0', 'net_null1'],
-                  ['-p', '0x3', '--config', '(0,0,0),(0,1,1),(1,0,2)',
-                   '--duration', '0.5'], '0@0,1@1,2@1')
-    probs = common_problems(res, 'npool-fwd')
+    res = harness.run_json(a.fwd, work, ['net_null0', 'net_null1'],
+                           ['-p', '0x3', '--config', '(0,0,0),(0,1,1),(1,0,2)',
+                            '--duration', '0.5'], '0@0,1@1,2@1')
+    probs = harness.run_problems(res, 'npool-fwd')
     probs += want_line(res.stdout, r'^port 0: net_null, .* 2 RX queue\(s\) '
                        r'\(\+1 not polled\)', 'start-up')
     probs += want_line(res.stdout, r'^port 0: RSS on over RX queues 0-1: '
@@ -332,10 +305,11 @@ def case_null_fwd_unpolled(a, work):
 
 
 def case_gen_no_rss(a, work):
-    res = run_app(a.gen, work, ['net_null0,no-rx=1'],
-                  ['-p', '0x1', '--config', '(0,0,0),(0,1,1)',
-                   '--tx-queue-size', '256', '--count', '1000'], '0-1')
-    probs = common_problems(res, 'npool-gen')
+    res = harness.run_json(a.gen, work, ['net_null0,no-rx=1'],
+                           ['-p', '0x1', '--config', '(0,0,0),(0,1,1)',
+                            '--tx-queue-size', '256', '--count', '1000'],
+                           '0-1')
+    probs = harness.run_problems(res, 'npool-gen')
     probs += want_line(res.stdout, r'^port 0: net_null, .* 2 TX queue\(s\) '
                        r'x 256 desc', 'start-up')
     probs += want_line(res.stdout, r'^port 0: RSS off: no RX queue polled$',
@@ -359,15 +333,9 @@ CASES = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--fwd')
-    ap.add_argument('--drop')
-    ap.add_argument('--gen')
-    a, names = harness.case_arguments(ap, CASES)
+    a, names = harness.case_arguments(ap, CASES, ('fwd', 'drop', 'gen'))
     if names is None:
         return 0
-    for app, what in ((a.fwd, 'npool-fwd'), (a.drop, 'npool-drop'),
-                      (a.gen, 'npool-gen')):
-        harness.require_app(app, what)
     return harness.run_cases(names, 'rxq', lambda n, w: CASES[n](a, w),
                              a.keep)
 

@@ -97,15 +97,6 @@ def on_signal(sig, frame):
     raise Interrupted('signal %d' % sig)
 
 
-def eal(prefix, lcores, vdevs):
-    """EAL arguments with telemetry on (the test reads the counters)."""
-    args = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf',
-            '--file-prefix', prefix, '-l', lcores]
-    for v in vdevs:
-        args += ['--vdev', v]
-    return args
-
-
 class App:
     """One app of a case: its process, telemetry, JSON and checks."""
 
@@ -119,8 +110,9 @@ class App:
         self.js = {}
 
     def start(self, topo, node, lcores, vdevs, args):
-        cmd = ([self.path] + eal(self.prefix, lcores, vdevs) + ['--'] +
-               args + ['--json', self.json_path])
+        eal = harness.eal_args(self.prefix, vdevs, lcores, telemetry=True)
+        cmd = ([self.path] + eal + ['--'] + args +
+               ['--json', self.json_path])
         log = self.case.work.file(self.name + '.log')
         self.proc = netns.AppProcess(topo, node, cmd, log).start()
         if not self.proc.wait_for('port 0:', 60):
@@ -307,12 +299,7 @@ class Case:
         for pid in netns.sweep_stale('nppe-'):
             harness.log('removed nppe-%s-*, left by a run that was killed'
                         % pid)
-        try:
-            t.create()
-        except netns.NetnsError as e:
-            if 'netns add' in str(e) or 'type veth' in str(e):
-                harness.skip('no network namespaces or veth here: %s' % e)
-            raise
+        harness.create_topology(t)
         t.wire_hosts()
         drop = self.app('npool-drop', self.a.drop, self.sigs[0])
         fwd = self.app('npool-fwd', self.a.fwd, self.sigs[1])
@@ -420,7 +407,8 @@ class Case:
         which = self.refcnt
         app = self.app('npool-' + which, getattr(self.a, which), self.sigs[0])
         mask, vdevs = STARTUP_PORTS[which]
-        cmd = ([app.path] + eal(app.prefix, '0', vdevs) +
+        cmd = ([app.path] + harness.eal_args(app.prefix, vdevs, '0',
+                                           telemetry=True) +
                ['--', '-p', mask, '--pool', self.pool, '--json',
                 app.json_path])
         ignored = self.name.endswith('-ignored')
@@ -499,14 +487,9 @@ def run_case(a, name, work):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--fwd')
-    ap.add_argument('--drop')
-    ap.add_argument('--gen')
-    a, names = harness.case_arguments(ap, CASES)
+    a, names = harness.case_arguments(ap, CASES, ('fwd', 'drop', 'gen'))
     if names is None:
         return 0
-    for what in ('fwd', 'drop', 'gen'):
-        harness.require_app(getattr(a, what), 'npool-' + what)
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, on_signal)
     return harness.run_cases(names, 'shutdown',

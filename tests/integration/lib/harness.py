@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 
+import netns
 import pcaplib
 
 SKIP = 77   # meson's exit code for a skipped test
@@ -93,9 +94,25 @@ class Workdir:
         self.cleanup()
 
 
-def eal_args(prefix, vdevs, lcores='0'):
+def create_topology(topo):
+    """topo.create() (a netns.Topology); a machine without network
+    namespaces or veth skips the test."""
+    try:
+        topo.create()
+    except netns.NetnsError as e:
+        if 'netns add' in str(e) or 'type veth' in str(e):
+            skip('no network namespaces or veth here: %s' % e)
+        raise
+
+
+def eal_args(prefix, vdevs, lcores='0', telemetry=False):
+    """EAL arguments without hugepages or PCI; `lcores` with an '@' is an
+    --lcores map (more lcores than this machine's CPUs)."""
     args = ['--no-huge', '-m', '1024', '--no-pci', '--no-shconf',
-            '--file-prefix', prefix, '--no-telemetry', '-l', lcores]
+            '--file-prefix', prefix]
+    if not telemetry:
+        args.append('--no-telemetry')
+    args += ['--lcores' if '@' in lcores else '-l', lcores]
     for v in vdevs:
         args += ['--vdev', v]
     return args
@@ -250,6 +267,29 @@ def leak_problems(js):
     return probs
 
 
+def run_json(app, work, vdevs, args, lcores='0'):
+    """Run `app` on `vdevs` (eal_args) with --json into the Workdir `work`:
+    run()'s Result, the JSON read back (load_json) as .json."""
+    jpath = work.file('run-%d.json' % len(work.prefixes))
+    cmd = ([app] + eal_args(work.new_prefix(), vdevs, lcores) +
+           ['--', '--json', jpath] + args)
+    res = run(cmd, timeout=120)
+    res.json = load_json(jpath)
+    return res
+
+
+def run_problems(res, what, status=0):
+    """A run_json() run's problems, each starting with `what`: its exit
+    status not `status`, no JSON, a leak block not clean."""
+    probs = []
+    if res.timed_out or res.rc != status:
+        probs.append('%s: %s, want exit status %d\n%s'
+                     % (what, res.describe(), status, res.tail()))
+    if '_error' in res.json:
+        return probs + ['%s: no JSON: %s' % (what, res.json['_error'])]
+    return probs + ['%s: %s' % (what, p) for p in leak_problems(res.json)]
+
+
 def run_cases(names, tag, run_one, keep=False):
     """Run each case in `names` in a Workdir of its own: run_one(name,
     work) returns its problems; log PASS or FAIL with them. Returns the
@@ -271,17 +311,22 @@ def run_cases(names, tag, run_one, keep=False):
     return 1 if failed else 0
 
 
-def case_arguments(ap, cases):
-    """Add --case NAME|all, --list and --keep to the parser `ap`; parse.
-    Returns (arguments, the case names to run), names None after --list
-    printed them."""
+def case_arguments(ap, cases, apps=()):
+    """Add --case NAME|all, --list, --keep and --APP for each of `apps`
+    ('fwd', 'drop', 'gen': the path of npool-APP) to the parser `ap`;
+    parse; require each app (require_app). Returns (arguments, the case
+    names to run), names None after --list printed them."""
     ap.add_argument('--case', choices=sorted(cases) + ['all'])
     ap.add_argument('--list', action='store_true')
     ap.add_argument('--keep', action='store_true')
+    for app in apps:
+        ap.add_argument('--' + app)
     a = ap.parse_args()
     if a.list:
         print('\n'.join(cases))
         return a, None
     if not a.case:
         ap.error('--case is required')
+    for app in apps:
+        require_app(getattr(a, app), 'npool-' + app)
     return a, list(cases) if a.case == 'all' else [a.case]

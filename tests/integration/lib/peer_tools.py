@@ -75,6 +75,16 @@ def out(obj):
     print(json.dumps(obj), flush=True)
 
 
+def recv_all(s, bufsize):
+    """What the socket `s` receives until its peer shuts down."""
+    data = b''
+    while True:
+        b = s.recv(bufsize)
+        if not b:
+            return data
+        data += b
+
+
 def tcp_sink(fam, addr, port, tmo):
     s = socket.socket(family(fam), socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -115,12 +125,7 @@ def tcp_source(fam, addr, port, nbytes, tmo):
     for off in range(0, n, 1 << 16):
         s.sendall(mv[off:off + (1 << 16)])
     s.shutdown(socket.SHUT_WR)
-    reply = b''
-    while True:
-        b = s.recv(4096)
-        if not b:
-            break
-        reply += b
+    reply = recv_all(s, 4096)
     dt = time.monotonic() - t0
     s.close()
     rb, rsha = reply.decode().split()
@@ -311,12 +316,7 @@ def tcp_flows_source(fam, addr, port, nflows, nbytes, pps, tmo):
     for s in socks:
         s.shutdown(socket.SHUT_WR)
     for s in socks:
-        reply = b''
-        while True:
-            b = s.recv(64)
-            if not b:
-                break
-            reply += b
+        reply = recv_all(s, 64)
         info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
         retrans += struct.unpack_from('I', info, TCPI_TOTAL_RETRANS)[0]
         replies.append(int(reply or b'-1'))
