@@ -39,7 +39,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'lib'))
@@ -61,7 +60,8 @@ class Run:
         self.kern = netns.Topology('npkk-%d' % pid, 'kk%d' % pid)
         self.fwdt = netns.Topology('npkf-%d' % pid, 'kf%d' % pid)
         self.prefix = 'np-kf%d' % pid
-        self.work = tempfile.mkdtemp(prefix='npool-it-kicmp-')
+        self.work = harness.Workdir('kicmp', a.keep)
+        self.work.prefixes.append(self.prefix)
         self.fwd = None
         self.probs = []
 
@@ -99,7 +99,7 @@ class Run:
         t = self.fwdt
         routes = {}
         for v in ('4', '6'):
-            routes[v] = os.path.join(self.work, 'routes%s.cfg' % v)
+            routes[v] = self.work.file('routes%s.cfg' % v)
             with open(routes[v], 'w') as f:
                 f.write('R%s 0\nR%s 1\n' % (ADDR['NET_A' + v],
                                             ADDR['NET_B' + v]))
@@ -118,7 +118,7 @@ class Run:
                '--icmp-ratelimit', '0', '--icmp-msgs-per-sec', '0']
         harness.log('npool-fwd: ' + ' '.join(cmd))
         self.fwd = netns.AppProcess(t, 'r', cmd,
-                                    os.path.join(self.work, 'fwd.log'))
+                                    self.work.file('fwd.log'))
         self.fwd.start()
         if not self.fwd.wait_for('port 1:', 60):
             raise RuntimeError('npool-fwd did not start:\n' +
@@ -197,12 +197,7 @@ class Run:
         for t in (self.kern, self.fwdt):
             for e in t.remove():
                 harness.log('cleanup: ' + e)
-        for d in harness.runtime_dirs(self.prefix):
-            shutil.rmtree(d, ignore_errors=True)
-        if self.a.keep:
-            harness.log('kept ' + self.work)
-        else:
-            shutil.rmtree(self.work, ignore_errors=True)
+        self.work.cleanup()
 
 
 def main():

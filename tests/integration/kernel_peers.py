@@ -47,7 +47,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -88,7 +87,8 @@ class Peers:
         pid = os.getpid()
         self.topo = netns.Topology('nppe-%d' % pid, 'pe%d' % pid)
         self.prefix = 'np-pe%d' % pid
-        self.work = tempfile.mkdtemp(prefix='npool-it-peers-')
+        self.work = harness.Workdir('peers', a.keep)
+        self.work.prefixes.append(self.prefix)
         self.fwd = None
         self.tel = None
         self.probs = []
@@ -96,7 +96,7 @@ class Peers:
                                         # in through port 0 / port 1
 
     def file(self, name):
-        return os.path.join(self.work, name)
+        return self.work.file(name)
 
     def fail(self, msg):
         harness.log('  FAIL ' + msg)
@@ -416,12 +416,7 @@ class Peers:
             self.fwd.kill()
         for e in self.topo.remove():
             harness.log('cleanup: ' + e)
-        for d in harness.runtime_dirs(self.prefix):
-            shutil.rmtree(d, ignore_errors=True)
-        if self.a.keep:
-            harness.log('kept ' + self.work)
-        else:
-            shutil.rmtree(self.work, ignore_errors=True)
+        self.work.cleanup()
 
 
 def main():
