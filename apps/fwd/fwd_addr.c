@@ -257,8 +257,11 @@ fwd_addr_parse(struct fwd_addrs *a, const char *arg)
 		app_err("--port-addr: out of memory");
 		return -1;
 	}
+	/* strtok_r() would skip empty entries: "0,", "0,,A", ",0,A". */
 	tok = strtok_r(buf, ",", &save);
-	if (tok == NULL || strchr(arg, ',') == NULL) {
+	if (tok == NULL || strchr(arg, ',') == NULL || arg[0] == ',' ||
+			strstr(arg, ",,") != NULL ||
+			arg[strlen(arg) - 1] == ',') {
 		app_err("--port-addr: '%s' is not PORT,ADDR/LEN[,ADDR/LEN...]",
 				arg);
 		goto out;

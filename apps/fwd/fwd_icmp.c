@@ -162,11 +162,13 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	uint8_t it;
 
 	/* No replies to link-layer multicast or broadcast, to IP
-	 * multicast or broadcast, to fragments but the first. */
+	 * multicast or broadcast, to fragments but the first, nor to the
+	 * router's own address (a packet claiming to come from it). */
 	if (rte_is_multicast_ether_addr(
 			&((const struct rte_ether_hdr *)r->h)->dst_addr) ||
 			fwd_addr_bcast4(a, ip->dst_addr) ||
 			fwd_addr_bcast4(a, ip->src_addr) ||
+			fwd_addr_own4(a, ip->src_addr) ||
 			(ip->fragment_offset &
 			 RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)))
 		return NULL;

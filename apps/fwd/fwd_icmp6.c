@@ -27,6 +27,9 @@
 #define NA_O 0x20
 
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+/* Its link-layer address (RFC 2464 7). */
+static const struct rte_ether_addr all_nodes_mac = {
+	{ 0x33, 0x33, 0, 0, 0, 1 } };
 
 static bool
 is_ll(const uint8_t *a)
@@ -110,8 +113,7 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	l2dst = slla != NULL ? (const struct rte_ether_addr *)slla :
 		fwd_eth_src(r);
 	if (dad)
-		l2dst = &(const struct rte_ether_addr){
-			{ 0x33, 0x33, 0, 0, 0, 1 } };
+		l2dst = &all_nodes_mac;
 	n = mc ? 32 : 24;
 	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP6_HDR + n, l2dst,
 			RTE_ETHER_TYPE_IPV6);
@@ -222,10 +224,12 @@ icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 
 	/* Multicast destinations are martian here (no error but packet
 	 * too big would go to them): only link-layer ones are left. A
-	 * source must name one node: not ::, not multicast. */
+	 * source must name one node: not ::, not multicast, and not the
+	 * router itself (an error to its own address). */
 	if ((type != 2 && rte_is_multicast_ether_addr(
 			&((const struct rte_ether_hdr *)r->h)->dst_addr)) ||
-			osrc[0] == 0xff || ineligible(r, ip6))
+			osrc[0] == 0xff || fwd_addr_own6_any(a, osrc) ||
+			ineligible(r, ip6))
 		return NULL;
 	if (!fwd_addr_src6(a, r->port, osrc, src, &plen)) {
 		r->ic->ev[FWD_EV_NO_SRC]++;
@@ -269,6 +273,10 @@ to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 	uint8_t ns[64];
 	uint32_t n;
 
+	/* A multicast source is dropped before anything (RFC 4291 2.7;
+	 * Linux ip6_rcv_core()). */
+	if (src[0] == 0xff)
+		return NULL;
 	if (dst[0] == 0xff) {
 		/* Only a solicitation of ours is for the router. */
 		n = icmp6_read(r, ip6, ns, sizeof(ns));

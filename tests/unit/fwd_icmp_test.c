@@ -487,6 +487,70 @@ test_ndp(void **state __rte_unused)
 	assert_int_equal(ctr[0].drops[FWD_MARTIAN_DST], 3);
 }
 
+/*
+ * Found by breaking it: duplicate address detection answered to the
+ * all-nodes MAC (it went to 00:00:00:00:00:00 from a dead compound
+ * literal); a solicitation from a multicast source not answered; no
+ * ICMP error to the router's own address.
+ */
+static void
+test_dad_and_bad_sources(void **state __rte_unused)
+{
+	static const uint8_t all_nodes_mac[6] = { 0x33, 0x33, 0, 0, 0, 1 };
+	struct rte_mbuf *m, *r;
+	struct rte_ipv6_hdr *ip;
+	struct rte_ether_hdr *eth;
+	uint8_t a[16], *l4;
+
+	/* DAD: from ::, to the solicited-node group, no SLLA option. */
+	m = pkt6("::", "ff02::1:ff00:1", 255, IPPROTO_ICMPV6, 24);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
+			RTE_ETHER_HDR_LEN);
+	l4 = (uint8_t *)(ip + 1);
+	memset(l4, 0, 24);
+	l4[0] = 135;
+	a6("2001:2:0:1::1", l4 + 8);
+	*(uint16_t *)(l4 + 2) = rte_ipv6_udptcp_cksum(ip, l4);
+	r = answer(m, FWD_MARTIAN_DST);
+	assert_non_null(r);
+	eth = rte_pktmbuf_mtod(r, struct rte_ether_hdr *);
+	assert_memory_equal(&eth->dst_addr, all_nodes_mac, 6);
+	assert_memory_equal(&eth->src_addr, &fc.l2[0].src, 6);
+	ip = (struct rte_ipv6_hdr *)(eth + 1);
+	a6("ff02::1", a);
+	assert_memory_equal(APP_IPV6_BYTES(ip->dst_addr), a, 16);
+	l4 = (uint8_t *)(ip + 1);
+	assert_int_equal(l4[0], 136);
+	assert_int_equal(l4[4], 0xa0); /* router, override: not solicited */
+	assert_int_equal(rte_ipv6_udptcp_cksum_verify(ip, l4), 0);
+	rte_pktmbuf_free(r);
+	/* A solicitation from a multicast source: no answer. */
+	m = ns("ff02::1:ff00:1", "2001:2:0:1::1");
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
+			RTE_ETHER_HDR_LEN);
+	a6("ff02::5", APP_IPV6_BYTES(ip->src_addr));
+	l4 = (uint8_t *)(ip + 1);
+	l4[2] = l4[3] = 0;
+	*(uint16_t *)(l4 + 2) = rte_ipv6_udptcp_cksum(ip, l4);
+	assert_null(answer(m, FWD_MARTIAN_DST));
+	assert_int_equal(ctr[0].ev[FWD_EV_ND_ADVERT], 1);
+	/* TTL 1 from the router's own addresses: no error to itself. */
+	assert_null(answer(pkt4("198.18.1.1", "198.18.2.2", 1, IPPROTO_UDP,
+				100, 0), FWD_TTL_EXCEEDED));
+	assert_null(answer(pkt4("198.18.2.1", "198.18.2.2", 1, IPPROTO_UDP,
+				100, 0), FWD_TTL_EXCEEDED));
+	assert_null(answer(pkt6("2001:2:0:1::1", "2001:2:0:2::2", 1,
+				IPPROTO_UDP, 60), FWD_TTL_EXCEEDED));
+	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 0);
+	assert_int_equal(ctr[0].ev[FWD_EV_HOPLIMIT6], 0);
+	/* Its neighbour still gets one. */
+	r = answer(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_UDP, 100, 0),
+			FWD_TTL_EXCEEDED);
+	assert_non_null(r);
+	rte_pktmbuf_free(r);
+	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 1);
+}
+
 static void
 test_echo(void **state __rte_unused)
 {
@@ -584,6 +648,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ndp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dad_and_bad_sources,
+				setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ratelimit, setup,
 				teardown),
