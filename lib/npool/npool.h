@@ -58,10 +58,10 @@ struct npool_conf {
 	uint32_t tiny_len;
 	/** Headroom of tiny packets in bytes, 0 .. 1024 (default
 	 * NPOOL_PKT_TINY_HEADROOM, 64: the kernel's NET_SKB_PAD, which
-	 * napi_alloc_skb() reserves in its small heads). Less than
-	 * @c headroom keeps a tiny packet's object at 512 B (128 B mbuf,
-	 * 64 + 256 B room, 64 B mempool header); set it to @c headroom
-	 * when small packets need as much room in front as others. */
+	 * napi_alloc_skb() reserves in its small heads). With the default
+	 * a tiny packet's object is 512 B (64 B mempool header, 128 B mbuf,
+	 * 64 + 256 B room); set it to @c headroom when small packets need
+	 * as much room in front as the others (576 B objects at 128). */
 	uint32_t tiny_headroom;
 	/** NUMA socket the instance serves and holds its memory on,
 	 * 0 .. RTE_MAX_NUMA_NODES - 1, or SOCKET_ID_ANY (default): memory

@@ -26,8 +26,8 @@
  * helpers (rte_vlan_insert()) work, and a kept one pins exactly its
  * object: its truesize, npool_usage.small_pkt_size (512 B by default,
  * 576 B with a 128 B tiny_headroom). The pool holds
- * NPOOL_PKT_SMALL_POOL_PER_CHUNK per small chunk; without small chunks (or with tiny_len 0) there are no
- * tiny packets. npool_build_pkt(), clones and longer packets stay head
+ * NPOOL_PKT_SMALL_POOL_PER_CHUNK per small chunk; without small chunks
+ * (or with tiny_len 0) there are no tiny packets. npool_build_pkt(), clones and longer packets stay head
  * + fragment. Measured against the other shape (a direct mbuf carved
  * from the small chunks, its pool's ops freeing it by address): that
  * keeps the fragment allocator on the alloc path, an ops call on every

@@ -8,10 +8,10 @@
  * ops (the head cache as a mempool cache). Per op and per burst of 32.
  * Targets (issue 10): napi alloc+consume <= 1.0x the anchor one at a time,
  * <= 0.8x per burst of 32; issue 17 asks <= 1.5x per burst at 1500 B (a
- * head + fragment packet against one stock mbuf). And a PMD's pattern, rte_pktmbuf_alloc_bulk()
- * of 32 as an RX refill does, then rte_pktmbuf_free() one at a time as a
- * consumer does, on an npool RX pool (npool_pktmbuf_pool_create) against
- * the stock pool: <= 0.9x.
+ * head + fragment packet against one stock mbuf). And a PMD's pattern,
+ * rte_pktmbuf_alloc_bulk() of 32 as an RX refill does, then
+ * rte_pktmbuf_free() one at a time as a consumer does, on an npool RX
+ * pool (npool_pktmbuf_pool_create) against the stock pool: <= 0.9x.
  */
 #include <string.h>
 

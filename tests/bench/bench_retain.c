@@ -92,9 +92,9 @@ retain(int npool, uint32_t len, unsigned int n, double *truesize)
 
 		if (npool_usage_get(&u) != 0)
 			rte_exit(1, "bench retain: npool_usage_get failed\n");
-		/* Tiny packets pin their small-packet pool object. */
-		pinned = chunk_bytes_in_use() / kept + ((double)rte_mempool_in_use_count(
-				npool_head_pool()) *
+		/* Chunks, heads, and the tiny packets' pool objects. */
+		pinned = (chunk_bytes_in_use() +
+			(double)rte_mempool_in_use_count(npool_head_pool()) *
 			elt_size(npool_head_pool()) +
 			(double)u.small_pkts_out * u.small_pkt_size) / kept;
 	} else {
