@@ -102,8 +102,9 @@ def block(doc):
     cg = [r for r in rows if r.get('callgrind')]
     if cg:
         out.append('')
-        out.append('Missed targets, instructions per packet (callgrind, '
-                   'Ir of the busiest thread over a window / packets):')
+        out.append('Missed targets, instructions per packet (callgrind: '
+                   'apps, Ir of the forwarding lcores over a window / '
+                   'packets; allocator, Ir inside the variant / ops):')
         for r in cg:
             out.append('- %s / %s / %s: %s' % (
                 r['bench'], r['case'], r['variant'],
@@ -111,6 +112,13 @@ def block(doc):
                           if v.get('ir_per_pkt') is not None else
                           '%s: %s' % (v['variant'], v.get('error', '?'))
                           for v in r['callgrind'])))
+    if doc.get('budget'):
+        # apps_budget.py's table (issue 17): instructions per packet per
+        # stage, npool-fwd and l3fwd side by side.
+        out.append('')
+        out.append('```')
+        out.extend(doc['budget'].rstrip('\n').split('\n'))
+        out.append('```')
     out.append(END)
     return model, '\n'.join(out) + '\n'
 

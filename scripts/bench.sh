@@ -26,7 +26,8 @@
 #   ALLOC_NOHUGE=1  the allocator benches on --no-huge too (after the
 #               hugepage run)
 #   CALLGRIND=0 no instruction counts: none for the missed targets (full
-#               mode runs scripts/bench-callgrind.sh for them), and no
+#               mode runs scripts/bench-callgrind.sh and tests/bench/
+#               alloc_callgrind.py for them), and no
 #               instruction budget of the fwd path (every run with fwd)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
 #               retain drop fwd)
@@ -248,20 +249,50 @@ fi
 } | tee "$out/targets.txt"
 
 # ---- Why a target was missed: instructions per packet (callgrind) ------
+# Under valgrind (it decodes no AVX-512), so from BUILD/cg: -O3 -g,
+# DPDK's baseline -march. Allocator rows: tests/bench/alloc_callgrind.py
+# (each missed case once more, --instr, every variant of it counted);
+# app rows: scripts/bench-callgrind.sh. Each prints its table, then the
+# target list carries the counts under each MISS line.
+cg_build=$build/cg
+cg_setup() {
+	[ -f "$cg_build/build.ninja" ] ||
+		meson setup "$cg_build" "$root" -Ddebug=true \
+			>"$out/cg-setup.log" 2>&1
+	ninja -C "$cg_build" "$@" >/dev/null
+}
 cg_json=$out/callgrind.json
-rm -f "$cg_json"
-if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] && [ -n "$app_benches" ] &&
+cg_alloc_json=$out/callgrind-alloc.json
+rm -f "$cg_json" "$cg_alloc_json"
+if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] &&
 		grep -q ' MISS ' "$out/targets.txt"; then
-	echo
-	if bash "$root/scripts/bench-callgrind.sh" --rows "$rows" \
-			--out "$cg_json"; then
+	cg_shown=()
+	if [ -n "$alloc_benches" ] && command -v valgrind >/dev/null; then
+		echo
+		# shellcheck disable=SC2046
+		cg_setup $(printf 'tests/bench/npool-bench-%s ' $alloc_benches)
+		if python3 "$root/tests/bench/alloc_callgrind.py" --rows "$rows" \
+				--build "$cg_build" --out "$cg_alloc_json"; then
+			cg_shown+=("$cg_alloc_json")
+		else
+			echo "bench.sh: alloc_callgrind.py failed" >&2
+		fi
+	fi
+	if [ -n "$app_benches" ]; then
+		echo
+		if bash "$root/scripts/bench-callgrind.sh" --rows "$rows" \
+				--out "$cg_json"; then
+			cg_shown+=("$cg_json")
+		else
+			echo "bench.sh: bench-callgrind.sh failed (see above)" >&2
+		fi
+	fi
+	if [ ${#cg_shown[@]} -gt 0 ]; then
 		echo
 		python3 "$root/tests/bench/apps_callgrind.py" --show \
-			"$cg_json" --targets "$out/targets.txt" |
+			"${cg_shown[@]}" --targets "$out/targets.txt" |
 			tee "$out/targets-cg.txt"
 		mv "$out/targets-cg.txt" "$out/targets.txt"
-	else
-		echo "bench.sh: bench-callgrind.sh failed (see above)" >&2
 	fi
 fi
 
@@ -272,14 +303,10 @@ fi
 # built in BUILD/cg (-O3 -g, DPDK's baseline -march: valgrind decodes no
 # AVX-512).
 budget_json=$out/budget.json
-rm -f "$budget_json"
+rm -f "$budget_json" "$out/budget.txt"
 if [[ " $app_benches " == *" fwd "* ]] && [ "${CALLGRIND:-1}" != 0 ]; then
 	if command -v valgrind >/dev/null; then
-		cg_build=$build/cg
-		[ -f "$cg_build/build.ninja" ] ||
-			meson setup "$cg_build" "$root" -Ddebug=true \
-				>"$out/cg-setup.log" 2>&1
-		ninja -C "$cg_build" apps/fwd/npool-fwd >/dev/null
+		cg_setup apps/fwd/npool-fwd
 		echo
 		python3 "$root/tests/bench/apps_budget.py" --build "$cg_build" \
 			--l3fwd-dir "$build/l3fwd-baseline" \
@@ -305,15 +332,17 @@ META_CPU_MODEL=$cpu_model META_CPU_VENDOR=$cpu_vendor META_CPU_MHZ=$cpu_mhz \
 META_KERNEL=$kernel META_DPDK=$dpdk META_MEMORY=$memory \
 META_MEMORY_MODE=$mem_mode \
 META_SECONDS=$((SECONDS - start)) META_LOAD=$load META_LOAD_END=$load_end \
-python3 - "$rows" "$out/results.json" "$cg_json" <<'EOF'
+python3 - "$rows" "$out/results.json" "$cg_json" "$cg_alloc_json" <<'EOF'
 import json, os, sys, time
-rows_path, out_path, cg_path = sys.argv[1:4]
+rows_path, out_path = sys.argv[1:3]
 m = lambda k: os.environ.get('META_' + k, '')
 rows = [json.loads(l) for l in open(rows_path) if l.strip()]
-try:
-    cg = json.load(open(cg_path))
-except OSError:
-    cg = {}
+cg = {}
+for cg_path in sys.argv[3:]:
+    try:
+        cg.update(json.load(open(cg_path)))
+    except OSError:
+        pass
 for r in rows:
     key = '%s|%s|%s' % (r['bench'], r['case'], r['variant'])
     if key in cg:
@@ -330,6 +359,12 @@ doc = {
              'loadavg_at_start': m('LOAD'), 'loadavg_at_end': m('LOAD_END')},
     'results': rows,
 }
+try:
+    # The fwd path's instruction budget, as apps_budget.py printed it.
+    doc['budget'] = open(os.path.join(os.path.dirname(out_path),
+                                      'budget.txt')).read()
+except OSError:
+    pass
 json.dump(doc, open(out_path, 'w'), indent=1)
 print('\n%d rows in %s s -> %s' % (len(rows), m('SECONDS'), out_path))
 EOF

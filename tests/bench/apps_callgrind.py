@@ -18,9 +18,10 @@ busiest, summed, over all packets.
 
   apps_callgrind.py --rows ROWS --out OUT.json [--build build] ...
       runs and prints the table, writes OUT.json (keyed by row)
-  apps_callgrind.py --show OUT.json [--targets TARGETS]
-      prints the table of OUT.json; with TARGETS (bench.sh's list of
-      targets) that list, each MISS line followed by its counts
+  apps_callgrind.py --show OUT.json [OUT2.json ...] [--targets TARGETS]
+      prints the table of OUT.json (and of alloc_callgrind.py's); with
+      TARGETS (bench.sh's list of targets) that list, each MISS line
+      followed by its counts
 """
 
 import argparse
@@ -41,16 +42,19 @@ from apps_measure import connect, runtime_dir  # noqa: E402
 from apps_tools import Tools  # noqa: E402
 
 
-def missed_rows(path):
+def app_row(r):
+    return r.get('bench') in ('drop', 'fwd') and bool(r.get('involves'))
+
+
+def missed_rows(path, want=app_row):
+    """The rows of @path whose target is MISS and that @want keeps."""
     rows = []
     with open(path) as f:
         for line in f:
             if not line.strip():
                 continue
             r = json.loads(line)
-            if r.get('bench') in ('drop', 'fwd') and \
-                    (r.get('target') or '').startswith('MISS ') and \
-                    r.get('involves'):
+            if (r.get('target') or '').startswith('MISS ') and want(r):
                 rows.append(r)
     return rows
 
@@ -143,8 +147,10 @@ def show(res):
             if v.get('ir_per_pkt') is None:
                 print('    %-26s %s' % (v['variant'], v.get('error')))
             else:
-                print('    %-26s %7.1f instr/packet (%d packets)' % (
-                    v['variant'], v['ir_per_pkt'], v['packets']))
+                unit = v.get('unit', 'packet')
+                print('    %-26s %7.1f instr/%s (%d %ss)' % (
+                    v['variant'], v['ir_per_pkt'], unit, v['packets'],
+                    unit))
     sys.stdout.flush()
 
 
@@ -160,17 +166,18 @@ def annotate(res, targets):
             print(line)
             for key, vs in res.items():
                 if ' %s = ' % key.replace('|', ' / ') in line:
-                    print('      instructions/packet: %s' % ', '.join(
+                    print('      instructions/%s: %s' % (
+                        vs[0].get('unit', 'packet'), ', '.join(
                         '%s %.0f' % (v['variant'], v['ir_per_pkt'])
                         if v.get('ir_per_pkt') is not None else
-                        '%s ?' % v['variant'] for v in vs))
+                        '%s ?' % v['variant'] for v in vs)))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--rows')
     ap.add_argument('--out')
-    ap.add_argument('--show')
+    ap.add_argument('--show', nargs='+')
     ap.add_argument('--targets', help='with --show: annotate this list')
     ap.add_argument('--build', default='build',
                     help='build folder of npool-drop/npool-fwd (no '
@@ -181,8 +188,10 @@ def main():
     ap.add_argument('--window', type=float, default=3.0)
     a = ap.parse_args()
     if a.show:
-        with open(a.show) as f:
-            res = json.load(f)
+        res = {}
+        for fn in a.show:
+            with open(fn) as f:
+                res.update(json.load(f))
         if a.targets:
             annotate(res, a.targets)
         else:

@@ -29,7 +29,7 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [--quick] [--rounds N] [--no-header] [--json FILE] [--only SUBSTR]\n"
-		"          [--huge-dir DIR | --no-huge]\n"
+		"          [--huge-dir DIR | --no-huge] [--instr]\n"
 		"  --quick       fewer operations per round (rounds stay >= 5)\n"
 		"  --rounds N    rounds per variant, 5 .. %d (default 11, quick 5)\n"
 		"  --no-header   print table rows only\n"
@@ -37,7 +37,9 @@ usage(const char *prog)
 		"  --only SUBSTR run only the cases whose name contains SUBSTR\n"
 		"  --huge-dir DIR  EAL memory on the 2 MiB hugepages of the\n"
 		"                hugetlbfs mounted at DIR (RSS probes stay --no-huge)\n"
-		"  --no-huge     EAL memory from anonymous 4 KiB pages (default)\n",
+		"  --no-huge     EAL memory from anonymous 4 KiB pages (default)\n"
+		"  --instr       one round, for callgrind: each variant runs in a\n"
+		"                function of its own, named on stderr\n",
 		prog, BENCH_MAX_ROUNDS);
 	exit(2);
 }
@@ -53,6 +55,7 @@ bench_parse(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "huge-dir", required_argument, NULL, 'g' },
 		{ "no-huge", no_argument, NULL, 'n' },
+		{ "instr", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,12 +90,17 @@ bench_parse(int argc, char **argv)
 		case 'n':
 			bench_opts.huge_dir = NULL;
 			break;
+		case 'I':
+			bench_opts.instr = 1;
+			break;
 		default:
 			usage(argv[0]);
 		}
 	}
 	if (bench_opts.rounds == 0)
 		bench_opts.rounds = bench_opts.quick ? 5 : 11;
+	if (bench_opts.instr)
+		bench_opts.rounds = 1;
 }
 
 void
@@ -216,6 +224,48 @@ median(const double *x, unsigned int n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/*
+ * --instr: a function per variant slot, so that callgrind can count one
+ * variant alone (--toggle-collect=bench_instr_v<i>). The volatile store
+ * keeps the bodies apart (no identical-code folding).
+ */
+static volatile unsigned int instr_slot;
+
+#define BENCH_INSTR_FN(k) \
+static __rte_noinline uint64_t \
+bench_instr_v##k(struct bench_variant *v, unsigned int n) \
+{ \
+	instr_slot = k; \
+	return v->run(v->arg, n); \
+}
+BENCH_INSTR_FN(0)
+BENCH_INSTR_FN(1)
+BENCH_INSTR_FN(2)
+BENCH_INSTR_FN(3)
+BENCH_INSTR_FN(4)
+BENCH_INSTR_FN(5)
+BENCH_INSTR_FN(6)
+BENCH_INSTR_FN(7)
+
+static uint64_t (*const instr_fn[BENCH_MAX_VARIANTS])(struct bench_variant *,
+		unsigned int) = {
+	bench_instr_v0, bench_instr_v1, bench_instr_v2, bench_instr_v3,
+	bench_instr_v4, bench_instr_v5, bench_instr_v6, bench_instr_v7,
+};
+
+static uint64_t
+variant_run(const struct bench_case *bc, unsigned int i)
+{
+	struct bench_variant *v = (struct bench_variant *)&bc->v[i];
+
+	if (!bench_opts.instr)
+		return v->run(v->arg, bc->n);
+	fprintf(stderr, "bench-instr: bench_instr_v%u|%s|%s|%s|%.0f\n", i,
+		bc->bench, bc->name, v->name,
+		(double)bc->n * RTE_MAX(bc->ops_per_call, 1u));
+	return instr_fn[i](v, bc->n);
+}
+
 void
 bench_case_run(struct bench_case *bc)
 {
@@ -229,9 +279,9 @@ bench_case_run(struct bench_case *bc)
 	for (r = 0; r < rounds; r++) {
 		/* Rotate the order so that no variant always runs first. */
 		for (k = 0; k < bc->nb; k++) {
-			struct bench_variant *v = &bc->v[(r + k) % bc->nb];
+			unsigned int i = (r + k) % bc->nb;
 
-			v->cyc[r] = (double)v->run(v->arg, bc->n) / ops;
+			bc->v[i].cyc[r] = (double)variant_run(bc, i) / ops;
 		}
 	}
 	for (i = 0; i < bc->nb; i++) {

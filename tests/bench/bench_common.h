@@ -37,6 +37,13 @@ struct bench_opts {
 	const char *only;   /**< --only SUBSTR: cases whose name matches */
 	/** --huge-dir DIR: EAL memory on the hugetlbfs at DIR; NULL: --no-huge */
 	const char *huge_dir;
+	/**
+	 * --instr: one round, each variant called through a function of its
+	 * own, bench_instr_v<i>, and "bench-instr: bench_instr_v<i>|bench|
+	 * case|variant|ops" on stderr: for callgrind --toggle-collect
+	 * (tests/bench/alloc_callgrind.py), instructions per op
+	 */
+	int instr;
 };
 
 extern struct bench_opts bench_opts;

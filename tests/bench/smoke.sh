@@ -31,3 +31,20 @@ for r in rows:
 ' "$tmp/$name.jsonl"
 	echo "$name: $(grep -c '^|' "$tmp/$name.out") table lines, ok"
 done
+
+# --instr (tests/bench/alloc_callgrind.py): one round, each variant of a
+# case named on stderr with a slot function of its own and its op count.
+for prog in "$@"; do
+	case $(basename "$prog") in npool-bench-pkt) ;; *) continue ;; esac
+	"$prog" --instr --quick --only 'burst32 len 64' >/dev/null \
+		2>"$tmp/instr.err"
+	python3 -c 'import sys
+lines = [l.split(": ", 1)[1].split("|") for l in open(sys.argv[1])
+         if l.startswith("bench-instr: ")]
+assert len(lines) >= 2, lines
+assert len({l[0] for l in lines}) == len(lines), "slots shared: %s" % lines
+assert all(l[0].startswith("bench_instr_v") and l[1] == "pkt" and
+           l[2] == "burst32 len 64" and float(l[4]) > 0 for l in lines), lines
+print("npool-bench-pkt --instr: %d variants, ok" % len(lines))
+' "$tmp/instr.err"
+done
