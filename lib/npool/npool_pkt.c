@@ -88,19 +88,21 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 	struct rte_mempool *mp = NULL;
 	unsigned int i, np = 0, slot = npool_slot();
 	struct npool *inst = npool_lcore_np_pvt[slot];
+	struct npool_frag_free_batch_pvt b;
 	uint64_t segs = 0;
 
 	if (inst == NULL) {
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
 	}
+	npool_frag_free_batch_init_pvt(&b, inst, slot);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *next;
 
 		for (; m != NULL; m = next) {
 			next = m->next;
 			segs++;
-			if (!npool_pkt_consume_fast_pvt(m, inst, slot)) {
+			if (!npool_pkt_consume_fast_pvt(m, inst, slot, &b)) {
 				/* Acquire before DPDK's relaxed refcnt check,
 				 * as consume_fast(). */
 				(void)__atomic_load_n(&m->refcnt,
@@ -118,6 +120,7 @@ npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
 			pending[np++] = m;
 		}
 	}
+	npool_frag_free_batch_commit_pvt(&b, inst, slot);
 	if (np != 0)
 		rte_mempool_put_bulk(mp, pending, np);
 	NPOOL_STAT_ADD_NP(inst, slot, pkt_consumes, segs);

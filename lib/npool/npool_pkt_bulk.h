@@ -27,19 +27,30 @@ extern "C" {
 unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
 		const uint32_t *lens, unsigned int n);
 
-/** @internal Whether all @p n lens are tiny (npool_pkt_is_tiny_len_pvt). */
-static __rte_always_inline int
-npool_pkt_all_tiny_pvt(const struct npool *np, const uint32_t *lens,
+/** @internal npool_pkt_lens_scan_pvt(): every len is tiny. */
+#define NPOOL_PKT_LENS_TINY 1u
+/** @internal npool_pkt_lens_scan_pvt(): every len equals lens[0]. */
+#define NPOOL_PKT_LENS_ONE 2u
+
+/**
+ * @internal One pass over @p lens (@p n >= 1): NPOOL_PKT_LENS_TINY if all
+ * are tiny (npool_pkt_is_tiny_len_pvt()), NPOOL_PKT_LENS_ONE if all are
+ * lens[0], so that the burst's fragment size and cache are worked out
+ * once (an RX refill, a generator's burst).
+ */
+static __rte_always_inline unsigned int
+npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
 		unsigned int n)
 {
-	uint32_t big = 0;
+	uint32_t big = 0, diff = 0, tiny_len = np->tiny_len;
 	unsigned int i;
 
-	if (np->small_pool == NULL)
-		return 0;
-	for (i = 0; i < n; i++)
-		big |= lens[i] > np->tiny_len;
-	return big == 0;
+	for (i = 0; i < n; i++) {
+		big |= lens[i] > tiny_len;
+		diff |= lens[i] ^ lens[0];
+	}
+	return (big == 0 && np->small_pool != NULL ? NPOOL_PKT_LENS_TINY : 0) |
+		(diff == 0 ? NPOOL_PKT_LENS_ONE : 0);
 }
 
 /** @internal @p n tiny packets in one bulk get from the small-packet
@@ -60,6 +71,73 @@ npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
 		npool_pkt_tiny_init_pvt(pkts[i], rearm);
 	np->lc[slot].stats.pkt_allocs += n;
 	return n;
+}
+
+/** @internal What npool_napi_alloc_pkt_bulk() carves a burst with. */
+struct npool_pkt_bulk_pvt {
+	struct npool *np;
+	unsigned int slot;
+	struct npool_frag_carve_pvt big, small;
+	uint32_t headroom, small_max;
+	uint64_t rearm;
+	unsigned int nspare, ntiny;
+	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
+};
+
+/**
+ * @internal Give pkts[i] (heads) their fragments, lens[i] bytes of room
+ * each; returns the packets with a fragment. With @p one (a constant:
+ * every len is lens[0], not tiny) the size, range and cache tests are
+ * made once for the burst, else per packet.
+ */
+static __rte_always_inline unsigned int
+npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k, struct rte_mbuf **pkts,
+		const uint32_t *lens, unsigned int n, const int one)
+{
+	uint32_t fragsz = 0;
+	unsigned int i, got = 0;
+	int bad = 0, small = 0;
+
+	if (one) {
+		fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[0]);
+		bad = npool_pkt_len_bad_pvt(lens[0], fragsz);
+		small = npool_pkt_frag_small_pvt(fragsz, k->small_max);
+	}
+	for (i = 0; i < n; i++) {
+		rte_iova_t iova;
+		char *frag;
+
+		if (!one) {
+			if (npool_pkt_is_tiny_len_pvt(k->np, lens[i])) {
+				/* One object: its head goes back with the
+				 * spares. */
+				k->spare[k->nspare++] = pkts[i];
+				pkts[i] = npool_pkt_tiny_get_pvt(k->np,
+						k->slot);
+				k->ntiny += pkts[i] != NULL;
+				continue;
+			}
+			fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[i]);
+			bad = npool_pkt_len_bad_pvt(lens[i], fragsz);
+			small = npool_pkt_frag_small_pvt(fragsz, k->small_max);
+		}
+		if (unlikely(bad)) {
+			rte_errno = EINVAL;
+			frag = NULL;
+		} else {
+			frag = npool_frag_carve_pvt(small ? &k->small : &k->big,
+					fragsz, -1, &iova);
+		}
+		if (unlikely(frag == NULL)) {
+			k->spare[k->nspare++] = pkts[i];
+			pkts[i] = npool_pkt_fail_pvt(k->slot, rte_errno);
+			continue;
+		}
+		npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova,
+				k->rearm);
+		got++;
+	}
+	return got;
 }
 
 /**
@@ -97,20 +175,18 @@ static __rte_always_inline unsigned int
 npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
-	unsigned int slot = npool_slot(), i, got = 0, nspare = 0, ntiny = 0;
+	unsigned int slot = npool_slot(), got, lens_kind;
 	struct npool *np = npool_lcore_np_pvt[slot];
-	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
-	struct npool_frag_carve_pvt big, small;
-	uint32_t headroom, small_max;
+	struct npool_pkt_bulk_pvt k;
 	struct npool_lcore *lc;
-	uint64_t rearm;
 
 	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			n - 1 >= NPOOL_PKT_BULK_MAX))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
 	/* All tiny (a copy-break burst): one bulk get of whole objects. */
-	if (npool_pkt_all_tiny_pvt(np, lens, n))
+	lens_kind = npool_pkt_lens_scan_pvt(np, lens, n);
+	if (lens_kind & NPOOL_PKT_LENS_TINY)
 		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
@@ -118,53 +194,32 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 			n) < 0))
 		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
 	lc = &np->lc[slot];
+	k.np = np;
+	k.slot = slot;
 	/* Fragments are cache-line multiples: carving from a line-aligned
 	 * start needs no mask per packet. */
-	npool_frag_carve_init_pvt(&big, &lc->napi,
+	npool_frag_carve_init_pvt(&k.big, &lc->napi,
 			-(int32_t)RTE_CACHE_LINE_SIZE);
-	npool_frag_carve_init_pvt(&small, &lc->napi_small,
+	npool_frag_carve_init_pvt(&k.small, &lc->napi_small,
 			-(int32_t)RTE_CACHE_LINE_SIZE);
-	headroom = np->headroom;
-	small_max = np->small_fragsz;
+	k.headroom = np->headroom;
+	k.small_max = np->small_fragsz;
 	/* buf_len = fragsz - NPOOL_SHINFO_SIZE >= headroom: one rearm. */
-	rearm = npool_pkt_rearm_pvt((uint16_t)headroom);
-	for (i = 0; i < n; i++) {
-		uint32_t fragsz;
-		rte_iova_t iova;
-		char *frag;
-
-		if (npool_pkt_is_tiny_len_pvt(np, lens[i])) {
-			/* One object: its head goes back with the spares. */
-			spare[nspare++] = pkts[i];
-			pkts[i] = npool_pkt_tiny_get_pvt(np, slot);
-			ntiny += pkts[i] != NULL;
-			continue;
-		}
-		fragsz = npool_pkt_fragsz_pvt(headroom, lens[i]);
-		if (unlikely(npool_pkt_len_bad_pvt(lens[i], fragsz))) {
-			rte_errno = EINVAL;
-			frag = NULL;
-		} else if (npool_pkt_frag_small_pvt(fragsz, small_max)) {
-			frag = npool_frag_carve_pvt(&small, fragsz, -1, &iova);
-		} else {
-			frag = npool_frag_carve_pvt(&big, fragsz, -1, &iova);
-		}
-		if (unlikely(frag == NULL)) {
-			spare[nspare++] = pkts[i];
-			pkts[i] = npool_pkt_fail_pvt(slot, rte_errno);
-			continue;
-		}
-		npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova, rearm);
-		got++;
-	}
-	npool_frag_carve_commit_pvt(&big);
-	npool_frag_carve_commit_pvt(&small);
-	if (unlikely(nspare != 0))
+	k.rearm = npool_pkt_rearm_pvt((uint16_t)k.headroom);
+	k.nspare = 0;
+	k.ntiny = 0;
+	if (lens_kind & NPOOL_PKT_LENS_ONE)
+		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 1);
+	else
+		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 0);
+	npool_frag_carve_commit_pvt(&k.big);
+	npool_frag_carve_commit_pvt(&k.small);
+	if (unlikely(k.nspare != 0))
 		rte_mempool_put_bulk(np->head_pool,
-				(void * const *)spare, nspare);
+				(void * const *)k.spare, k.nspare);
 	lc->stats.allocs += got;
 	lc->stats.pkt_allocs += got;
-	return got + ntiny;
+	return got + k.ntiny;
 }
 
 #ifdef __cplusplus

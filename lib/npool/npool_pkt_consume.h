@@ -129,7 +129,7 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
  */
 static __rte_always_inline int
 npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
-		unsigned int slot)
+		unsigned int slot, struct npool_frag_free_batch_pvt *b)
 {
 	uint32_t own = sizeof(*m) + m->priv_size;
 
@@ -152,7 +152,7 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 			__atomic_load_n(&m->shinfo->refcnt,
 				__ATOMIC_ACQUIRE) != 1)
 		return 0;
-	npool_free_frag_pvt(np, slot, m->buf_addr);
+	npool_frag_free_batch_pvt(b, np, slot, m->buf_addr);
 	m->buf_addr = (char *)m + own;
 	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
 	m->buf_len = 0;
@@ -193,7 +193,7 @@ npool_napi_consume_pkt(struct rte_mbuf *m)
 			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
 			return;
 		}
-		if (npool_pkt_consume_fast_pvt(m, np, slot)) {
+		if (npool_pkt_consume_fast_pvt(m, np, slot, NULL)) {
 			rte_mempool_put(np->head_pool, m);
 			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
 			return;
@@ -270,14 +270,17 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 	if (n <= NPOOL_CONSUME_FAST_MAX) {
 		unsigned int slot = npool_slot(), i;
 		struct npool *np = npool_lcore_np_pvt[slot];
+		struct npool_frag_free_batch_pvt b;
 
 		if (np == NULL || mp != np->head_pool)
 			goto general;
+		npool_frag_free_batch_init_pvt(&b, np, slot);
 		for (i = 0; i < n; i++)
 			if (pkts[i] == NULL ||
 					!npool_pkt_consume_fast_pvt(pkts[i], np,
-						slot))
+						slot, &b))
 				break;
+		npool_frag_free_batch_commit_pvt(&b, np, slot);
 		if (i != 0) {
 			rte_mempool_put_bulk(mp, (void * const *)pkts, i);
 			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, i);
