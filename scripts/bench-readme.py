@@ -29,6 +29,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'tests', 'bench'))
+from miss_reasons import reason  # noqa: E402
+
 END = '<!-- /bench-table -->'
 INSERT = '<!-- bench-tables -->'
 
@@ -60,6 +64,42 @@ def cell(r):
         word = tgt.split()[0]
         tgt = '**%s** %s' % (word, tgt[len(word):].strip())
     return [val, fmt(r.get('ratio')), tgt]
+
+
+def missed(out, rows):
+    """A line per missed target: where it missed, the instruction counts
+    (callgrind) and why (tests/bench/miss_reasons.py)."""
+    order, by = [], {}
+    for r in rows:
+        if not (r.get('target') or '').startswith('MISS'):
+            continue
+        key = (r['bench'], r.get('case_base', r['case']), r['variant'])
+        if key not in by:
+            order.append(key)
+            by[key] = []
+        by[key].append(r)
+    if not order:
+        return
+    out.append('')
+    out.append('Missed targets: where, instructions a packet or an op '
+               '(callgrind: apps, Ir of the forwarding lcores over a '
+               'window / packets; allocator, Ir inside the variant / ops) '
+               'and why:')
+    for key in order:
+        rs = by[key]
+        where = ', '.join('%s %s' % (r.get('mem', 'no-huge'), r['target'])
+                          for r in rs)
+        line = '- %s / %s / %s (%s)' % (key[0], key[1], key[2], where)
+        cg = next((r['callgrind'] for r in rs if r.get('callgrind')), None)
+        if cg:
+            line += '; instructions: ' + ', '.join(
+                '%s %.0f' % (v['variant'], v['ir_per_pkt'])
+                if v.get('ir_per_pkt') is not None else
+                '%s: %s' % (v['variant'], v.get('error', '?')) for v in cg)
+        why = reason(*key)
+        if why:
+            line += '. Why: ' + why
+        out.append(line)
 
 
 def block(doc):
@@ -99,19 +139,7 @@ def block(doc):
             key[0], key[1], key[2].replace('|', '/'),
             ' | '.join(cell(m.get('hugepages'))),
             ' | '.join(cell(m.get('no-huge'))), anchor))
-    cg = [r for r in rows if r.get('callgrind')]
-    if cg:
-        out.append('')
-        out.append('Missed targets, instructions per packet (callgrind: '
-                   'apps, Ir of the forwarding lcores over a window / '
-                   'packets; allocator, Ir inside the variant / ops):')
-        for r in cg:
-            out.append('- %s / %s / %s: %s' % (
-                r['bench'], r['case'], r['variant'],
-                ', '.join('%s %.0f' % (v['variant'], v['ir_per_pkt'])
-                          if v.get('ir_per_pkt') is not None else
-                          '%s: %s' % (v['variant'], v.get('error', '?'))
-                          for v in r['callgrind'])))
+    missed(out, rows)
     if doc.get('budget'):
         # apps_budget.py's table (issue 17): instructions per packet per
         # stage, npool-fwd and l3fwd side by side.

@@ -28,6 +28,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from apps_frames import imix_sizes, write_pcap  # noqa: E402
 from apps_measure import NotReady, RunError, _pdeathsig, _stop  # noqa
 from apps_measure import connect, runtime_dir  # noqa: E402
 from apps_tools import Tools  # noqa: E402
+from miss_reasons import reason  # noqa: E402
 
 
 def app_row(r):
@@ -164,6 +166,10 @@ def annotate(res, targets):
             if not line.startswith('  '):
                 continue
             print(line)
+            m = re.match(r'\s*MISS \S+: (\S+) / (.*?) / (.*?) = ', line)
+            why = reason(*m.groups()) if m else None
+            if why:
+                print('      why: %s' % why)
             for key, vs in res.items():
                 if ' %s = ' % key.replace('|', ' / ') in line:
                     print('      instructions/%s: %s' % (

@@ -7,6 +7,8 @@ scripts/bench-readme.py.
   test_bench_tools.py
 """
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -20,8 +22,10 @@ ROOT = os.path.join(HERE, '..', '..')
 sys.path.insert(0, HERE)
 
 import apps_bench  # noqa: E402
+import apps_callgrind  # noqa: E402
 import apps_cases  # noqa: E402
 import hugepages  # noqa: E402
+import miss_reasons  # noqa: E402
 
 README_PY = os.path.join(ROOT, 'scripts', 'bench-readme.py')
 
@@ -309,6 +313,56 @@ class ReadmeTest(unittest.TestCase):
         self.assertEqual(text.count('<!-- bench-table: AMD EPYC -->'), 1)
         self.assertIn('commit ccc', text)
         self.assertNotIn('commit aaa', text)
+
+    def test_missed_targets_why_and_budget(self):
+        alloc = {'bench': 'pkt', 'case': 'burst32 len 1500',
+                 'variant': 'napi_alloc+consume', 'unit': 'ns/op',
+                 'value': 9.1, 'ratio': 2.2, 'target': 'MISS <=1.50x',
+                 'anchor': 'pktmbuf cache256', 'mem': 'hugepages',
+                 'callgrind': [
+                     {'variant': 'napi_alloc+consume', 'ir_per_pkt': 142.4,
+                      'unit': 'op'},
+                     {'variant': 'pktmbuf cache256', 'ir_per_pkt': 60.1,
+                      'unit': 'op'}]}
+        doc = results('CPU X', 'abc1234', ROWS + [alloc])
+        doc['budget'] = 'stage   npool\ntotal   335.7\n'
+        r = self.run_py(self.write(doc))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('- pkt / burst32 len 1500 / napi_alloc+consume '
+                      '(hugepages MISS <=1.50x); instructions: '
+                      'napi_alloc+consume 142, pktmbuf cache256 60. Why: '
+                      'a 1500 B npool packet is a head and a fragment',
+                      r.stdout)
+        # A miss with no known reason: its counts, no "Why".
+        self.assertIn('- drop / net_null 64B / npool-drop npool (no-huge '
+                      'MISS >=1.20x); instructions: npool-drop npool 62, '
+                      'testpmd rxonly 88\n', r.stdout)
+        self.assertIn('```\nstage   npool\ntotal   335.7\n```\n', r.stdout)
+
+    def test_target_list_annotated(self):
+        fd, targets = tempfile.mkstemp(suffix='.txt')
+        with os.fdopen(fd, 'w') as f:
+            f.write('Targets:\n'
+                    '  MISS <=1.50x: pkt / burst32 len 1500 / '
+                    'napi_alloc+consume = 9.1 ns/op (ratio 2.2 to x)\n'
+                    '  PASS <=1.00x: pkt / op len 64 / napi_alloc+consume '
+                    '= 5.0 ns/op (ratio 0.9 to x)\n')
+        self.addCleanup(os.unlink, targets)
+        res = {'pkt|burst32 len 1500|napi_alloc+consume': [
+            {'variant': 'napi_alloc+consume', 'ir_per_pkt': 142.4,
+             'unit': 'op'}]}
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            apps_callgrind.annotate(res, targets)
+        lines = buf.getvalue().splitlines()
+        self.assertTrue(lines[2].startswith('      why: a 1500 B npool'),
+                        lines)
+        self.assertEqual(lines[3], '      instructions/op: '
+                         'napi_alloc+consume 142')
+        self.assertTrue(lines[4].startswith('  PASS'), lines)
+        self.assertEqual(len(lines), 5, lines)
+        self.assertIsNone(miss_reasons.reason('pkt', 'op len 64',
+                                              'napi_alloc+consume'))
 
     def test_bad_input(self):
         r = self.run_py(self.write({'no': 'meta'}))
