@@ -324,7 +324,11 @@ class ReadmeTest(unittest.TestCase):
                       'unit': 'op'},
                      {'variant': 'pktmbuf cache256', 'ir_per_pkt': 60.1,
                       'unit': 'op'}]}
-        doc = results('CPU X', 'abc1234', ROWS + [alloc])
+        unknown = {'bench': 'reuse', 'case': 'no such case', 'variant': 'v',
+                   'unit': 'ns/op', 'value': 1.0, 'ratio': 1.0,
+                   'target': 'MISS <=0.50x', 'anchor': 'a',
+                   'mem': 'hugepages'}
+        doc = results('CPU X', 'abc1234', ROWS + [alloc, unknown])
         doc['budget'] = 'stage   npool\ntotal   335.7\n'
         r = self.run_py(self.write(doc))
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -333,10 +337,12 @@ class ReadmeTest(unittest.TestCase):
                       'napi_alloc+consume 142, pktmbuf cache256 60. Why: '
                       'a 1500 B npool packet is a head and a fragment',
                       r.stdout)
-        # A miss with no known reason: its counts, no "Why".
         self.assertIn('- drop / net_null 64B / npool-drop npool (no-huge '
                       'MISS >=1.20x); instructions: npool-drop npool 62, '
-                      'testpmd rxonly 88\n', r.stdout)
+                      'testpmd rxonly 88. Why: on 4 KiB pages', r.stdout)
+        # A miss with no known reason and no counts: where, nothing else.
+        self.assertIn('- reuse / no such case / v (hugepages MISS '
+                      '<=0.50x)\n', r.stdout)
         self.assertIn('```\nstage   npool\ntotal   335.7\n```\n', r.stdout)
 
     def test_target_list_annotated(self):
