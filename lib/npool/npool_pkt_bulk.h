@@ -28,15 +28,15 @@ unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
 		const uint32_t *lens, unsigned int n);
 
 /** @internal npool_pkt_lens_scan_pvt(): every len is tiny. */
-#define NPOOL_PKT_LENS_TINY 1u
+#define NPOOL_PKT_LENS_TINY_PVT 1u
 /** @internal npool_pkt_lens_scan_pvt(): every len equals lens[0]. */
-#define NPOOL_PKT_LENS_ONE 2u
+#define NPOOL_PKT_LENS_ONE_PVT 2u
 
 /**
- * @internal One pass over @p lens (@p n >= 1): NPOOL_PKT_LENS_TINY if all
- * are tiny (npool_pkt_is_tiny_len_pvt()), NPOOL_PKT_LENS_ONE if all are
- * lens[0], so that the burst's fragment size and cache are worked out
- * once (an RX refill, a generator's burst).
+ * @internal One pass over @p lens (@p n >= 1): NPOOL_PKT_LENS_TINY_PVT
+ * if all are tiny (npool_pkt_is_tiny_len_pvt()), NPOOL_PKT_LENS_ONE_PVT
+ * if all are lens[0], so that the burst's fragment size and cache are
+ * worked out once (an RX refill, a generator's burst).
  */
 static __rte_always_inline unsigned int
 npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
@@ -49,8 +49,9 @@ npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
 		big |= lens[i] > tiny_len;
 		diff |= lens[i] ^ lens[0];
 	}
-	return (big == 0 && np->small_pool != NULL ? NPOOL_PKT_LENS_TINY : 0) |
-		(diff == 0 ? NPOOL_PKT_LENS_ONE : 0);
+	return (big == 0 && np->small_pool != NULL ?
+			NPOOL_PKT_LENS_TINY_PVT : 0) |
+		(diff == 0 ? NPOOL_PKT_LENS_ONE_PVT : 0);
 }
 
 /** @internal @p n tiny packets in one bulk get from the small-packet
@@ -186,7 +187,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
 	/* All tiny (a copy-break burst): one bulk get of whole objects. */
 	lens_kind = npool_pkt_lens_scan_pvt(np, lens, n);
-	if (lens_kind & NPOOL_PKT_LENS_TINY)
+	if (lens_kind & NPOOL_PKT_LENS_TINY_PVT)
 		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
@@ -208,7 +209,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	k.rearm = npool_pkt_rearm_pvt((uint16_t)k.headroom);
 	k.nspare = 0;
 	k.ntiny = 0;
-	if (lens_kind & NPOOL_PKT_LENS_ONE)
+	if (lens_kind & NPOOL_PKT_LENS_ONE_PVT)
 		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 1);
 	else
 		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 0);
