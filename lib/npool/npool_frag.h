@@ -404,14 +404,17 @@ npool_frag_free_batch_pvt(struct npool_frag_free_batch_pvt *b,
 {
 	uintptr_t a = (uintptr_t)p;
 
-	if (b == NULL)
-		npool_free_frag_pvt(np, slot, p);
-	else if (!NPOOL_DEBUG_HOOKS && likely(a - b->cur_va < b->cur_len))
-		b->nb_cur++;
-	else if (!NPOOL_DEBUG_HOOKS && a - b->prev_va < b->prev_len)
-		b->nb_prev++;
-	else
-		npool_free_frag_pvt(np, slot, p);
+	if (b != NULL && !NPOOL_DEBUG_HOOKS) {
+		if (likely(a - b->cur_va < b->cur_len)) {
+			b->nb_cur++;
+			return;
+		}
+		if (a - b->prev_va < b->prev_len) {
+			b->nb_prev++;
+			return;
+		}
+	}
+	npool_free_frag_pvt(np, slot, p);
 }
 
 /** @internal End batch @p b: the counted references back in the biases. */

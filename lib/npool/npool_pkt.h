@@ -27,16 +27,18 @@
  * object: its truesize, npool_usage.small_pkt_size (512 B by default,
  * 576 B with a 128 B tiny_headroom). The pool holds
  * NPOOL_PKT_SMALL_POOL_PER_CHUNK per small chunk; without small chunks
- * (or with tiny_len 0) there are no tiny packets. npool_build_pkt(), clones and longer packets stay head
- * + fragment. Measured against the other shape (a direct mbuf carved
- * from the small chunks, its pool's ops freeing it by address): that
- * keeps the fragment allocator on the alloc path, an ops call on every
- * free and a 4 KiB pin per kept packet; the fixed objects' get and put
- * are both DPDK's inline cache (docs/perf/issue-17.md).
+ * (or with tiny_len 0) there are no tiny packets. npool_build_pkt(),
+ * clones and longer packets stay head + fragment. Measured against the
+ * other shape (a direct mbuf carved from the small chunks, its pool's ops
+ * freeing it by address): that keeps the fragment allocator on the alloc
+ * path, an ops call on every free and a 4 KiB pin per kept packet; the
+ * fixed objects' get and put are both DPDK's inline cache
+ * (docs/perf/issue-17.md).
  *
- * Small packets. Above tiny_len, a packet is small when its fragment (npool_pkt_fragsz()
- * of its len) is at most NPOOL_PKT_SMALL_FRAGSZ (1 KiB) or at most the
- * fragment of a NPOOL_PKT_SMALL_LEN (256 B) packet, whichever is larger:
+ * Small packets. Above tiny_len, a packet is small when its fragment
+ * (npool_pkt_fragsz() of its len) is at most NPOOL_PKT_SMALL_FRAGSZ
+ * (1 KiB) or at most the fragment of a NPOOL_PKT_SMALL_LEN (256 B)
+ * packet, whichever is larger:
  * len up to 872 B with the default 128 B headroom, and up to 256 B at any
  * headroom, so every copy-break packet (none with nb_small_chunks 0: the
  * arena has no small chunk then). Small packets come from a per-lcore

@@ -254,9 +254,9 @@ static uint64_t (*const instr_fn[BENCH_MAX_VARIANTS])(struct bench_variant *,
 };
 
 static uint64_t
-variant_run(const struct bench_case *bc, unsigned int i)
+variant_run(struct bench_case *bc, unsigned int i)
 {
-	struct bench_variant *v = (struct bench_variant *)&bc->v[i];
+	struct bench_variant *v = &bc->v[i];
 
 	if (!bench_opts.instr)
 		return v->run(v->arg, bc->n);
