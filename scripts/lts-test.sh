@@ -281,6 +281,15 @@ test_release() {
 	# The tests that did not pass, once each (meson lists failures twice).
 	grep -E '^ *[0-9]+/[0-9]+ .* (SKIP|FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' \
 		"$log" | awk '!seen[$0]++' | sed "s/^ */lts-test: $rel:   /" || true
+	# Their names again in the last lines, which are what a CI log shows.
+	LTS_FAILED_TESTS+=$(grep -E \
+		'^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$log" |
+		awk -v r="$rel" '!seen[$0]++ {
+			for (i = 2; i < NF; i++)
+				if ($i ~ /^(FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR)$/)
+					break
+			n = $2; for (j = 3; j < i; j++) n = n " " $j
+			printf " %s:%s", r, n }')
 	LTS_PASSED=$((LTS_PASSED + ${ok:-0} + ${xf:-0}))
 	LTS_FAILED=$((LTS_FAILED + fail))
 	LTS_SKIPPED=$((LTS_SKIPPED + ${skip:-0}))
@@ -320,7 +329,7 @@ case $cmd in
 __prepare) inner_prepare "$@" ;;
 __run) inner_run "$@" ;;
 test)
-	LTS_PASSED=0 LTS_FAILED=0 LTS_SKIPPED=0 LTS_STOP=0
+	LTS_PASSED=0 LTS_FAILED=0 LTS_SKIPPED=0 LTS_STOP=0 LTS_FAILED_TESTS=
 	failed=()
 	rels=$(releases "$@") || exit 2
 	for r in $rels; do
@@ -339,6 +348,9 @@ test)
 	done
 	if [ ${#failed[@]} -gt 0 ]; then
 		echo "lts-test: FAILED on ${failed[*]}"
+		[ -z "$LTS_FAILED_TESTS" ] ||
+			echo "lts-test: failed tests:$LTS_FAILED_TESTS" \
+				"(their output: $(cache_dir)/logs/RELEASE-testlog.txt)"
 	fi
 	echo "lts-test: $LTS_PASSED passed, $LTS_FAILED failed," \
 		"$LTS_SKIPPED skipped"
