@@ -8,13 +8,15 @@ set -euo pipefail
 # libcmocka-dev: the unit tests are part of the default build (-Dtests)
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libpcap-dev python3 libcmocka-dev"
-test_pkgs=""
+# dpdk-doc: DPDK's examples (multi_process client_server_mp, built by the
+# multiprocess-client-server test; l3fwd, built by the bench)
+test_pkgs="dpdk-doc"
 # procps: sysctl (not in a minimal Debian); traceroute, iputils-tracepath:
 # the gateway test and the demo (npool-fwd's ICMP errors)
 demo_pkgs="iproute2 ethtool iputils-ping iputils-tracepath traceroute procps"
 # doc: make doc (Doxygen HTML of the public headers)
 doc_pkgs="doxygen"
-bench_pkgs="dpdk-doc gnuplot-nox valgrind"
+bench_pkgs="gnuplot-nox valgrind"
 fuzz_pkgs="clang libclang-rt-14-dev"
 # vm: the guest kernel and busybox-static are fetched with apt-get download
 # by tests/vm/vm_image.py into BUILD/vm, not installed on the host.
