@@ -31,7 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'tests', 'bench'))
-from miss_reasons import reason  # noqa: E402
+from miss_reasons import instr_list, reason  # noqa: E402
 
 END = '<!-- /bench-table -->'
 INSERT = '<!-- bench-tables -->'
@@ -92,10 +92,7 @@ def missed(out, rows):
         line = '- %s / %s / %s (%s)' % (key[0], key[1], key[2], where)
         cg = next((r['callgrind'] for r in rs if r.get('callgrind')), None)
         if cg:
-            line += '; instructions: ' + ', '.join(
-                '%s %.0f' % (v['variant'], v['ir_per_pkt'])
-                if v.get('ir_per_pkt') is not None else
-                '%s: %s' % (v['variant'], v.get('error', '?')) for v in cg)
+            line += '; instructions: ' + instr_list(cg)
         why = reason(*key)
         if why:
             line += '. Why: ' + why

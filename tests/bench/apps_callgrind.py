@@ -41,7 +41,7 @@ from apps_frames import imix_sizes, write_pcap  # noqa: E402
 from apps_measure import NotReady, RunError, _pdeathsig, _stop  # noqa
 from apps_measure import connect, runtime_dir  # noqa: E402
 from apps_tools import Tools  # noqa: E402
-from miss_reasons import reason  # noqa: E402
+from miss_reasons import instr_list, reason  # noqa: E402
 
 
 def app_row(r):
@@ -173,10 +173,7 @@ def annotate(res, targets):
             for key, vs in res.items():
                 if ' %s = ' % key.replace('|', ' / ') in line:
                     print('      instructions/%s: %s' % (
-                        vs[0].get('unit', 'packet'), ', '.join(
-                        '%s %.0f' % (v['variant'], v['ir_per_pkt'])
-                        if v.get('ir_per_pkt') is not None else
-                        '%s ?' % v['variant'] for v in vs)))
+                        vs[0].get('unit', 'packet'), instr_list(vs)))
 
 
 def main():

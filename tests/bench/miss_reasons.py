@@ -88,3 +88,14 @@ def reason(bench, case, variant):
                 re.search(v, variant):
             return text
     return None
+
+
+def instr_list(variants):
+    """'variant N, variant N': the instructions a packet (or an op) of each
+    variant of a callgrind result (apps_callgrind.py, alloc_callgrind.py),
+    '?' with the error where a variant has no count."""
+    return ', '.join(
+        '%s %.0f' % (v['variant'], v['ir_per_pkt'])
+        if v.get('ir_per_pkt') is not None else
+        '%s ?%s' % (v['variant'], ' (%s)' % v['error'] if v.get('error')
+                    else '') for v in variants)

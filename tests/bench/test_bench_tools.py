@@ -369,6 +369,12 @@ class ReadmeTest(unittest.TestCase):
         self.assertEqual(len(lines), 5, lines)
         self.assertIsNone(miss_reasons.reason('pkt', 'op len 64',
                                               'napi_alloc+consume'))
+        # One formatter for every list of counts: a variant without a
+        # count keeps its error.
+        self.assertEqual(miss_reasons.instr_list([
+            {'variant': 'a', 'ir_per_pkt': 60.06},
+            {'variant': 'b', 'error': 'callgrind: no dump'},
+            {'variant': 'c'}]), 'a 60, b ? (callgrind: no dump), c ?')
 
     def test_bad_input(self):
         r = self.run_py(self.write({'no': 'meta'}))
