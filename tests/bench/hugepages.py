@@ -21,12 +21,15 @@ Used as a module (tests/integration/dpdk_tools.py) and from the shell
 """
 
 import argparse
+import fcntl
 import json
 import os
 import subprocess
 import sys
 
 NR = '/proc/sys/vm/nr_hugepages'
+# held by an exclusive reservation (root only, as the reservation)
+LOCK = '/run/lock/npool-hugepages.lock'
 
 
 def meminfo(key):
@@ -59,14 +62,23 @@ class Hugepages:
     mount=None: any hugetlbfs already mounted, else one mounted on
     /dev/hugepages; mount=DIR: a private hugetlbfs mounted on DIR (pass
     it as --huge-dir: no other run's files, nobody unmounts it under us).
+    exclusive=True: from reserve() to release() hold LOCK, so that the
+    tests meson runs side by side take their pages one after the other
+    (two reservations read the same free count and would share pages),
+    while they run in parallel with the tests that need none.
     """
 
-    def __init__(self, n, mount=None):
+    def __init__(self, n, mount=None, exclusive=False):
         self.n, self.want_mount = n, mount
         self.added, self.mounted, self.dir = 0, None, None
+        self.exclusive, self.lock = exclusive, None
 
     def reserve(self):
         """Reserve; returns the free pages (may be fewer than n)."""
+        if self.exclusive and self.lock is None:
+            os.makedirs(os.path.dirname(LOCK), exist_ok=True)
+            self.lock = open(LOCK, 'a')
+            fcntl.flock(self.lock, fcntl.LOCK_EX)
         try:
             # Another process may take pages meanwhile: ask again, twice.
             for _ in range(3):
@@ -113,6 +125,9 @@ class Hugepages:
             # and keeps them.
             _set_nr(max(_nr() - self.added, 0))
             self.added = 0
+        if self.lock is not None:
+            self.lock.close()
+            self.lock = None
 
     def __enter__(self):
         self.reserve()

@@ -12,6 +12,7 @@ Exit 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -25,6 +26,8 @@ import harness  # noqa: E402
 
 VDEVS = ['net_null0', 'net_null1']
 TIMEOUT = 60
+# bad command lines run at once (2 cores; each mostly EAL start-up)
+PARALLEL = 4
 
 # name, app arguments ({v4}/{v6}/{other} = route files written below),
 # regex the output must contain (case-insensitive)
@@ -414,10 +417,15 @@ def main():
         fails.extend('set-up: ' + p for p in setup_problems(a.app, work))
         fails += skipped_problems(a.app, work, files)
         fails += duplicates_problems(a.app, work)
-        for name, args, want in CASES:
-            args = [x.format(**files) for x in args]
-            want = want.format(**{k: re.escape(v) for k, v in files.items()})
-            res = run_case(a.app, work, args)
+        # The bad command lines are independent runs: PARALLEL at once
+        # (each mostly waits on EAL start-up), judged in table order.
+        cases = [(name, [x.format(**files) for x in args],
+                  want.format(**{k: re.escape(v) for k, v in files.items()}))
+                 for name, args, want in CASES]
+        with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
+            results = list(pool.map(
+                lambda c: run_case(a.app, work, c[1]), cases))
+        for (name, args, want), res in zip(cases, results):
             out = res.stdout + res.stderr
             why = []
             if res.timed_out or res.crashed or res.rc != 2:

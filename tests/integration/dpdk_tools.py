@@ -338,7 +338,7 @@ def case_testpmd_ops(a, work):
 
 def testpmd_ops_problems(plugin, work):
     prefix = work.new_prefix()
-    cmd = ['dpdk-testpmd', '--no-huge', '-m', '1024', '--no-pci',
+    cmd = ['dpdk-testpmd', '--no-huge', '-m', '256', '--no-pci',
            '--file-prefix', prefix, '-l', '0-1', '-d', plugin,
            '--mbuf-pool-ops-name', 'npool', '--vdev', 'net_null0',
            '--vdev', 'net_null1', '--', '--forward-mode=io',
@@ -402,7 +402,7 @@ def main():
                    for d in os.environ.get('PATH', '').split(':')):
             harness.log('FAIL: %s not found (Debian package dpdk)' % tool)
             return 1
-    with Hugepages(HUGEPAGES):
+    with Hugepages(HUGEPAGES, exclusive=True):
         return harness.run_cases(names, 'tools',
                                  lambda n, work: CASES[n](a, work), a.keep)
 

@@ -245,7 +245,7 @@ def main():
     mnt = tempfile.mkdtemp(prefix='npool-mp-huge-', dir='/run')
     try:
         with drop_in_plugin(a.build) as a.plugin, \
-                Hugepages(HUGEPAGES, mount=mnt) as hp:
+                Hugepages(HUGEPAGES, mount=mnt, exclusive=True) as hp:
             return harness.run_cases(
                 names, 'mp', lambda n, work: CASES[n](a, work, hp.dir),
                 a.keep)

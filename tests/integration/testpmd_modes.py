@@ -93,17 +93,59 @@ def frames():
     return out
 
 
+def port_stats(text):
+    """{port: {key: n}} of the last "show port stats" block of each port."""
+    stats = {}
+    for port, block in re.findall(
+            r'NIC statistics for port (\d+)\s+#+\n(.*?)#####', text, re.S):
+        stats[int(port)] = {k: int(v) for k, v in
+                            re.findall(r'([A-Z]+-[a-z]+):\s+(\d+)', block)
+                            if k in PORT_KEYS}
+    return stats
+
+
+def wait_log(path, proc, done, limit_s):
+    """Poll the log at @p path until done(text) or @p proc ends or
+    @p limit_s (times the multiplier) passes; returns whether done."""
+    deadline = time.monotonic() + limit_s * harness.TIMEOUT_MULTIPLIER
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(path, 'rb') as f:
+            if done(f.read().decode(errors='replace')):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def forwarded(mode, nframes):
+    """done() of wait_log(): every port read the capture (a generator:
+    sent something), in the last stats printed (none before `start`)."""
+    def done(text):
+        st = port_stats(text)
+        if sorted(st) != [0, 1]:
+            return False
+        if mode in GENERATORS:
+            return all(st[p]['TX-packets'] > 0 for p in (0, 1))
+        return all(st[p]['RX-packets'] >= nframes for p in (0, 1))
+    return done
+
+
 def run_testpmd(a, work, mode, extra, plugin, tag, huge_dir):
     """One testpmd run: (exit status, log, {port: {key: n}}, pool state,
-    [tx pcap bytes])."""
+    [tx pcap bytes]). Driven by its output, not by sleeps: up (links
+    checked), `start`, `show port stats all` until every port read the
+    capture (or, generating, sent), then stop, dump, stats and quit in
+    one go (testpmd runs its commands in order)."""
     prefix = work.new_prefix()
     inp = work.file('in.pcap')
     outs = [work.file('%s-out%d.pcap' % (tag, p)) for p in (0, 1)]
+    logf = work.file(tag + '.log')
     eal = ['--no-pci', '--no-telemetry', '--file-prefix', prefix, '-l',
            '0-1']
-    # xmemhuge maps its own hugepages beside EAL's.
+    # xmemhuge maps its own hugepages beside EAL's. testpmd mlockall()s
+    # its memory: -m 256 (40 MB of mbufs at --mbuf-size 9000) locks in
+    # 0.4 s, where -m 1024 took 4 s of page faults a run.
     eal = (['--huge-dir', huge_dir, '-m', '128'] if huge_dir else
-           ['--no-huge', '-m', '1024']) + eal
+           ['--no-huge', '-m', '256']) + eal
     for p in (0, 1):
         # A generator writes millions of frames a second: to net_null,
         # not to a pcap file (that took 40 s and GBs of disk).
@@ -114,23 +156,26 @@ def run_testpmd(a, work, mode, extra, plugin, tag, huge_dir):
     cmd = ['dpdk-testpmd'] + eal + [
         '--', '-i', '--forward-mode=' + mode, '--nb-cores=1',
         '--total-num-mbufs=4096', '--no-flush-rx'] + extra
-    script = [('start', 1.0), ('stop', 0.5), ('dump_mempool', 0.2),
-              ('show port stats all', 0.2), ('quit', 0)]
-    with open(work.file(tag + '.log'), 'wb') as log:
+
+    def send(p, lines):
+        p.stdin.write(''.join(l + '\n' for l in lines).encode())
+        p.stdin.flush()
+
+    with open(logf, 'wb') as log:
         p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=log,
                              stderr=subprocess.STDOUT)
         try:
             # Up: testpmd checks the links, then reads its commands.
-            deadline = time.monotonic() + 30 * harness.TIMEOUT_MULTIPLIER
+            wait_log(logf, p, lambda t: 'Checking link statuses...' in t, 30)
+            send(p, ['start'])
+            done = forwarded(mode, len(frames()))
+            deadline = time.monotonic() + 10 * harness.TIMEOUT_MULTIPLIER
             while time.monotonic() < deadline and p.poll() is None:
-                with open(work.file(tag + '.log'), 'rb') as f:
-                    if b'Checking link statuses...' in f.read():
-                        break
-                time.sleep(0.1)
-            for line, pause in script:
-                p.stdin.write((line + '\n').encode())
-                p.stdin.flush()
-                time.sleep(pause * harness.TIMEOUT_MULTIPLIER)
+                send(p, ['show port stats all'])
+                if wait_log(logf, p, done, 0.2):
+                    break
+            send(p, ['stop', 'dump_mempool', 'show port stats all',
+                     'quit'])
             p.stdin.close()
             rc = p.wait(60)
         except (subprocess.TimeoutExpired, BrokenPipeError):
@@ -138,15 +183,10 @@ def run_testpmd(a, work, mode, extra, plugin, tag, huge_dir):
             rc = p.wait()
     for d in harness.runtime_dirs(prefix):
         shutil.rmtree(d, ignore_errors=True)
-    with open(work.file(tag + '.log'), errors='replace') as f:
+    with open(logf, errors='replace') as f:
         text = f.read()
-    stats = {}
-    # "show port stats all": one block per port, after dump_mempool.
-    for port, block in re.findall(
-            r'NIC statistics for port (\d+)\s+#+\n(.*?)#####', text, re.S):
-        stats[int(port)] = {k: int(v) for k, v in
-                            re.findall(r'([A-Z]+-[a-z]+):\s+(\d+)', block)
-                            if k in PORT_KEYS}
+    # "show port stats all" of the end: the blocks after dump_mempool.
+    stats = port_stats(text)
     pool = None
     m = re.search(r'mempool <mb_pool_0>.*?\n  size=(\d+).*?'
                   r'total_cache_count=(\d+).*?common_pool_count=(\d+)',
@@ -168,7 +208,8 @@ def case(a, work, name):
     huge_dir = None
     hp = None
     if 'xmemhuge' in name:
-        hp = hugepages.Hugepages(128, mount=work.file('huge'))
+        hp = hugepages.Hugepages(128, mount=work.file('huge'),
+                                     exclusive=True)
         os.makedirs(work.file('huge'), exist_ok=True)
         if hp.reserve() < 128:
             hp.release()
