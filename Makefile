@@ -1,6 +1,8 @@
 # Thin wrapper: meson + ninja do the work.
 #   make demo   live traffic through npool-fwd between two network namespaces
-#   make test   unit + integration tests (meson test)
+#   make test   unit + integration tests (meson test), but the slow suite
+#   make test-release   the tests of what differs between DPDK releases
+#   make check-all   every check on every release (hours; CI runs a part)
 #   make doc    API reference: Doxygen HTML of the public headers (BUILD/doc)
 #   make bench  benchmarks, ratios against DPDK's stock path (QUICK=1: < 2 min)
 #   make test SANITIZE=address,undefined   the same tests on a sanitizer build
@@ -11,8 +13,8 @@
 #   make vm-test    npool-fwd on DPDK's em and igb PMDs inside a QEMU guest
 #   make conformance  DPDK's own autotests on stock and npool ops
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
-#   make lts-test [LTS=24.11]   make test on DPDK 22.11, 24.11 and 25.11,
-#                   each in a Debian root (scripts/lts-test.sh)
+#   make lts-test [LTS=24.11]   make test-release on DPDK 22.11, 24.11 and
+#                   25.11, each in a Debian root (scripts/lts-test.sh)
 BUILD ?= build
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?=
@@ -22,14 +24,18 @@ comma := ,
 
 # A sanitizer build lives in a folder of its own (build-san-address-undefined);
 # -O2 -g so that reports name files and lines (tests/sanitizers).
+# Its tests: all but the 'static' suite (file checks and python only:
+# nothing of ours for a sanitizer to watch).
 ifneq ($(SANITIZE),)
 BUILD := build-san-$(subst $(comma),-,$(SANITIZE))
 MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false -Dbench=false \
 	--buildtype=debugoptimized
+SAN_SKIP := --no-suite static
 endif
 
-.PHONY: all build test demo doc bench install clean tsan fuzz stress soak \
-	vm-test check-git-log lts-test conformance
+.PHONY: all build test test-release check-slow check-all demo doc bench \
+	install clean tsan fuzz stress soak vm-test check-git-log lts-test \
+	conformance
 
 all: build
 
@@ -46,12 +52,43 @@ build:
 # (is_parallel: false). The slow suite is make check-all's. A failure
 # ends with the failed tests' names and last lines (scripts/test-tail.py).
 TEST_JOBS ?= 4
+MESON_TEST = meson test -C $(BUILD) --print-errorlogs --num-processes $(TEST_JOBS)
+TEST_TAIL = { python3 scripts/test-tail.py $(BUILD); exit 1; }
 test:
 	bash scripts/deps.sh test
 	$(MAKE) --no-print-directory $(BUILD)/build.ninja
 	ninja -C $(BUILD)
-	meson test -C $(BUILD) --print-errorlogs --num-processes $(TEST_JOBS) \
-		--no-suite slow || { python3 scripts/test-tail.py $(BUILD); exit 1; }
+	$(MESON_TEST) --no-suite slow $(SAN_SKIP) || $(TEST_TAIL)
+
+# The slow suite (dpdk-autotests-slow: timer-driven autotests, their
+# reasons in tests/conformance/dpdk_autotests.py SLOW): make check-all.
+check-slow:
+	bash scripts/deps.sh test
+	$(MAKE) --no-print-directory $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	$(MESON_TEST) --suite slow || $(TEST_TAIL)
+
+# Every check on every release: what CI runs (.ci/run) and what it leaves
+# out (docs/testing.md#what-runs-where): the slow suite, every test in
+# each LTS root (LTS= to choose), every vm-test device. Root; hours.
+check-all:
+	$(MAKE) --no-print-directory test
+	$(MAKE) --no-print-directory check-slow
+	$(MAKE) --no-print-directory doc
+	LTS="$(LTS)" bash scripts/lts-test.sh full
+	$(MAKE) --no-print-directory test SANITIZE=address,undefined
+	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory fuzz SECONDS=$(SECONDS)
+	$(MAKE) --no-print-directory vm-test
+	QUICK=1 $(MAKE) --no-print-directory bench
+
+# The build and the 'release' suite: what differs between DPDK releases
+# (scripts/lts-test.sh runs it in each release's Debian root).
+test-release:
+	bash scripts/deps.sh test
+	$(MAKE) --no-print-directory $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	$(MESON_TEST) --suite release || $(TEST_TAIL)
 
 demo:
 	bash scripts/deps.sh demo
