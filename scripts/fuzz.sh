@@ -1,6 +1,7 @@
 #!/bin/bash
 # Fuzz every libFuzzer target of tests/fuzz for SECONDS each (make fuzz).
 #   scripts/fuzz.sh [BUILD] [SECONDS] [TARGET...]   (default build-fuzz 60, all)
+#   JOBS=N  targets at a time (default: one per CPU)
 # BUILD is configured once with clang, -Dfuzz=true, ASan + UBSan (every
 # finding fatal) and -fsanitize=fuzzer-no-link on everything the targets
 # link. Each target starts from the committed corpus, its regressions and
@@ -50,8 +51,9 @@ leftovers_rm() {
 		"${XDG_RUNTIME_DIR:-/tmp}/dpdk/np-fz-$1-$2" "/tmp/np-fz-cli-$2"
 }
 
-status=0
-printf '%-10s %10s %9s %7s %7s %6s %s\n' target execs exec/s cov ft new result
+# The targets side by side, JOBS at a time (default: one per CPU): each
+# still gets SECONDS of a CPU of its own. Reported in order once all end.
+jobs=${JOBS:-$(nproc)}
 for t in $targets; do
 	bin=$build/tests/fuzz/${t}_fuzz
 	log=$work/$t.log
@@ -68,11 +70,27 @@ for t in $targets; do
 			"$work/seeds/$t"; do
 		[ -d "$d" ] && dirs+=("$d")
 	done
-	rc=0
-	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1 &
-	pid=$!
-	wait $pid || rc=$?
-	leftovers_rm "$t" "$pid"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n || true
+	done
+	rm -f "$work/$t.rc" "$work/$t.pid"
+	(
+		"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1 &
+		echo $! >"$work/$t.pid"
+		rc=0
+		wait $! || rc=$?
+		echo $rc >"$work/$t.rc"
+	) &
+done
+wait
+status=0
+printf '%-10s %10s %9s %7s %7s %6s %s\n' target execs exec/s cov ft new result
+for t in $targets; do
+	bin=$build/tests/fuzz/${t}_fuzz
+	log=$work/$t.log
+	art=$work/artifacts/$t/
+	rc=$(cat "$work/$t.rc" 2>/dev/null || echo 1)
+	leftovers_rm "$t" "$(cat "$work/$t.pid" 2>/dev/null || echo none)"
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	new=$(sed -n 's/^stat::new_units_added: *//p' "$log")

@@ -4,8 +4,12 @@
 #   22.11  bookworm (Debian 12)   24.11  trixie (Debian 13)   25.11  sid
 #
 # Usage: scripts/lts-test.sh [test] [RELEASE...]    (make lts-test)
-#          build and `make test` the tree on each release (default: $LTS,
-#          else all three; LTS="24.11 25.11" or LTS=24.11,25.11)
+#          build the tree and run `make test-release` on each release:
+#          the tests of what differs between releases (meson suite
+#          'release', docs/testing.md) (default: $LTS, else all three;
+#          LTS="24.11 25.11" or LTS=24.11,25.11)
+#        scripts/lts-test.sh full [RELEASE...]    (make check-all)
+#          the same with every test: `make test` and the slow suite
 #        scripts/lts-test.sh shell RELEASE [CMD...]
 #          a shell (or CMD) as root inside RELEASE's root, the tree in
 #          /npool, with the host's network (apt-get works) and /dev
@@ -60,8 +64,10 @@ cache_dir() {
 	echo "$c"
 }
 
+# ccache: with CCACHE_DIR set (CI sets it), a run compiles through the
+# host's cache folder, bound on /ccache in the root.
 packages() {
-	echo "$(bash "$here/scripts/deps.sh" --list test) make" \
+	echo "$(bash "$here/scripts/deps.sh" --list test) make ccache" \
 		"${NPOOL_LTS_EXTRA:-}"
 }
 
@@ -106,7 +112,7 @@ chroot_env() {
 	shift
 	chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
-		${CI:+CI="$CI"} "$@"
+		${CI:+CI="$CI"} ${CCACHE_DIR:+CCACHE_DIR=/ccache} "$@"
 }
 
 # The hidden entry points run by unshare, in the new namespaces.
@@ -131,6 +137,10 @@ inner_run() {
 	trap "umount -R '$m' 2>/dev/null || umount -lR '$m'" EXIT
 	mount -t overlay overlay -o "lowerdir=$lower,upperdir=$run/upper,workdir=$run/work" "$m"
 	mount_root "$m"
+	if [ -n "${CCACHE_DIR:-}" ]; then
+		mkdir -p "$CCACHE_DIR" "$m/ccache"
+		mount --bind "$CCACHE_DIR" "$m/ccache"
+	fi
 	if [ "$net" = own ]; then
 		chroot_env "$m" ip link set lo up
 	else
@@ -229,8 +239,10 @@ drop_run() {
 	LTS_RUN=
 }
 
+# A meson summary count, summed over the runs of the log (full: two).
 count() {
-	sed -n "s/^$1: *\([0-9]*\).*/\1/p" "$2" | tail -1
+	sed -n "s/^$1: *\([0-9]*\).*/\1/p" "$2" |
+		awk '{ s += $1 } END { if (NR) print s }'
 }
 
 # Build and test on release $1; prints its report line; 0 when it passed.
@@ -252,14 +264,14 @@ test_release() {
 	mkdir -p "$(cache_dir)/logs"
 	log=$(cache_dir)/logs/$rel.log
 	echo "lts-test: $rel: DPDK $ver (libdpdk-dev $pkg, gcc $gcc):" \
-		"make build, make test (log: $log)"
+		"make build, make $LTS_MAKE (log: $log)"
 	rc=0
 	# shellcheck disable=SC2016
 	run_in_root "$ROOT" own /bin/bash -c '
 		cd /npool || exit 1
 		echo "DPDK $(pkg-config --modversion libdpdk)"
 		make build || exit 100
-		make test' >"$log" 2>&1 || rc=$?
+		make '"$LTS_MAKE" >"$log" 2>&1 || rc=$?
 	cp "$LTS_RUN/upper/npool/build/meson-logs/testlog.txt" \
 		"$(cache_dir)/logs/$rel-testlog.txt" 2>/dev/null || true
 	drop_run
@@ -325,6 +337,14 @@ trap drop_run EXIT
 trap 'exit 130' INT TERM HUP
 cmd=${1:-test}
 [ $# -gt 0 ] && shift
+# What a release runs: the release suite, or (full) everything.
+LTS_MAKE=test-release
+case $cmd in
+full)
+	LTS_MAKE="test check-slow"
+	cmd=test
+	;;
+esac
 case $cmd in
 __prepare) inner_prepare "$@" ;;
 __run) inner_run "$@" ;;
@@ -386,5 +406,5 @@ clean)
 		rm -rf "${d:?}"
 	done
 	;;
-*) die "unknown command '$cmd' (test|shell|root|clean)" ;;
+*) die "unknown command '$cmd' (test|full|shell|root|clean)" ;;
 esac
