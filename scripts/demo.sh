@@ -169,8 +169,8 @@ if drops.get("local"):
     print("     (local: to the router's own addresses, ARP and NDP for them included)")
 if drops.get("mtu"):
     print("     (mtu: above --mtu with DF set / IPv6: answered by frag needed / packet too big)")
-if drops.get("martian_dst"):
-    print("     (martian_dst: the hosts' own IPv6 link-local multicast, e.g. MLD reports"
+if drops.get("mc_local"):
+    print("     (mc_local: the hosts' own IPv6 link-local multicast, e.g. MLD reports"
           " to ff02::16, which a router never forwards)")
 leak = j["leak"]
 check(leak.get("ok") is True and leak.get("mbufs_out") == 0 and leak.get("frags_out") == 0,

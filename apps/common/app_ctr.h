@@ -25,7 +25,7 @@ extern "C" {
 struct app_json;
 
 /** Most drop reasons an app may name. */
-#define APP_MAX_REASONS 24u
+#define APP_MAX_REASONS 32u
 
 /** Most event counters an app may name (app_stats_desc.events). */
 #define APP_MAX_EVENTS 16u

@@ -25,7 +25,12 @@
 extern "C" {
 #endif
 
-/** Drop reasons, in the order the checks run (docs/npool-fwd.md). */
+/**
+ * Drop reasons, in the order the checks run (docs/npool-fwd.md) up to
+ * FWD_LOCAL; the reasons after it were added later and sit at the end so
+ * that the numbers before stay (their place among the checks: fwd_cast.h
+ * and the table of docs/apps/npool-fwd.md).
+ */
 enum fwd_reason {
 	FWD_TRUNCATED,
 	FWD_VLAN,
@@ -47,12 +52,39 @@ enum fwd_reason {
 	 * them included: answered (fwd_icmp.h) or not, never forwarded.
 	 * Found with the route (a host route to FWD_HOP_LOCAL). */
 	FWD_LOCAL,
+	/** A frame to another station's unicast MAC (Linux's
+	 * PACKET_OTHERHOST), whatever it carries: first of all checks. */
+	FWD_L2_OTHERHOST,
+	/** Unicast IP to forward in a link-layer broadcast frame (Linux's
+	 * ip_forward() takes PACKET_HOST only; RFC 1812 5.3.4). */
+	FWD_L2_BCAST,
+	/** The same in a link-layer multicast frame. */
+	FWD_L2_MCAST,
+	/** IPv4 broadcast for the router: 255.255.255.255, or a directed
+	 * broadcast of a port's prefix (--port-addr) it does not forward
+	 * (--bc-forwarding 0): never forwarded as unicast. */
+	FWD_BCAST,
+	/** IP multicast for the link: 224.0.0.0/24, IGMP, IPv6 scope up to
+	 * link-local (ff00::/16 .. ff02::/16): never routed. */
+	FWD_MC_LOCAL,
+	/** IP multicast without an (S,G) or (*,G) route (--mroute). */
+	FWD_MC_NO_ROUTE,
+	/** IP multicast in on a port other than its route's (the RPF
+	 * check; Linux's "wrong interface"). */
+	FWD_MC_RPF,
+	/** IP multicast whose TTL / hop limit is not above the threshold of
+	 * any output port of its route (or whose length is above the MTU of
+	 * every one): nothing to send. */
+	FWD_MC_TTL,
 	FWD_NB_REASONS,
 };
 
 /** Verdicts of the classifier beside the drop reasons. */
 #define FWD_PASS     (FWD_NB_REASONS + 0) /**< forward as is */
 #define FWD_FRAGMENT (FWD_NB_REASONS + 1) /**< IPv4 above the MTU, DF clear */
+/** IP multicast to replicate by its route (fwd_mcast.h): the route's
+ * index in fwd_meta.port, the packet not yet rewritten. */
+#define FWD_MCAST    (FWD_NB_REASONS + 2)
 
 /** JSON/table names of the reasons, indexed by enum fwd_reason. */
 extern const char *const fwd_reason_names[FWD_NB_REASONS];
@@ -173,11 +205,29 @@ struct fwd_conf {
 	/** The router's addresses and ICMP settings (fwd_addr.h); NULL or
 	 * none: it says nothing itself, as l3fwd. */
 	struct fwd_addrs *addrs;
+	/** Multicast routes (--mroute, fwd_mcast.h); NULL: none, and IP
+	 * multicast is not routed (mc_no_route). */
+	struct fwd_mroutes *mroutes;
+	/** --forward-otherhost: a frame to another station's unicast MAC is
+	 * taken as one to the port (l3fwd checks no MAC), not dropped as
+	 * l2_otherhost. */
+	bool forward_otherhost;
+	/** --bc-forwarding 1: a directed broadcast to a port's prefix leaves
+	 * there as a link broadcast (Linux's bc_forwarding). */
+	bool bc_forwarding;
+	/** Each port's MAC as fwd_eth_to_port() compares it:
+	 * fwd_conf_l2_prepare(). */
+	uint64_t rx_mac[RTE_MAX_ETHPORTS];
+	/** Non-zero at the last octet of each of the router's IPv4
+	 * addresses (fwd_routes_load()): a source ending so is checked
+	 * against them (fwd_cast_own_src4()), off the fast path. */
+	uint8_t own4_octet[256];
 	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
 	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
 	/* Command line only. */
 	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
 	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
+	const char *mroute_file; /**< --mroute file, NULL = none */
 	uint32_t eth_dest_set; /**< bit per port given by --eth-dest */
 	bool mtu_set;          /**< --mtu given */
 	uint32_t max_pkt_len;  /**< --max-pkt-len (then mtu is it - 18), 0 */
@@ -258,7 +308,9 @@ struct app_cli;
 
 /**
  * Describe npool-fwd's own options (--lookup, -L, -E, --rule_ipv4,
- * --rule_ipv6, --eth-dest, --mtu, --max-pkt-len, --parse-ptype) in @p cli
+ * --rule_ipv6, --eth-dest, --mtu, --max-pkt-len, --parse-ptype, the
+ * router's addresses and ICMP settings, --port-mtu, --mroute,
+ * --bc-forwarding, --forward-otherhost) in @p cli
  * for app_cli_parse(), which then writes them into @p fc. An --eth-dest
  * port must exist (rte_ethdev); --mtu and --max-pkt-len exclude each
  * other. Main lcore.
@@ -281,6 +333,32 @@ void fwd_routes_free(struct fwd_conf *fc);
 
 /** Free the route tables only (any of them may be NULL). */
 void fwd_routes_free_tables(struct fwd_conf *fc);
+
+/**
+ * An unsigned decimal (digits only, no sign, no blank) of at most @p max.
+ * @return 0 with @p v set, or -1.
+ */
+int fwd_parse_dec(const char *s, unsigned long max, unsigned long *v);
+
+/**
+ * One line of fwd_read_lines(), its newline kept, writable.
+ * @return 0, or -1 with @p why set (a bad line: reading stops).
+ */
+typedef int (*fwd_line_t)(void *ctx, char *line, unsigned int lineno,
+		const char **why);
+
+/**
+ * Read @p f to its end, one call of @p cb per line; a line holding a NUL
+ * byte or of LINE_MAX bytes or more is bad.
+ *
+ * @param lineno
+ *   Set to the number of the last line read (1-based; 0: none).
+ * @param why
+ *   Set to the reason of a bad line, else NULL.
+ * @return 0; -1 for a bad line; -2 when reading failed (errno set).
+ */
+int fwd_read_lines(FILE *f, fwd_line_t cb, void *ctx, unsigned int *lineno,
+		const char **why);
 
 /**
  * Append @p el (@p size bytes) to a growing array @p *arr of @p *n
@@ -307,7 +385,8 @@ fwd_egress_mtu(const struct fwd_conf *fc, uint16_t port)
  */
 int fwd_port_mtu_apply(struct fwd_conf *fc);
 
-/** Fill fc->eth16 from fc->l2, once fc->l2 is set (setup). */
+/** Fill fc->eth16 and fc->rx_mac from fc->l2, once fc->l2 is set
+ * (setup). */
 void fwd_conf_l2_prepare(struct fwd_conf *fc);
 
 /** The lcore loop (lcore_function_t); @p arg is an array of

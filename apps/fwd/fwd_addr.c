@@ -21,6 +21,7 @@ fwd_addr_init(struct fwd_addrs *a)
 	a->ratelimit_ms = FWD_ICMP_RATELIMIT_MS;
 	a->msgs_per_sec = FWD_ICMP_MSGS_PER_SEC;
 	a->msgs_burst = FWD_ICMP_MSGS_BURST;
+	a->echo_ignore_bcast = true;
 }
 
 /* Host-order mask of an IPv4 prefix length 1..32. */
@@ -68,25 +69,7 @@ fwd_addr_own4(const struct fwd_addrs *a, uint32_t be)
 bool
 fwd_addr_bcast4(const struct fwd_addrs *a, uint32_t be)
 {
-	const uint32_t h = rte_be_to_cpu_32(be);
-	uint64_t ports = a->ports;
-	unsigned int i;
-
-	while (ports != 0) {
-		const struct fwd_port_addr *pa =
-			&a->p[__builtin_ctzll(ports)];
-
-		ports &= ports - 1;
-		for (i = 0; i < pa->n4; i++) {
-			const uint32_t m = mask4(pa->len4[i]);
-
-			if (pa->len4[i] < 31 && (h & m) ==
-					(rte_be_to_cpu_32(pa->v4[i]) & m) &&
-					(h | m) == UINT32_MAX)
-				return true;
-		}
-	}
-	return false;
+	return fwd_addr_bcast4_port(a, be) >= 0;
 }
 
 bool
@@ -318,11 +301,24 @@ fwd_addr_link_local(struct fwd_addrs *a, const struct rte_ether_addr *mac)
 	}
 }
 
+/* Append one host route of @p ip (@p v6: 16 bytes, else 4) to @p hop. */
+static int
+host_route(struct fwd_route_set *s, bool v6, const void *ip, uint16_t hop)
+{
+	struct fwd_route r;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.ip, ip, v6 ? 16 : 4);
+	r.depth = v6 ? 128 : 32;
+	r.port = hop;
+	return fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(r), &r);
+}
+
 int
 fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s, bool v6)
 {
-	struct fwd_route r;
 	unsigned int p, i, n;
+	uint32_t b;
 	int added = 0;
 
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
@@ -330,18 +326,40 @@ fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s, bool v6)
 
 		n = v6 ? pa->n6 : pa->n4;
 		for (i = 0; i < n; i++) {
-			memset(&r, 0, sizeof(r));
-			if (v6)
-				memcpy(r.ip, pa->v6[i], 16);
-			else
-				memcpy(r.ip, &pa->v4[i], 4);
-			r.depth = v6 ? 128 : 32;
-			r.port = FWD_HOP_LOCAL;
-			if (fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(r),
-					&r) < 0)
+			if (host_route(s, v6, v6 ? (const void *)pa->v6[i] :
+					(const void *)&pa->v4[i],
+					FWD_HOP_LOCAL) < 0)
+				return -1;
+			added++;
+			/* Linux's local table: the prefix's broadcast. */
+			if (v6 || pa->len4[i] >= 31)
+				continue;
+			b = rte_cpu_to_be_32(rte_be_to_cpu_32(pa->v4[i]) |
+					~mask4(pa->len4[i]));
+			if (host_route(s, false, &b, FWD_HOP_BCAST) < 0)
 				return -1;
 			added++;
 		}
 	}
 	return added;
+}
+
+int
+fwd_addr_bcast4_port(const struct fwd_addrs *a, uint32_t be)
+{
+	const uint32_t h = rte_be_to_cpu_32(be);
+	uint64_t ports = a->ports;
+	unsigned int i, p;
+
+	while (ports != 0) {
+		p = (unsigned int)__builtin_ctzll(ports);
+		ports &= ports - 1;
+		for (i = 0; i < a->p[p].n4; i++)
+			if (a->p[p].len4[i] < 31 &&
+					(h | mask4(a->p[p].len4[i])) == UINT32_MAX &&
+					((h ^ rte_be_to_cpu_32(a->p[p].v4[i])) &
+					 mask4(a->p[p].len4[i])) == 0)
+				return (int)p;
+	}
+	return -1;
 }

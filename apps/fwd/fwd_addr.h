@@ -29,6 +29,20 @@ extern "C" {
  * every port, below FWD_FIB_MISS (fits 2-byte FIB next hops). */
 #define FWD_HOP_LOCAL (FWD_FIB_MISS - 1)
 
+/** Next hop of the broadcast addresses of the router's prefixes (a port
+ * address of prefix length up to 30, as Linux's local table has them):
+ * a packet to one leaves the checks as "bcast" (fwd_cast.h). Below
+ * FWD_HOP_BAD. */
+#define FWD_HOP_BCAST (FWD_HOP_BAD - 1)
+
+/** Whether next hop @p hop is FWD_HOP_LOCAL or FWD_HOP_BCAST: a route
+ * the router adds for itself, kept as it is by fwd_routes_add(). */
+static inline bool
+fwd_hop_own(uint32_t hop)
+{
+	return hop == FWD_HOP_LOCAL || hop == FWD_HOP_BCAST;
+}
+
 /** Addresses of one family a port may have. */
 #define FWD_ADDR_MAX 8
 
@@ -56,6 +70,9 @@ struct fwd_addrs {
 	uint32_t ratelimit_ms;   /**< per destination, 0 = no limit */
 	uint32_t msgs_per_sec;   /**< per port and lcore, 0 = no limit */
 	uint32_t msgs_burst;     /**< bucket depth of msgs_per_sec */
+	/** Echo requests to a broadcast address go unanswered (Linux's
+	 * icmp_echo_ignore_broadcasts, 1 by default). */
+	bool echo_ignore_bcast;
 };
 
 /** Set the defaults (no address, Linux's ICMP limits). */
@@ -82,7 +99,8 @@ void fwd_addr_link_local(struct fwd_addrs *a,
 
 /**
  * Append a host route to FWD_HOP_LOCAL for each address of one family
- * to @p s (line 0).
+ * to @p s (line 0), and for each IPv4 prefix of length up to 30 a host
+ * route of its broadcast address to FWD_HOP_BCAST.
  *
  * @return The routes appended, or -1 when out of memory.
  */
@@ -94,6 +112,12 @@ bool fwd_addr_own4(const struct fwd_addrs *a, uint32_t be);
 
 /** Whether IPv4 @p be is the broadcast address of a port's prefix. */
 bool fwd_addr_bcast4(const struct fwd_addrs *a, uint32_t be);
+
+/**
+ * The port whose prefix (of length up to 30) has IPv4 @p be (network
+ * order) as its broadcast address, the first such port; -1 for none.
+ */
+int fwd_addr_bcast4_port(const struct fwd_addrs *a, uint32_t be);
 
 /** Whether IPv6 @p ip is an address of port @p port (link-local too). */
 bool fwd_addr_own6(const struct fwd_addrs *a, uint16_t port,

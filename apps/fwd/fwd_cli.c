@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-fwd's own options (--lookup, -L, -E, --rule_ipv4/6, --eth-dest,
- * --mtu, --max-pkt-len, --parse-ptype), parsed by app_cli_parse() beside
- * the shared ones.
+ * --mtu, --max-pkt-len, --parse-ptype, the router's addresses and ICMP
+ * settings, --port-mtu, --mroute, --bc-forwarding, --forward-otherhost),
+ * parsed by app_cli_parse() beside the shared ones.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,10 @@ enum {
 	OPT_ICMP_RATELIMIT,
 	OPT_ICMP_MSGS_PER_SEC,
 	OPT_ICMP_MSGS_BURST,
+	OPT_FORWARD_OTHERHOST,
+	OPT_BC_FORWARDING,
+	OPT_ECHO_IGNORE_BCAST,
+	OPT_MROUTE,
 };
 
 /* The router's addresses and ICMP settings of the command line. */
@@ -50,6 +55,11 @@ static const struct option fwd_long_opts[] = {
 	{ "icmp-msgs-per-sec", required_argument, NULL,
 		OPT_ICMP_MSGS_PER_SEC },
 	{ "icmp-msgs-burst", required_argument, NULL, OPT_ICMP_MSGS_BURST },
+	{ "forward-otherhost", no_argument, NULL, OPT_FORWARD_OTHERHOST },
+	{ "bc-forwarding", required_argument, NULL, OPT_BC_FORWARDING },
+	{ "icmp-echo-ignore-broadcasts", required_argument, NULL,
+		OPT_ECHO_IGNORE_BCAST },
+	{ "mroute", required_argument, NULL, OPT_MROUTE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,6 +103,19 @@ static const char fwd_usage[] =
 	"                      limit)\n"
 	"  --icmp-msgs-burst N bucket depth of --icmp-msgs-per-sec (Linux\n"
 	"                      icmp_msgs_burst; default 50)\n"
+	"  --icmp-echo-ignore-broadcasts 0|1  1 (default, as Linux's sysctl):\n"
+	"                      echo requests to a broadcast address go\n"
+	"                      unanswered; 0: answered from the receiving port\n"
+	"  --bc-forwarding 0|1 1: a directed broadcast to a port's prefix\n"
+	"                      (--port-addr) leaves that port as a link\n"
+	"                      broadcast (Linux bc_forwarding); 0 (default):\n"
+	"                      it is for the router\n"
+	"  --mroute FILE       static multicast routes, a line each:\n"
+	"                      \"mroute from PORT [source ADDR] group GROUP to\n"
+	"                      PORT[:TTL] ...\" (IPv4, IPv6; (S,G) or (*,G))\n"
+	"  --forward-otherhost route frames sent to other stations' MACs as if\n"
+	"                      sent to the port (as l3fwd, for replaying\n"
+	"                      captures); default: dropped (l2_otherhost)\n"
 	"l3fwd 22.11 options: -p -P -L -E --config --eth-dest --lookup lpm|fib|em\n"
 	"  --rule_ipv4 --rule_ipv6 --max-pkt-len --rx-queue-size\n"
 	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused:\n"
@@ -261,6 +284,23 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 				&v) < 0)
 			return -1;
 		fc->addrs->msgs_burst = (uint32_t)v;
+		return 0;
+	case OPT_FORWARD_OTHERHOST:
+		fc->forward_otherhost = true;
+		return 0;
+	case OPT_BC_FORWARDING:
+		if (app_parse_u64("--bc-forwarding", arg, 0, 1, &v) < 0)
+			return -1;
+		fc->bc_forwarding = v != 0;
+		return 0;
+	case OPT_ECHO_IGNORE_BCAST:
+		if (app_parse_u64("--icmp-echo-ignore-broadcasts", arg, 0, 1,
+				&v) < 0)
+			return -1;
+		fc->addrs->echo_ignore_bcast = v != 0;
+		return 0;
+	case OPT_MROUTE:
+		fc->mroute_file = arg;
 		return 0;
 	case OPT_PARSE_PTYPE:
 		printf("--parse-ptype: npool-fwd parses every header in software already (it uses no PMD packet type): nothing to change\n");

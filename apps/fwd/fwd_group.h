@@ -40,11 +40,16 @@
  * (FWD_FRAGMENT; the port is in the other bits). */
 #define FWD_DST_FRAG 0x8000
 
+/** Bit of a fwd_burst.dst entry: replicate the packet by the multicast
+ * route in the low 14 bits (FWD_MCAST, fwd_mcast.h). */
+#define FWD_DST_MCAST 0x4000
+
 /** What fwd_pkt_decide_burst() made of a burst. */
 struct fwd_burst {
 	uint16_t nf;     /**< forwarded: the first nf of the burst, in order */
 	uint16_t nd;     /**< dropped, in @c drop, counted */
-	uint16_t nfrag;  /**< of the forwarded, with FWD_DST_FRAG */
+	/** Of the forwarded, with FWD_DST_FRAG or FWD_DST_MCAST. */
+	uint16_t nfrag;
 	uint64_t ports;  /**< bit per port of the forwarded */
 	uint16_t dst[FWD_BURST_MAX];           /**< port of each forwarded */
 	struct rte_mbuf *drop[FWD_BURST_MAX];  /**< the dropped, to free */
@@ -120,8 +125,9 @@ fwd_lane_slow(const struct fwd_conf *fc, struct rte_mbuf **pkts,
 		md[at] = mdl;
 	if (v == FWD_PASS) {
 		fwd_out_pvt(pkts, b, a, m, mdl.port);
-	} else if (v == FWD_FRAGMENT) {
-		fwd_out_pvt(pkts, b, a, m, mdl.port | FWD_DST_FRAG);
+	} else if (v == FWD_FRAGMENT || v == FWD_MCAST) {
+		fwd_out_pvt(pkts, b, a, m, mdl.port |
+				(v == FWD_MCAST ? FWD_DST_MCAST : FWD_DST_FRAG));
 		a->nfrag++;
 	} else if (v >= 0) {
 		b->why[a->nd] = (uint8_t)v;

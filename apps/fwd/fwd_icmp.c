@@ -34,6 +34,8 @@ const char *const fwd_event_names[FWD_NB_EVENTS] = {
 	[FWD_EV_RATELIMITED] = "icmp_ratelimited",
 	[FWD_EV_NO_SRC] = "icmp_no_src",
 	[FWD_EV_NOMEM] = "icmp_nomem",
+	[FWD_EV_MC_TX_FULL] = "mc_tx_full",
+	[FWD_EV_MC_NOMEM] = "mc_nomem",
 };
 
 /* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes. */
@@ -110,9 +112,10 @@ ip4_fill(struct rte_ipv4_hdr *ip, uint8_t tos, uint16_t tot, uint32_t src,
 }
 
 /* Echo request to an address of the router (Linux icmp_echo()): the
- * same ICMP data back, from the address it was sent to. */
+ * same ICMP data back, from @p from (network order). */
 static struct rte_mbuf *
-echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip)
+echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
+		uint32_t from)
 {
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
 	const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
@@ -142,7 +145,7 @@ echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip)
 	ic->icmp_cksum = fwd_cksum_fold(ic, n);
 	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
 				RTE_ETHER_HDR_LEN), ip->type_of_service,
-			(uint16_t)(IP4_HDR + n), ip->dst_addr, ip->src_addr);
+			(uint16_t)(IP4_HDR + n), from, ip->src_addr);
 	r->ic->ev[FWD_EV_ECHO_REPLY]++;
 	return m;
 }
@@ -225,6 +228,7 @@ static struct rte_mbuf *
 ip4_input(const struct rx_pkt *r)
 {
 	const struct rte_ipv4_hdr *ip;
+	uint32_t from;
 
 	if (r->hlen < r->l3 + IP4_HDR)
 		return NULL;
@@ -233,7 +237,15 @@ ip4_input(const struct rx_pkt *r)
 		return NULL;
 	switch (r->v) {
 	case FWD_LOCAL:
-		return echo4_input(r, ip);
+		return echo4_input(r, ip, ip->dst_addr);
+	case FWD_BCAST:
+		/* Linux icmp_rcv(): an echo request to a broadcast is
+		 * ignored (icmp_echo_ignore_broadcasts), else answered from
+		 * the address the route back to the sender prefers
+		 * (fib_compute_spec_dst()): the receiving port's. */
+		return r->fc->addrs->echo_ignore_bcast ||
+			!fwd_addr_src4(r->fc->addrs, r->port, ip->src_addr,
+				&from) ? NULL : echo4_input(r, ip, from);
 	case FWD_TTL_EXCEEDED:
 		return icmp4_error(r, ip, ICMP4_TIME_EXCEEDED, 0, 0,
 				FWD_EV_TTL4);

@@ -43,6 +43,11 @@ enum fwd_event {
 	FWD_EV_RATELIMITED,   /**< an error the rate limits held back */
 	FWD_EV_NO_SRC,        /**< an error not sent: no port address */
 	FWD_EV_NOMEM,         /**< nothing sent: no packet to build it in */
+	/** A multicast copy the TX queue did not take (counted on the
+	 * port it was to leave; fwd_mcast.h). */
+	FWD_EV_MC_TX_FULL,
+	/** A multicast copy not made: no head for it (fwd_mcast.h). */
+	FWD_EV_MC_NOMEM,
 	FWD_NB_EVENTS,
 };
 
@@ -56,7 +61,9 @@ extern const char *const fwd_event_names[FWD_NB_EVENTS];
 		UINT32_C(1) << FWD_NO_ROUTE | \
 		UINT32_C(1) << FWD_TTL_EXCEEDED | \
 		UINT32_C(1) << FWD_MTU | \
-		UINT32_C(1) << FWD_LOCAL)
+		UINT32_C(1) << FWD_LOCAL | \
+		UINT32_C(1) << FWD_BCAST | \
+		UINT32_C(1) << FWD_MC_LOCAL)
 
 /** Whether fwd_local_input() wants a packet of drop verdict @p v. */
 static inline bool

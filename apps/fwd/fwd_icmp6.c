@@ -315,6 +315,7 @@ fwd_ip6_input(const struct rx_pkt *r)
 	case FWD_LOCAL:
 	case FWD_MARTIAN_DST:
 	case FWD_MARTIAN_SRC:
+	case FWD_MC_LOCAL:
 		return to_router(r, ip6);
 	case FWD_TTL_EXCEEDED:
 		return icmp6_error(r, ip6, 3, 0, FWD_EV_HOPLIMIT6);

@@ -23,6 +23,7 @@
 #include "fwd_em_burst.h"
 #include "fwd_group.h"
 #include "fwd_icmp.h"
+#include "fwd_mcast.h"
 
 struct fwd_txb {
 	uint16_t n;
@@ -39,14 +40,19 @@ struct fwd_lcore {
 
 static struct fwd_lcore fwd_lcores[RTE_MAX_LCORE];
 
-/* The TX queue did not take them: dropped, on the port they came in. */
+/* The TX queue of @p port did not take them: dropped, on the port they
+ * came in; a multicast copy counted on @p port (its packet was counted
+ * forwarded once, fwd_mcast.h). */
 static __rte_noinline void
-fwd_tx_unsent(struct fwd_lcore *fl, struct rte_mbuf **m, uint16_t n)
+fwd_tx_unsent(struct fwd_lcore *fl, uint16_t port, struct rte_mbuf **m,
+		uint16_t n)
 {
 	struct app_port_ctr *c;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
+		if (m[i]->port == FWD_PORT_MCAST)
+			fl->ctr->port[port].ev[FWD_EV_MC_TX_FULL]++;
 		if (m[i]->port >= RTE_MAX_ETHPORTS)
 			continue;
 		c = &fl->ctr->port[m[i]->port];
@@ -67,7 +73,7 @@ fwd_tx_flush(struct fwd_lcore *fl, uint16_t port)
 	sent = rte_eth_tx_burst(port, fl->txq, b->m, b->n);
 	fl->ctr->port[port].tx += sent;
 	if (unlikely(sent < b->n))
-		fwd_tx_unsent(fl, b->m + sent, b->n - sent);
+		fwd_tx_unsent(fl, port, b->m + sent, b->n - sent);
 	b->n = 0;
 }
 
@@ -208,14 +214,39 @@ fwd_tx_burst(struct fwd_lcore *fl, struct rte_mbuf **m, const uint16_t *dst,
 		sent = rte_eth_tx_burst(port, fl->txq, m, n);
 		fl->ctr->port[port].tx += sent;
 		if (unlikely(sent < n))
-			fwd_tx_unsent(fl, m + sent, n - sent);
+			fwd_tx_unsent(fl, port, m + sent, n - sent);
 		return;
 	}
 	for (i = 0; i < n; i++)
 		fwd_tx_enqueue(fl, dst[i], m[i]);
 }
 
-/* A burst with packets to cut: what passed before each leaves first. */
+/*
+ * A multicast packet (FWD_DST_MCAST, route @p route): its copies into
+ * the TX buffers of their ports (fwd_mcast_copies()). Counted forwarded
+ * once when a copy is queued, tx_full when none could be made.
+ */
+static __rte_noinline void
+fwd_mcast_tx(struct fwd_lcore *fl, struct rte_mbuf *m, uint16_t route,
+		uint16_t in_port)
+{
+	struct app_port_ctr *ic = &fl->ctr->port[in_port];
+	struct rte_mbuf *out[RTE_MAX_ETHPORTS];
+	uint16_t port[RTE_MAX_ETHPORTS];
+	unsigned int n, i;
+
+	n = fwd_mcast_copies(fl->fc, m, route, out, port, ic);
+	if (n == 0) {
+		ic->drops[FWD_TX_FULL]++;
+		return;
+	}
+	ic->fwd++;
+	for (i = 0; i < n; i++)
+		fwd_tx_enqueue(fl, port[i], out[i]);
+}
+
+/* A burst with packets to cut or to replicate: what passed before each
+ * leaves first. */
 static __rte_noinline void
 fwd_tx_burst_frag(struct fwd_lcore *fl, struct rte_mbuf **pkts,
 		const struct fwd_burst *b, uint16_t in_port)
@@ -224,12 +255,17 @@ fwd_tx_burst_frag(struct fwd_lcore *fl, struct rte_mbuf **pkts,
 	uint16_t i, from = 0;
 
 	for (i = 0; i < b->nf; i++) {
-		if (!(b->dst[i] & FWD_DST_FRAG))
+		if (!(b->dst[i] & (FWD_DST_FRAG | FWD_DST_MCAST)))
 			continue;
 		ic->fwd += i - from;
 		for (; from < i; from++)
 			fwd_tx_enqueue(fl, b->dst[from], pkts[from]);
-		fwd_fragment(fl, pkts[i], b->dst[i] & ~FWD_DST_FRAG, in_port);
+		if (b->dst[i] & FWD_DST_FRAG)
+			fwd_fragment(fl, pkts[i], b->dst[i] & ~FWD_DST_FRAG,
+					in_port);
+		else
+			fwd_mcast_tx(fl, pkts[i], b->dst[i] & ~FWD_DST_MCAST,
+					in_port);
 		from = i + 1;
 	}
 	ic->fwd += b->nf - from;

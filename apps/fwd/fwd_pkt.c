@@ -21,6 +21,9 @@ fwd_conf_l2_prepare(struct fwd_conf *fc)
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		memset(fc->eth16[p], 0, sizeof(fc->eth16[p]));
 		memcpy(fc->eth16[p], &fc->l2[p], sizeof(fc->l2[p]));
+		/* fwd_eth_to_port(): the MAC as the low 6 bytes in memory. */
+		fc->rx_mac[p] = 0;
+		memcpy(&fc->rx_mac[p], &fc->l2[p].src, RTE_ETHER_ADDR_LEN);
 	}
 }
 
@@ -111,8 +114,11 @@ fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 {
 	struct rte_ether_hdr *eth;
 	struct rte_ipv4_hdr *ip;
+	struct fwd_l2 l2;
 	int32_t n, i;
 
+	/* The MACs the rewrite wrote (a link broadcast's too). */
+	memcpy(&l2, rte_pktmbuf_mtod(m, void *), sizeof(l2));
 	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb,
 			fwd_egress_mtu(fc, md->port),
@@ -122,7 +128,7 @@ fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 	for (i = 0; i < n; i++) {
 		eth = (struct rte_ether_hdr *)rte_pktmbuf_prepend(frags[i],
 				RTE_ETHER_HDR_LEN);
-		memcpy(eth, &fc->l2[md->port], sizeof(fc->l2[0]));
+		memcpy(eth, &l2, sizeof(l2));
 		eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
 		ip = (struct rte_ipv4_hdr *)(eth + 1);
 		ip->hdr_checksum = 0;

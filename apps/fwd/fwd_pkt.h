@@ -25,6 +25,7 @@
 #include "app_compat.h"
 #include "fwd.h"
 #include "fwd_addr.h"
+#include "fwd_cast.h"
 #include "fwd_em.h"
 #include "fwd_lookup.h"
 
@@ -35,8 +36,11 @@
 struct fwd_meta {
 	uint32_t ip_len;  /**< IP length: header + payload */
 	uint16_t l2_len;  /**< 14, or 18 behind a VID-0 tag */
-	uint16_t port;    /**< egress port */
+	uint16_t port;    /**< egress port (FWD_MCAST: the route) */
 	bool v6;
+	/** Leaves as a link broadcast (a directed broadcast forwarded with
+	 * --bc-forwarding, fwd_cast.h): destination MAC ff:ff:ff:ff:ff:ff. */
+	bool l2_bcast;
 };
 
 /**
@@ -63,7 +67,8 @@ uint32_t fwd_pkt_frag_count(const struct fwd_conf *fc,
  * Cut a rewritten packet (FWD_FRAGMENT) into IPv4 fragments of at most
  * fwd_egress_mtu() bytes with rte_ipv4_fragment_packet() (headers in
  * fc->frag_direct, payload by reference through fc->frag_indirect), each
- * behind the Ethernet header of md->port, with a fresh header checksum
+ * behind the packet's Ethernet header (as the rewrite for md->port left
+ * it), with a fresh header checksum
  * and mbuf->port @p in_port. Kernel: ip_fragment(). @p m is consumed.
  *
  * @param frags
@@ -151,8 +156,10 @@ fwd_check_hop(const struct fwd_conf *fc, int32_t hop, struct fwd_meta *md)
 		return FWD_NO_ROUTE;
 	if (unlikely(hop >= RTE_MAX_ETHPORTS ||
 			!(fc->portmask & (UINT64_C(1) << hop))))
-		/* The router's own addresses (fwd_addr.h) fail here too. */
-		return hop == FWD_HOP_LOCAL ? FWD_LOCAL : FWD_BAD_PORT;
+		/* The router's own addresses and the broadcast addresses
+		 * of its prefixes (fwd_addr.h) fail here too. */
+		return hop == FWD_HOP_LOCAL ? FWD_LOCAL :
+			hop == FWD_HOP_BCAST ? FWD_BCAST : FWD_BAD_PORT;
 	md->port = (uint16_t)hop;
 	return FWD_PASS;
 }
@@ -187,6 +194,10 @@ fwd_check_ipv4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 	if (unlikely(fwd_v4_martian(dst)))
 		return FWD_MARTIAN_DST;
 	if (unlikely(fwd_v4_martian(rte_be_to_cpu_32(ip->src_addr))))
+		return FWD_MARTIAN_SRC;
+	/* One of the router's own addresses (fwd_cast.h). */
+	if (unlikely(fc->own4_octet[((const uint8_t *)&ip->src_addr)[3]]) &&
+			fwd_cast_own_src4(fc, ip->src_addr))
 		return FWD_MARTIAN_SRC;
 	hop = unlikely(fc->lookup == FWD_LOOKUP_EM) ?
 		fwd_em_lookup4(fc, ip, tot, m->port) : fwd_lookup4(fc, dst);
@@ -241,13 +252,9 @@ fwd_check_ipv6(const struct fwd_conf *fc, const struct rte_ipv6_hdr *ip,
 	return FWD_PASS;
 }
 
-/**
- * Check a received packet.
- * @return A drop reason (enum fwd_reason), FWD_PASS or FWD_FRAGMENT; for
- *   the last two @p md is filled in.
- */
+/* The checks of a frame to the port's MAC (fwd_classify()). */
 static __rte_always_inline int
-fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
+fwd_classify_ip(const struct fwd_conf *fc, struct rte_mbuf *m,
 		struct fwd_meta *md)
 {
 	const uint32_t len = m->pkt_len;
@@ -278,6 +285,7 @@ fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 			return FWD_VLAN;
 	}
 	md->l2_len = (uint16_t)l2;
+	md->l2_bcast = false;
 	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return fwd_check_ipv4(fc, m,
 				(const struct rte_ipv4_hdr *)(p + l2),
@@ -287,6 +295,24 @@ fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 				(const struct rte_ipv6_hdr *)(p + l2),
 				len - l2, md, m->port);
 	return FWD_NOT_IP;
+}
+
+/**
+ * Check a received packet: the IP checks, then, for a frame not to the
+ * port's unicast MAC or an IP destination that is no unicast one, what
+ * fwd_cast.h says.
+ * @return A drop reason (enum fwd_reason), FWD_PASS, FWD_FRAGMENT or
+ *   FWD_MCAST; for the last three @p md is filled in.
+ */
+static __rte_always_inline int
+fwd_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
+		struct fwd_meta *md)
+{
+	int v = fwd_classify_ip(fc, m, md);
+
+	if (unlikely(fwd_cast_wants(fc, m, v)))
+		v = fwd_cast_classify(fc, m, md, v);
+	return v;
 }
 
 /**
@@ -336,17 +362,20 @@ fwd_rewrite(const struct fwd_conf *fc, struct rte_mbuf *m,
 	}
 	memcpy(rte_pktmbuf_mtod(m, void *), &fc->l2[md->port],
 			sizeof(fc->l2[0]));
+	if (unlikely(md->l2_bcast))
+		memset(rte_pktmbuf_mtod(m, void *), 0xff, RTE_ETHER_ADDR_LEN);
 }
 
 /* The end of a decision @p v: the rewrite of a packet that leaves, or
- * the count of its drop reason. Returns @p v. */
+ * the count of its drop reason (FWD_MCAST: neither, its copies are made
+ * at TX). Returns @p v. */
 static __rte_always_inline int
 fwd_pkt_finish(const struct fwd_conf *fc, struct rte_mbuf *m,
 		const struct fwd_meta *md, uint64_t *drops, int v)
 {
 	if (likely(v == FWD_PASS || v == FWD_FRAGMENT))
 		fwd_rewrite(fc, m, md);
-	else
+	else if (v < FWD_NB_REASONS)
 		drops[v]++;
 	return v;
 }
@@ -394,10 +423,11 @@ fwd_segs_port_of(const struct rte_mbuf *m)
 
 /*
  * 1 when @p m is plain IPv4: one whole segment (nb_segs and port as
- * @p want, data_len = pkt_len) holding an untagged frame with a 20-byte
- * header and no padding, TTL above 1, within the MTU, no martian (or
- * class E, left to fwd_classify()) address and a right header checksum
- * as @p ck says. All conditions are computed and and'ed without
+ * @p want, data_len = pkt_len) holding an untagged frame to the port's
+ * MAC with a 20-byte header and no padding, TTL above 1, within the MTU,
+ * no martian (or class E, left to fwd_classify()) address, a source
+ * whose last octet is none of the router's addresses' (fwd_cast.h) and
+ * a right header checksum as @p ck says. All conditions are computed and and'ed without
  * branches; @p dst and @p tot are valid when 1 is returned. The one
  * IPv4 fast check of npool-fwd: fwd_check_ipv4() is the full one.
  */
@@ -421,12 +451,14 @@ fwd_plain4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 
 	ok = room & (((const struct rte_ether_hdr *)p)->ether_type ==
 			RTE_BE16(RTE_ETHER_TYPE_IPV4));
+	ok &= fwd_eth_to_port(p, fwd_rx_mac(fc, (uint16_t)(want >> 16)));
 	ok &= ip->version_ihl == (4 << 4 | sizeof(*ip) / 4);
 	ok &= t + RTE_ETHER_HDR_LEN == len;
 	ok &= ip->time_to_live > 1;
 	ok &= t <= fc->mtu;
 	/* First octets of source and destination (network order). */
-	ok &= !(fwd_fast_octet_odd[src[0]] | fwd_fast_octet_odd[src[4]]);
+	ok &= !(fwd_fast_octet_odd[src[0]] | fwd_fast_octet_odd[src[4]] |
+			fc->own4_octet[src[3]]);
 	if (ck == FWD_CK_HW)
 		ok &= good;
 	else if (ck == FWD_CK_SUM)
@@ -438,7 +470,8 @@ fwd_plain4(const struct fwd_conf *fc, const struct rte_mbuf *m,
 	return ok;
 }
 
-/* 1 when @p m is plain IPv6: as fwd_plain4(), the payload not empty. */
+/* 1 when @p m is plain IPv6: as fwd_plain4() (but the source's octet),
+ * the payload not empty. */
 static __rte_always_inline uint32_t
 fwd_plain6(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		uint32_t want)
@@ -456,6 +489,7 @@ fwd_plain6(const struct fwd_conf *fc, const struct rte_mbuf *m,
 
 	ok = room & (((const struct rte_ether_hdr *)p)->ether_type ==
 			RTE_BE16(RTE_ETHER_TYPE_IPV6));
+	ok &= fwd_eth_to_port(p, fwd_rx_mac(fc, (uint16_t)(want >> 16)));
 	ok &= (*(const uint8_t *)ip >> 4) == 6;
 	ok &= l3 != sizeof(*ip);
 	ok &= l3 + RTE_ETHER_HDR_LEN == len;
@@ -507,6 +541,7 @@ fwd_meta_plain(struct fwd_meta *md, uint16_t port, uint32_t ip_len,
 	md->ip_len = ip_len;
 	md->port = port;
 	md->v6 = v6;
+	md->l2_bcast = false;
 }
 
 /**

@@ -61,18 +61,6 @@ default_table(struct fwd_route_set *s, bool v6)
 	return 0;
 }
 
-static int
-strict_uint(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]))
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
-}
-
 /*
  * One line without its newline: 1 when it holds no rule, 0 for a rule in
  * @p r, 2 for a rule in @p r to a port outside @p portmask, -1 with a
@@ -109,11 +97,11 @@ parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		*why = v6 ? "bad IPv6 prefix" : "bad IPv4 prefix";
 		return -1;
 	}
-	if (strict_uint(slash + 1, v6 ? 128 : 32, &depth) < 0) {
+	if (fwd_parse_dec(slash + 1, v6 ? 128 : 32, &depth) < 0) {
 		*why = v6 ? "bad depth (0..128)" : "bad depth (0..32)";
 		return -1;
 	}
-	if (strict_uint(port, UINT8_MAX, &hop) < 0) {
+	if (fwd_parse_dec(port, UINT8_MAX, &hop) < 0) {
 		*why = "bad port (0..255)";
 		return -1;
 	}
@@ -122,49 +110,42 @@ parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 	return hop < 64 && (portmask & (UINT64_C(1) << hop)) ? 0 : 2;
 }
 
+/* What fwd_routes_parse() reads a file with. */
+struct parse_ctx {
+	bool v6;
+	uint64_t portmask;
+	struct fwd_route_set *s;
+	fwd_route_skip_t skip;
+	void *ctx;
+};
+
+/* fwd_line_t of fwd_routes_parse(). */
+static int
+route_line(void *arg, char *line, unsigned int lineno, const char **why)
+{
+	struct parse_ctx *c = arg;
+	struct fwd_route r;
+	int rc;
+
+	rc = parse_line(line, c->v6, c->portmask, &r, why);
+	r.line = lineno;
+	if (rc == 0 && set_add(c->s, &r) < 0) {
+		*why = "out of memory";
+		rc = -1;
+	}
+	if (rc == 2 && c->skip != NULL)
+		c->skip(c->ctx, lineno, &r);
+	return rc > 0 ? 0 : rc;
+}
+
 int
 fwd_routes_parse(FILE *f, bool v6, uint64_t portmask,
 		struct fwd_route_set *s, unsigned int *lineno, const char **why,
 		fwd_route_skip_t skip, void *ctx)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	struct fwd_route r;
-	ssize_t len;
-	int rc = 0;
+	struct parse_ctx c = { v6, portmask, s, skip, ctx };
 
-	*lineno = 0;
-	*why = NULL;
-	/* getline(): the length counts NUL bytes, which fgets() hides. */
-	while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) >= 0) {
-		(*lineno)++;
-		if (memchr(line, '\0', len) != NULL) {
-			*why = "NUL byte in the line (not a text file?)";
-			rc = -1;
-		} else if (len >= LINE_MAX) {
-			*why = "line too long";
-			rc = -1;
-		} else {
-			rc = parse_line(line, v6, portmask, &r, why);
-			r.line = *lineno;
-			if (rc == 0 && set_add(s, &r) < 0) {
-				*why = "out of memory";
-				rc = -1;
-			}
-			if (rc == 2 && skip != NULL)
-				skip(ctx, *lineno, &r);
-			rc = rc > 0 ? 0 : rc;
-		}
-	}
-	free(line);
-	if (rc == 0)
-		*why = NULL;
-	if (rc == 0 && (ferror(f) || errno != 0)) {
-		if (errno == 0)
-			errno = EIO;
-		rc = -2;
-	}
-	return rc;
+	return fwd_read_lines(f, route_line, &c, lineno, why);
 }
 
 /* What load_file() tells of the routes it skips. */
@@ -350,11 +331,25 @@ load_family(struct fwd_conf *fc, bool v6)
 	return rc;
 }
 
+/* fc->own4_octet from the router's IPv4 addresses (fwd_cast.h). */
+static void
+own4_octets(struct fwd_conf *fc)
+{
+	unsigned int p, i;
+
+	memset(fc->own4_octet, 0, sizeof(fc->own4_octet));
+	for (p = 0; fc->addrs != NULL && p < RTE_MAX_ETHPORTS; p++)
+		for (i = 0; i < fc->addrs->p[p].n4; i++)
+			fc->own4_octet[((const uint8_t *)
+					&fc->addrs->p[p].v4[i])[3]] = 1;
+}
+
 int
 fwd_routes_load(struct fwd_conf *fc)
 {
 	int rc;
 
+	own4_octets(fc);
 	if (fc->lookup == FWD_LOOKUP_EM)
 		return fwd_em_load(fc);
 	fc->def4 = -1;

@@ -26,8 +26,8 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 
 	for (i = 0; i < s->n; i++) {
 		const struct fwd_route *r = &s->r[i];
-		/* The router's own addresses stay FWD_HOP_LOCAL. */
-		const uint32_t port = r->port == FWD_HOP_LOCAL ? r->port :
+		/* The router's own routes stay as they are. */
+		const uint32_t port = fwd_hop_own(r->port) ? r->port :
 			fwd_hop_of_port(fc->portmask, r->port);
 
 		if (r->depth == 0) {

@@ -19,6 +19,7 @@
 #include "fwd.h"
 #include "fwd_addr.h"
 #include "fwd_icmp.h"
+#include "fwd_mcast.h"
 
 const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_TRUNCATED] = "truncated",
@@ -38,6 +39,14 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_FRAG_FAIL] = "frag_fail",
 	[FWD_TX_FULL] = "tx_full",
 	[FWD_LOCAL] = "local",
+	[FWD_L2_OTHERHOST] = "l2_otherhost",
+	[FWD_L2_BCAST] = "l2_bcast",
+	[FWD_L2_MCAST] = "l2_mcast",
+	[FWD_BCAST] = "bcast",
+	[FWD_MC_LOCAL] = "mc_local",
+	[FWD_MC_NO_ROUTE] = "mc_no_route",
+	[FWD_MC_RPF] = "mc_rpf",
+	[FWD_MC_TTL] = "mc_ttl",
 };
 
 /* The configuration the report describes (main lcore, after setup). */
@@ -49,13 +58,22 @@ static const struct fwd_conf *fwd_report;
 static struct fwd_conf fc_copies[RTE_MAX_NUMA_NODES];
 static const struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
 
-/* The JSON report's "lookup": which route tables the run used. */
+/* The JSON report's "lookup": which route tables the run used; the
+ * multicast routes and their counters. */
 static void
 fwd_json(struct app_json *j, double duration_s __rte_unused)
 {
 	app_json_str(j, "lookup", fwd_report->lookup == FWD_LOOKUP_FIB ?
 			"fib" : fwd_report->lookup == FWD_LOOKUP_EM ? "em" :
 			"lpm");
+	fwd_mroutes_json(j, fwd_report->mroutes);
+}
+
+/* The report's lines after the table: the multicast routes. */
+static void
+fwd_print(FILE *f, double duration_s __rte_unused)
+{
+	fwd_mroutes_print(f, fwd_report->mroutes);
 }
 
 /* Route tables on each forwarding lcore's socket, noted for --json. */
@@ -98,6 +116,8 @@ fwd_free_tables(struct fwd_conf *fc)
 	unsigned int s;
 
 	app_numa_forget(APP_NUMA_ROUTES);
+	/* One multicast table: the copies share it. */
+	fwd_mroutes_free(fc);
 	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
 		if (fc_socket[s] == &fc_copies[s])
 			fwd_routes_free(&fc_copies[s]);
@@ -158,7 +178,7 @@ main(int argc, char **argv)
 		.events_key = "router", .events = fwd_event_names,
 		.nb_events = FWD_NB_EVENTS,
 	};
-	static const struct app_stats_extra extra = { NULL, fwd_json };
+	static const struct app_stats_extra extra = { fwd_print, fwd_json };
 	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
 	static struct app_opts o;
 	struct app_cli cli;
@@ -176,6 +196,8 @@ main(int argc, char **argv)
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
 	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ? -1 :
 		fwd_routes_load(&fc);
+	if (ret == 0 && fc.mroute_file != NULL)
+		ret = fwd_mroutes_load(&fc, fc.mroute_file);
 	if (ret == 0 && fc.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
 		/* An exact-match table has no host routes. */
 		app_err("--port-addr: not with --lookup em (its 5-tuple table cannot hold the router's addresses)");

@@ -22,9 +22,16 @@ def flow(i):
             1024 + i % 512, 5001)
 
 
+# The RX port's MAC: net_pcap's first port (02:70:63:61:70:00, "pcap" and
+# the port's index). npool-fwd, as a Linux router, drops a frame sent to
+# another MAC (l2_otherhost); l3fwd checks none.
+RX_MAC = '027063617000'
+
+
 def udp_frame(size, i, ttl=64):
-    """Ethernet + IPv4 + UDP frame of @size bytes (no FCS) to 198.18.1.x."""
-    eth = bytes.fromhex('020000000000' '020000000001' '0800')
+    """Ethernet + IPv4 + UDP frame of @size bytes (no FCS) to 198.18.1.x,
+    sent to the RX port's MAC."""
+    eth = bytes.fromhex(RX_MAC + '020000000001' '0800')
     ip_len = size - 14
     src, dst, sport, dport = flow(i)
     ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, ip_len, i & 0xffff, 0, ttl,

@@ -46,11 +46,12 @@ U64_HALF = 1 << 63
 
 def frame(size, df=False):
     """An IPv4 frame of `size` bytes from 198.18.0.2 to 198.18.1.1 (port 1
-    in l3fwd's default table); IP total length capped at 65535."""
+    in l3fwd's default table), to port 0's MAC; IP total length capped at
+    65535."""
     body = b'a' * max(0, size - 14 - 20)
     ip = packets.ipv4(src='198.18.0.2', dst='198.18.1.1', payload=body,
                       proto=253, df=df, tot_len=min(20 + len(body), 65535))
-    return packets.eth(ip, dst='02:00:00:00:00:01')
+    return packets.eth(ip)
 
 
 def balance_problems(js, what):
@@ -107,9 +108,15 @@ def case_over_64k(a, work):
     return probs
 
 
+# --eth-dest of a port whose TX loops into its RX: net_ring's MAC (zero)
+RING_LOOP = ['--eth-dest', '1,00:00:00:00:00:00']
+
+
 def ring_vdevs(work, frames):
     """net_pcap0 reads `frames` and writes one capture per TX queue (two
-    forwarding lcores); net_ring1 loops each TX queue into its RX queue."""
+    forwarding lcores); net_ring1 loops each TX queue into its RX queue:
+    RING_LOOP makes port 1 its own next hop, so that what comes back in is
+    sent to its MAC and forwarded again."""
     rx = work.file('in.pcap')
     pcaplib.write(rx, frames)
     return ['net_pcap0,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s'
@@ -119,7 +126,7 @@ def ring_vdevs(work, frames):
 def case_ring_leak(a, work):
     res = harness.run_json(a.fwd, work, ring_vdevs(work, [frame(60)]),
                            ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
-                            '--idle-exit', '300'], lcores='0-1')
+                            '--idle-exit', '300'] + RING_LOOP, lcores='0-1')
     probs = harness.run_problems(res, 'npool-fwd, net_ring port, 2 lcores')
     return probs + balance_problems(res.json, 'npool-fwd')
 
@@ -127,7 +134,7 @@ def case_ring_leak(a, work):
 def case_ring_tx_full(a, work):
     res = harness.run_json(a.fwd, work, ring_vdevs(work, [frame(9014)] * 10),
                            ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
-                            '--mtu', '68', '--idle-exit', '300'],
+                            '--mtu', '68', '--idle-exit', '300'] + RING_LOOP,
                            lcores='0-1')
     probs = harness.run_problems(res, 'npool-fwd --mtu 68, net_ring port')
     probs += balance_problems(res.json, 'npool-fwd --mtu 68')

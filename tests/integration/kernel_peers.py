@@ -22,7 +22,7 @@ host puts on its veth is one npool-fwd could see. Then:
   SIGINT   exit status 0 (AF_XDP: see --pmd), leak block clean, per port
            rx == forwarded + dropped, tx == the ethdev's opackets +
            oerrors, every drop an IPv6 link-local multicast (MLD) report
-           (martian_dst), forwarded >= what the test sent (ping, UDP, TCP
+           (mc_local: for the link, never routed), forwarded >= what the test sent (ping, UDP, TCP
            segments of at most one MSS), what a port sent == what the host
            behind it received (its veth's rx counter), what a port
            received <= what the host sent (the AF_PACKET ring may
@@ -372,8 +372,8 @@ class Peers:
                           c.get('dropped'), eth.get('ipackets'),
                           eth.get('opackets'), eth.get('oerrors'),
                           c.get('tx')))
-            self.check(set(drops) <= {'martian_dst'},
-                       'port %d: drops by reason %s (only martian_dst: the '
+            self.check(set(drops) <= {'mc_local'},
+                       'port %d: drops by reason %s (only mc_local: the '
                        'host\'s MLD reports to ff02::16)' % (p, drops or
                                                              'none'))
             self.check(c.get('forwarded', 0) >= self.sent[p],

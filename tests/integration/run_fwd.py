@@ -31,6 +31,7 @@ import edgecases  # noqa: E402
 import fuzz  # noqa: E402
 import harness  # noqa: E402
 import oracle  # noqa: E402
+import packets  # noqa: E402
 import pcaplib  # noqa: E402
 from fwd_lookups import compare_lookups  # noqa: E402
 
@@ -122,7 +123,20 @@ def capture_files(directory):
                   if f.endswith(('.pcap', '.cap', '.pcapng')))
 
 
+def to_port0(frame):
+    """A captured frame as sent to port 0: a unicast destination MAC (a
+    host of the link it was taken on) becomes port 0's, as tcprewrite
+    --enet-dmac does before a replay into a router; broadcast and
+    multicast ones stay. npool-fwd, as Linux, drops a frame to another
+    station's MAC (l2_otherhost) whatever it holds."""
+    if len(frame) < 6 or frame[0] & 1:
+        return frame
+    return packets.PORT0_MAC + frame[6:]
+
+
 def capture_inputs(directory):
+    """Every frame of the Ethernet captures in @directory, each sent to
+    port 0 (to_port0())."""
     frames, labels, notes = [], [], []
     for path in capture_files(directory):
         name = os.path.basename(path)
@@ -135,7 +149,7 @@ def capture_inputs(directory):
             notes.append('skipped %s: link type %d' % (name, pc.linktype))
             continue
         for n, f in enumerate(pcaplib.libpcap_frames(pc), 1):
-            frames.append(f)
+            frames.append(to_port0(f))
             labels.append('%s#%d' % (name, n))
     return Inputs(frames, labels, edgecases.MAIN_PORTMASK,
                   (edgecases.ROUTES_V4, edgecases.ROUTES_V6),

@@ -344,7 +344,7 @@ class Case:
     def ring_fwd(self):
         frames = [packets.eth(packets.ipv4(
             src=ADDR['A4'], dst=ADDR['B4'],
-            payload=packets.udp(b'x' * n)), dst='02:00:00:00:00:01')
+            payload=packets.udp(b'x' * n)))
             for n in (18, 100, 500, 1000, 1472)]
         rx = self.work.file('in.pcap')
         pcaplib.write(rx, frames)
@@ -353,7 +353,10 @@ class Case:
             'net_pcap0,rx_pcap=%s,infinite_rx=1,tx_pcap=%s,tx_pcap=%s' % (
                 rx, self.work.file('tx0.pcap'), self.work.file('tx1.pcap')),
             'net_ring0'],
-            ['-p', '0x3', '--config', '(0,0,0),(1,0,1)'] +
+            ['-p', '0x3', '--config', '(0,0,0),(1,0,1)',
+             # port 1 is its own next hop: the ring loops TX into RX,
+             # to its MAC (net_ring's is zero)
+             '--eth-dest', '1,00:00:00:00:00:00'] +
             self.pool_args() + self.routes())
         time.sleep(RUN_S)
         probs = fwd.stop(0, 'ipackets')

@@ -28,6 +28,8 @@ static const char em6[] =
 	"R2001:2:0:1::2 2001:2::9 9 9 0x11 1\n";
 
 static struct rte_mempool *pool;
+/* Port 0's MAC: what the frames are sent to. */
+static struct rte_ether_addr port0_mac;
 
 struct pk {
 	const char *src, *dst;
@@ -52,7 +54,7 @@ static const struct pk pks[] = {
 	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 9, FWD_PASS, 1 },
 	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 8, FWD_PASS, 0 },
 	{ "2001:2::9", "2001:2:0:1::2", 17, 1, 9, 9, FWD_TTL_EXCEEDED, -1 },
-	{ "2001:2::9", "ff02::1", 17, 64, 9, 9, FWD_MARTIAN_DST, -1 },
+	{ "2001:2::9", "ff02::1", 17, 64, 9, 9, FWD_MC_LOCAL, -1 },
 };
 
 static struct rte_mbuf *
@@ -68,6 +70,7 @@ make(const struct pk *k)
 	assert_non_null(rte_pktmbuf_append(m, RTE_ETHER_HDR_LEN + l3));
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	memset(eth, 0, RTE_ETHER_HDR_LEN + l3);
+	eth->dst_addr = port0_mac;
 	eth->ether_type = rte_cpu_to_be_16(v6 ? RTE_ETHER_TYPE_IPV6 :
 			RTE_ETHER_TYPE_IPV4);
 	p = (uint8_t *)(eth + 1);
@@ -113,6 +116,7 @@ test_em_match(void **state __rte_unused)
 	int v;
 
 	fu_conf_init(&fc, FWD_LOOKUP_EM, 0x7, em4, em6);
+	port0_mac = fc.l2[0].src;
 	assert_int_equal(fc.em_rules[0].n, 2);
 	assert_int_equal(fc.em_rules[1].n, 1);
 	/* Three rounds, so that the bulk lookups see full groups. */

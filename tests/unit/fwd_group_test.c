@@ -4,7 +4,9 @@
  * packet at a time (fwd_pkt_decide()): bursts of every 4-tuple of packet
  * kinds (plain IPv4 and IPv6, martians, TTL 1, bad checksum with and
  * without the PMD's GOOD, no route, a disabled port, class E, padding,
- * VID-0 and other tags, IPv4 options, a chain, non-IP, above the MTU),
+ * VID-0 and other tags, IPv4 options, a chain, non-IP, above the MTU,
+ * frames to another MAC, to a link broadcast or multicast, IP broadcast
+ * and multicast with and without a route),
  * each tuple in the first group of 4 and a tail after it, for --lookup
  * lpm and fib. Each packet must get its kind's verdict and port (written
  * out here), the bytes fwd_pkt_decide() gives it alone, and the drop
@@ -17,12 +19,15 @@
 
 #include "unit_common.h"
 #include "fwd_group.h"
+#include "fwd_mcast.h"
 #include "fwd_unit.h"
 
 /* Routes to port 3 are loaded with -p 0xf and then hit -p 0x7. */
 static const char routes4[] =
 	"R198.18.0.0/16 1\nR198.18.3.0/24 3\nR10.0.0.0/8 2\n";
 static const char routes6[] = "R2001:db8::/32 2\nR2001:db8:3::/48 3\n";
+static const char mroutes[] =
+	"mroute from 0 source 192.0.2.1 group 225.1.2.3 to 1 2\n";
 
 #define FRAME_MAX 1700
 
@@ -37,7 +42,8 @@ struct kind {
 	int df, bad_csum, good_flag;
 	enum shape shape;
 	int verdict;            /* what the rules give */
-	int port;               /* for FWD_PASS / FWD_FRAGMENT */
+	int port;               /* FWD_PASS / FWD_FRAGMENT; FWD_MCAST: route */
+	enum { TO_PORT, TO_OTHER, TO_BCAST, TO_MCAST } l2; /* the frame's */
 };
 
 #define A4(a, b, c, d) { a, b, c, d }
@@ -46,54 +52,64 @@ struct kind {
 
 static const struct kind kinds[] = {
 	{ "plain4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
-		PLAIN, FWD_PASS, 1 },
+		PLAIN, FWD_PASS, 1, TO_PORT },
 	{ "plain4-port2", 0, A4(10, 9, 9, 9), A4(192, 0, 2, 1), 2, 100, 1, 0,
-		0, PLAIN, FWD_PASS, 2 },
+		0, PLAIN, FWD_PASS, 2, TO_PORT },
 	{ "martian-dst", 0, A4(127, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		0, PLAIN, FWD_MARTIAN_DST, -1 },
+		0, PLAIN, FWD_MARTIAN_DST, -1, TO_PORT },
 	{ "martian-src", 0, A4(198, 18, 1, 1), A4(224, 0, 0, 5), 64, 46, 0, 0,
-		0, PLAIN, FWD_MARTIAN_SRC, -1 },
+		0, PLAIN, FWD_MARTIAN_SRC, -1, TO_PORT },
 	{ "bcast-dst", 0, A4(255, 255, 255, 255), A4(192, 0, 2, 1), 64, 46, 0,
-		0, 0, PLAIN, FWD_MARTIAN_DST, -1 },
+		0, 0, PLAIN, FWD_BCAST, -1, TO_PORT },
+	{ "l2-other4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		PLAIN, FWD_L2_OTHERHOST, -1, TO_OTHER },
+	{ "l2-bcast4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		PLAIN, FWD_L2_BCAST, -1, TO_BCAST },
+	{ "mcast4", 0, A4(225, 1, 2, 3), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
+		PLAIN, FWD_MCAST, 0, TO_MCAST },
 	{ "ttl1", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 1, 46, 0, 0, 0,
-		PLAIN, FWD_TTL_EXCEEDED, -1 },
+		PLAIN, FWD_TTL_EXCEEDED, -1, TO_PORT },
 	{ "bad-csum", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 1,
-		0, PLAIN, FWD_IPV4_CSUM, -1 },
+		0, PLAIN, FWD_IPV4_CSUM, -1, TO_PORT },
 	{ "bad-csum-pmd-good", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46,
-		0, 1, 1, PLAIN, FWD_PASS, 1 },
+		0, 1, 1, PLAIN, FWD_PASS, 1, TO_PORT },
 	{ "no-route4", 0, A4(203, 0, 113, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		0, PLAIN, FWD_NO_ROUTE, -1 },
+		0, PLAIN, FWD_NO_ROUTE, -1, TO_PORT },
 	{ "class-e", 0, A4(240, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
-		PLAIN, FWD_NO_ROUTE, -1 },
+		PLAIN, FWD_NO_ROUTE, -1, TO_PORT },
 	{ "bad-port4", 0, A4(198, 18, 3, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		0, PLAIN, FWD_BAD_PORT, -1 },
+		0, PLAIN, FWD_BAD_PORT, -1, TO_PORT },
 	{ "padded4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 28, 0, 0, 0,
-		PAD, FWD_PASS, 1 },
+		PAD, FWD_PASS, 1, TO_PORT },
 	{ "vlan0", 0, A4(10, 1, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
-		VLAN0, FWD_PASS, 2 },
+		VLAN0, FWD_PASS, 2, TO_PORT },
 	{ "vlan5", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, 0,
-		VLAN5, FWD_VLAN, -1 },
+		VLAN5, FWD_VLAN, -1, TO_PORT },
 	{ "options", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 48, 0, 0, 0,
-		OPTIONS, FWD_PASS, 1 },
+		OPTIONS, FWD_PASS, 1, TO_PORT },
 	{ "chain", 0, A4(10, 2, 2, 2), A4(192, 0, 2, 1), 64, 200, 0, 0, 0,
-		CHAIN, FWD_PASS, 2 },
-	{ "arp", 0, { 0 }, { 0 }, 0, 0, 0, 0, 0, ARP, FWD_NOT_IP, -1 },
+		CHAIN, FWD_PASS, 2, TO_PORT },
+	{ "arp", 0, { 0 }, { 0 }, 0, 0, 0, 0, 0, ARP, FWD_NOT_IP, -1, TO_PORT },
 	{ "fragment", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 0, 0,
-		0, PLAIN, FWD_FRAGMENT, 1 },
+		0, PLAIN, FWD_FRAGMENT, 1, TO_PORT },
 	{ "df-mtu", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 1, 0, 0,
-		PLAIN, FWD_MTU, -1 },
+		PLAIN, FWD_MTU, -1, TO_PORT },
 	{ "plain6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, 0, PLAIN, FWD_PASS, 2 },
+		60, 0, 0, 0, PLAIN, FWD_PASS, 2, TO_PORT },
 	{ "hlim1-6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 1,
-		60, 0, 0, 0, PLAIN, FWD_TTL_EXCEEDED, -1 },
+		60, 0, 0, 0, PLAIN, FWD_TTL_EXCEEDED, -1, TO_PORT },
 	{ "no-route6", 1, A6(0x2001, 0xdb9, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, 0, PLAIN, FWD_NO_ROUTE, -1 },
+		60, 0, 0, 0, PLAIN, FWD_NO_ROUTE, -1, TO_PORT },
 	{ "bad-port6", 1, A6(0x2001, 0xdb8, 3, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, 0, PLAIN, FWD_BAD_PORT, -1 },
+		60, 0, 0, 0, PLAIN, FWD_BAD_PORT, -1, TO_PORT },
 	{ "martian6", 1, A6(0xfe80, 0, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64, 60,
-		0, 0, 0, PLAIN, FWD_MARTIAN_DST, -1 },
+		0, 0, 0, PLAIN, FWD_MARTIAN_DST, -1, TO_PORT },
 	{ "padded6", 1, A6(0x2001, 0xdb8, 0, 2), A6(0x2001, 0xdb8, 9, 1), 64,
-		41, 0, 0, 0, PAD, FWD_PASS, 2 },
+		41, 0, 0, 0, PAD, FWD_PASS, 2, TO_PORT },
+	{ "l2-mcast6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, 0, PLAIN, FWD_L2_MCAST, -1, TO_MCAST },
+	{ "mcast6-no-route", 1, A6(0xff0e, 0, 0, 3), A6(0x2001, 0xdb8, 9, 1),
+		64, 60, 0, 0, 0, PLAIN, FWD_MC_NO_ROUTE, -1, TO_MCAST },
 };
 
 #define NB_KINDS RTE_DIM(kinds)
@@ -123,8 +139,15 @@ build(unsigned int k)
 	uint32_t l2 = RTE_ETHER_HDR_LEN, ihl, i;
 	uint16_t sum;
 
+	static const uint8_t dst[][6] = {
+		[TO_PORT] = { 0x02, 0, 0, 0, 0x01, 0 }, /* fu_conf_init()'s */
+		[TO_OTHER] = { 0x02, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa },
+		[TO_BCAST] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+		[TO_MCAST] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06 },
+	};
+
 	memset(f, 0, FRAME_MAX);
-	memset(f, 0xaa, 6);
+	memcpy(f, dst[d->l2], 6);
 	memset(f + 6, 0xbb, 6);
 	if (d->shape == VLAN0 || d->shape == VLAN5) {
 		put16(f + 12, RTE_ETHER_TYPE_VLAN);
@@ -192,6 +215,7 @@ packet(unsigned int k)
 	}
 	if (kinds[k].good_flag)
 		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	m->port = 0; /* received on port 0, as the bursts are */
 	return m;
 }
 
@@ -266,7 +290,9 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n)
 		} else if (nf >= b.nf || pkts[nf] != orig[i] ||
 				b.dst[nf] != (md[i].port |
 					(verdict[i] == FWD_FRAGMENT ?
-					 FWD_DST_FRAG : 0))) {
+					 FWD_DST_FRAG : 0) |
+					(verdict[i] == FWD_MCAST ?
+					 FWD_DST_MCAST : 0))) {
 			fail_msg("%s at %u: not forwarded in order to %u",
 					kinds[k].name, i, md[i].port);
 		} else {
@@ -295,6 +321,7 @@ check_lookup(enum fwd_lookup lookup)
 	struct fwd_conf fc;
 
 	fu_conf_init(&fc, lookup, 0xf, routes4, routes6);
+	fu_conf_mroutes(&fc, mroutes);
 	fu_conf_portmask(&fc, 0x7);
 	for (t = 0; t < NB_KINDS; t++)
 		build(t);
@@ -309,6 +336,7 @@ check_lookup(enum fwd_lookup lookup)
 		fc.cksum_hw = t & 1;
 		check_burst(&fc, ks, (uint16_t)n);
 	}
+	fwd_mroutes_free(&fc);
 	fwd_routes_free(&fc);
 	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
 }
@@ -340,6 +368,7 @@ test_full_burst_mixed_families(void **state __rte_unused)
 			plain6 = i;
 	}
 	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
+	fu_conf_mroutes(&fc, mroutes);
 	fu_conf_portmask(&fc, 0x7);
 	for (i = 0; i < NB_KINDS; i++)
 		build(i);
@@ -350,6 +379,7 @@ test_full_burst_mixed_families(void **state __rte_unused)
 	for (i = 0; i < FWD_BURST_MAX; i++)
 		ks[i] = plain6;
 	check_burst(&fc, ks, FWD_BURST_MAX);
+	fwd_mroutes_free(&fc);
 	fwd_routes_free(&fc);
 }
 

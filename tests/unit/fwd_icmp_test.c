@@ -252,6 +252,11 @@ test_errors4(void **state __rte_unused)
 				IPPROTO_UDP, 1400, RTE_IPV4_HDR_DF_FLAG);
 		struct fwd_meta md;
 
+		/* In on port 1, to its MAC. */
+		m->port = 1;
+		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr =
+			fc.l2[1].src;
+
 		assert_int_equal(fwd_pkt_decide(&fc, m, &md, ctr[1].drops),
 				FWD_PASS);
 		assert_int_equal(md.port, 0);
@@ -287,19 +292,21 @@ test_never4(void **state __rte_unused)
 	/* A fragment but the first. */
 	assert_null(answer(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_UDP,
 				100, 185), FWD_TTL_EXCEEDED));
-	/* Link-layer broadcast. */
+	/* Link-layer broadcast: not forwarded, so nothing exceeded. */
 	m = pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_UDP, 100, 0);
 	memset(rte_pktmbuf_mtod(m, uint8_t *), 0xff, 6);
-	assert_null(answer(m, FWD_TTL_EXCEEDED));
-	/* To or from the broadcast address of a port's prefix. */
+	assert_null(answer(m, FWD_L2_BCAST));
+	/* To or from the broadcast address of a port's prefix (to it:
+	 * for the router, fwd_cast.h). */
 	assert_null(answer(pkt4("198.18.1.2", "198.18.2.255", 1, IPPROTO_UDP,
-				100, 0), FWD_TTL_EXCEEDED));
+				100, 0), FWD_BCAST));
 	assert_null(answer(pkt4("198.18.1.255", "198.18.2.2", 1, IPPROTO_UDP,
 				100, 0), FWD_TTL_EXCEEDED));
 	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 0);
 	/* A port without address: counted, nothing sent. */
 	m = pkt4("198.18.3.2", "198.18.1.2", 1, IPPROTO_UDP, 100, 0);
 	m->port = 2;
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = fc.l2[2].src;
 	assert_int_equal(fwd_pkt_decide(&fc, m, &(struct fwd_meta){ 0 },
 				ctr[2].drops), FWD_TTL_EXCEEDED);
 	assert_null(fwd_local_input(&fc, &ctr[2], m, FWD_TTL_EXCEEDED, 2));
@@ -443,7 +450,7 @@ test_ndp(void **state __rte_unused)
 	uint8_t a[16];
 	uint8_t *na;
 
-	r = answer(ns("ff02::1:ff00:1", "2001:2:0:1::1"), FWD_MARTIAN_DST);
+	r = answer(ns("ff02::1:ff00:1", "2001:2:0:1::1"), FWD_MC_LOCAL);
 	assert_non_null(r);
 	ip = (struct rte_ipv6_hdr *)reply_l3(r, RTE_ETHER_TYPE_IPV6);
 	assert_int_equal(ip->hop_limits, 255);
@@ -479,12 +486,13 @@ test_ndp(void **state __rte_unused)
 	rte_pktmbuf_free(r);
 	/* Another port's address, another node's: no answer. */
 	assert_null(answer(ns("ff02::1:ff00:1", "2001:2:0:2::1"),
-				FWD_MARTIAN_DST));
+				FWD_MC_LOCAL));
 	assert_null(answer(ns("ff02::1:ff00:9", "2001:2:0:1::9"),
-				FWD_MARTIAN_DST));
+				FWD_MC_LOCAL));
 	assert_int_equal(ctr[0].ev[FWD_EV_ND_ADVERT], 2);
 	assert_int_equal(ctr[0].drops[FWD_LOCAL], 2);
-	assert_int_equal(ctr[0].drops[FWD_MARTIAN_DST], 3);
+	assert_int_equal(ctr[0].drops[FWD_MARTIAN_DST], 1);
+	assert_int_equal(ctr[0].drops[FWD_MC_LOCAL], 2);
 }
 
 /*
@@ -511,7 +519,7 @@ test_dad_and_bad_sources(void **state __rte_unused)
 	l4[0] = 135;
 	a6("2001:2:0:1::1", l4 + 8);
 	*(uint16_t *)(l4 + 2) = rte_ipv6_udptcp_cksum(ip, l4);
-	r = answer(m, FWD_MARTIAN_DST);
+	r = answer(m, FWD_MC_LOCAL);
 	assert_non_null(r);
 	eth = rte_pktmbuf_mtod(r, struct rte_ether_hdr *);
 	assert_memory_equal(&eth->dst_addr, all_nodes_mac, 6);
@@ -532,13 +540,15 @@ test_dad_and_bad_sources(void **state __rte_unused)
 	l4 = (uint8_t *)(ip + 1);
 	l4[2] = l4[3] = 0;
 	*(uint16_t *)(l4 + 2) = rte_ipv6_udptcp_cksum(ip, l4);
-	assert_null(answer(m, FWD_MARTIAN_DST));
+	assert_null(answer(m, FWD_MC_LOCAL));
 	assert_int_equal(ctr[0].ev[FWD_EV_ND_ADVERT], 1);
-	/* TTL 1 from the router's own addresses: no error to itself. */
+	/* From the router's own addresses: a martian source for IPv4
+	 * (Linux fib_validate_source()); IPv6 checks no source so, and
+	 * sends no error to itself. */
 	assert_null(answer(pkt4("198.18.1.1", "198.18.2.2", 1, IPPROTO_UDP,
-				100, 0), FWD_TTL_EXCEEDED));
+				100, 0), FWD_MARTIAN_SRC));
 	assert_null(answer(pkt4("198.18.2.1", "198.18.2.2", 1, IPPROTO_UDP,
-				100, 0), FWD_TTL_EXCEEDED));
+				100, 0), FWD_MARTIAN_SRC));
 	assert_null(answer(pkt6("2001:2:0:1::1", "2001:2:0:2::2", 1,
 				IPPROTO_UDP, 60), FWD_TTL_EXCEEDED));
 	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 0);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "fwd_mcast.h"
 #include "fwd_unit.h"
 
 /* @p text in a new temporary file; its path, to free(). */
@@ -73,6 +74,16 @@ fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
 		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
 	}
 	fwd_conf_l2_prepare(fc);
+}
+
+void
+fu_conf_mroutes(struct fwd_conf *fc, const char *text)
+{
+	char *p = route_file(text);
+
+	assert_int_equal(fwd_mroutes_load(fc, p), 0);
+	unlink(p);
+	free(p);
 }
 
 void

@@ -28,6 +28,10 @@ void fu_conf_init_addrs(struct fwd_conf *fc, enum fwd_lookup lookup,
 		uint64_t portmask, const char *r4, const char *r6,
 		struct fwd_addrs *addrs);
 
+/* Load multicast routes of text @p text (--mroute) into @p fc after
+ * fu_conf_init(); free with fwd_mroutes_free(). */
+void fu_conf_mroutes(struct fwd_conf *fc, const char *text);
+
 /*
  * Set -p to @p portmask after fu_conf_init() and fill the tables again
  * from the same routes, as the app would have: a route to a port left

@@ -254,15 +254,22 @@ def main_cases():
                    eth(ipv6(version=4), 0x86DD), 'ip_version'))
     c.append(_drop('IPv6 EtherType, IPv4 packet', eth(ipv4() + bytes(20),
                                                       0x86DD), 'ip_version'))
-    # --- IPv4 martians ------------------------------------------------------
-    for d in ('127.0.0.1', '0.1.2.3', '224.0.0.5', '239.255.255.250',
-              '255.255.255.255'):
+    # --- IPv4 martians, broadcast, multicast -------------------------------
+    for d in ('127.0.0.1', '0.1.2.3'):
         c.append(_drop('v4 martian dst ' + d, e4(dst=d), 'martian_dst'))
+    # never forwarded: for the link, without a multicast route, for the
+    # router (fwd_cast.h)
+    c.append(_drop('v4 dst 224.0.0.5 (link-local group)', e4(dst='224.0.0.5'),
+                   'mc_local'))
+    c.append(_drop('v4 dst 239.255.255.250, no multicast route',
+                   e4(dst='239.255.255.250'), 'mc_no_route'))
+    c.append(_drop('v4 dst 255.255.255.255', e4(dst='255.255.255.255'),
+                   'bcast'))
     for s in ('127.0.0.1', '0.0.0.0', '224.1.1.1', '255.255.255.255'):
         c.append(_drop('v4 martian src ' + s, e4(src=s), 'martian_src'))
-    c.append(_drop('v4 martian src and dst', e4(src='127.0.0.1',
-                                                dst='224.0.0.1'),
-                   'martian_dst'))
+    c.append(_drop('v4 martian src to a group', e4(src='127.0.0.1',
+                                                   dst='224.0.0.1'),
+                   'martian_src'))
     c.append(_drop('v4 martian dst, TTL 1', e4(dst='127.0.0.1', ttl=1),
                    'martian_dst'))
     c.append(_drop('v4 martian src, TTL 0', e4(src='0.0.0.0', ttl=0),
@@ -289,8 +296,12 @@ def main_cases():
                    frame=e6(payload=udp(b'abc') + b'\x99' * 6,
                             plen=len(udp(b'abc'))),
                    payload=udp(b'abc')))
-    for d in ('::1', '::', 'fe80::1', 'febf::1', 'ff02::1', 'ff0e::1'):
+    for d in ('::1', '::', 'fe80::1', 'febf::1'):
         c.append(_drop('v6 martian dst ' + d, e6(dst=d), 'martian_dst'))
+    c.append(_drop('v6 dst ff02::1 (link-local scope)', e6(dst='ff02::1'),
+                   'mc_local'))
+    c.append(_drop('v6 dst ff0e::1, no multicast route', e6(dst='ff0e::1'),
+                   'mc_no_route'))
     for s in ('::1', '::', 'fe80::1', 'ff02::1'):
         c.append(_drop('v6 martian src ' + s, e6(src=s), 'martian_src'))
     c.append(_drop('v6 martian dst, hop limit 1', e6(dst='::1', hlim=1),
@@ -399,6 +410,72 @@ def order_cases():
     ident, frame = _csum_ffff_frame()
     c.append(_fwd4('IPv4 checksum 0xffff (= 0x0000)', 2, frame=frame,
                    ident=ident, dst='198.18.1.5'))
+    c += l2_cases()
+    return c
+
+
+BCAST_MAC = 'ff:ff:ff:ff:ff:ff'
+OTHER_MAC = '02:00:00:00:00:fe'
+
+
+def l2_cases():
+    """Frames not to port 0's MAC, IP broadcast and multicast (RFC 1812
+    5.3.4, Linux's PACKET_OTHERHOST and ip_forward(); no --mroute)."""
+    c = []
+    c.append(_drop('to another MAC, IPv4', eth(v4(), dst=OTHER_MAC),
+                   'l2_otherhost'))
+    c.append(_drop('to another MAC, IPv6', eth(ipv6(), 0x86DD,
+                                               dst=OTHER_MAC),
+                   'l2_otherhost'))
+    c.append(_drop('to another MAC, ARP', pad60(eth(arp(), 0x0806,
+                                                    dst=OTHER_MAC)),
+                   'l2_otherhost'))
+    c.append(_drop('to another MAC, IPv4 cut short',
+                   eth(v4()[:12], dst=OTHER_MAC), 'l2_otherhost'))
+    c.append(_drop('to another MAC, VLAN 5', eth(v4(), dst=OTHER_MAC,
+                                                 tags=[(0x8100, 5)]),
+                   'l2_otherhost'))
+    c.append(_drop('L2 broadcast, unicast IPv4', eth(v4(), dst=BCAST_MAC),
+                   'l2_bcast'))
+    c.append(_drop('L2 broadcast, unicast IPv4, TTL 1',
+                   eth(v4(ttl=1), dst=BCAST_MAC), 'l2_bcast'))
+    c.append(_drop('L2 broadcast, unicast IPv4 above the MTU, DF clear',
+                   eth(v4(payload=bytes(1600)), dst=BCAST_MAC), 'l2_bcast'))
+    c.append(_drop('L2 multicast 01:02:03:04:05:06, unicast IPv4',
+                   eth(v4(), dst='01:02:03:04:05:06'), 'l2_mcast'))
+    c.append(_drop('L2 multicast 33:33:00:00:00:01, unicast IPv6',
+                   eth(ipv6(), 0x86DD, dst='33:33:00:00:00:01'), 'l2_mcast'))
+    c.append(_drop('L2 broadcast, ARP', pad60(eth(arp(), 0x0806,
+                                                  dst=BCAST_MAC)), 'not_ip'))
+    c.append(_drop('L2 broadcast, bad IPv4 checksum',
+                   eth(v4(csum=1), dst=BCAST_MAC), 'ipv4_csum'))
+    c.append(_drop('L2 broadcast, martian dst 127.0.0.1',
+                   eth(v4(dst='127.0.0.1'), dst=BCAST_MAC), 'martian_dst'))
+    c.append(_drop('L2 broadcast, VLAN 5', eth(v4(), dst=BCAST_MAC,
+                                               tags=[(0x8100, 5)]), 'vlan'))
+    c.append(_drop('L2 broadcast, 255.255.255.255', eth(
+        v4(dst='255.255.255.255'), dst=BCAST_MAC), 'bcast'))
+    c.append(_drop('255.255.255.255 from 0.0.0.0 (DHCP)', e4(
+        src='0.0.0.0', dst='255.255.255.255'), 'bcast'))
+    c.append(_drop('255.255.255.255 from 224.1.1.1', e4(
+        src='224.1.1.1', dst='255.255.255.255'), 'martian_src'))
+    c.append(_drop('L2 multicast, IPv4 225.1.2.3, no route', eth(
+        v4(dst='225.1.2.3'), dst='01:00:5e:01:02:03'), 'mc_no_route'))
+    c.append(_drop('L2 broadcast, IPv4 225.1.2.3, no route', eth(
+        v4(dst='225.1.2.3'), dst=BCAST_MAC), 'mc_no_route'))
+    c.append(_drop('IGMP from 0.0.0.0 to 225.1.2.3', e4(
+        src='0.0.0.0', dst='225.1.2.3', proto=2), 'mc_local'))
+    c.append(_drop('UDP from 0.0.0.0 to 225.1.2.3', e4(
+        src='0.0.0.0', dst='225.1.2.3'), 'martian_src'))
+    c.append(_drop('IGMP to 225.1.2.3', e4(dst='225.1.2.3', proto=2),
+                   'mc_local'))
+    c.append(_drop('L2 multicast, IPv6 ff05::2 from fe80::1, no route',
+                   eth(ipv6(src='fe80::1', dst='ff05::2'), 0x86DD,
+                       dst='33:33:00:00:00:02'), 'mc_no_route'))
+    c.append(_drop('IPv6 ff0e::3 from ::, no route', e6(src='::',
+                                                         dst='ff0e::3'),
+                   'martian_src'))
+    c.append(_drop('IPv6 ff00::1 (scope 0)', e6(dst='ff00::1'), 'mc_local'))
     return c
 
 
@@ -442,11 +519,12 @@ JUMBO_EXPECTED = {
 # Hand count of main_cases() by outcome (kept apart from the list so that an
 # edit of the list that changes the totals is noticed).
 MAIN_EXPECTED = {
-    'rx': 150,
-    'drops': {'truncated': 17, 'vlan': 11, 'not_ip': 6, 'ip_version': 4,
-              'ipv4_ihl': 3, 'ipv4_len': 6, 'ipv4_csum': 3, 'ipv6_len': 2,
-              'martian_dst': 15, 'martian_src': 9, 'ttl_exceeded': 4,
-              'mtu': 4, 'frag_fail': 1},
+    'rx': 175,
+    'drops': {'truncated': 17, 'vlan': 12, 'not_ip': 7, 'ip_version': 4,
+              'ipv4_ihl': 3, 'ipv4_len': 6, 'ipv4_csum': 4, 'ipv6_len': 2,
+              'martian_dst': 10, 'martian_src': 13, 'ttl_exceeded': 4,
+              'mtu': 4, 'frag_fail': 1, 'mc_local': 5, 'mc_no_route': 5,
+              'bcast': 3, 'l2_otherhost': 5, 'l2_bcast': 3, 'l2_mcast': 2},
     # tx per port, fragments counted one by one
     'tx': {0: 7, 1: 16, 2: 88, 3: 16},
 }

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Deterministic header fuzzing: frames derived from the edge-case set (and
-the captures when given) by mutating the fields a router reads (tags,
-EtherType, version/IHL, lengths, TTL, flags, addresses, checksum, frame
-length), with the IPv4 checksum repaired on most of them so that the
+the captures when given) by mutating the fields a router reads (destination
+MAC, tags, EtherType, version/IHL, lengths, TTL, flags, addresses, checksum,
+frame length), with the IPv4 checksum repaired on most of them so that the
 mutation reaches the later checks.  The oracle decides each one."""
 
 import ipaddress
@@ -15,10 +15,16 @@ import oracle
 V4_ADDRS = ('0.0.0.1', '127.1.2.3', '224.0.0.1', '239.1.1.1', '240.0.0.1',
             '255.255.255.255', '255.255.255.254', '198.18.0.1', '198.18.2.3',
             '198.18.4.128', '198.18.4.127', '198.19.255.255', '10.0.0.1',
-            '203.0.113.9', '1.0.0.0', '126.255.255.255', '223.255.255.255')
+            '203.0.113.9', '1.0.0.0', '126.255.255.255', '223.255.255.255',
+            '225.1.2.3', '224.0.0.251')
 V6_ADDRS = ('::', '::1', '::2', 'fe80::1', 'febf:ffff::1', 'fec0::1',
             'ff00::', 'feff::1', '2001:2::1', '2001:2:0:1::1',
-            '2001:2:0:3:8000::1', '2001:db8::1', '3fff::1', '::ffff:7f00:1')
+            '2001:2:0:3:8000::1', '2001:db8::1', '3fff::1', '::ffff:7f00:1',
+            'ff02::1', 'ff0e::3', 'ff05::2')
+# Destination MACs: port 0's, a link broadcast, groups, another station
+MACS = (oracle.PCAP_PORT0_MAC, b'\xff' * 6, bytes.fromhex('01005e010203'),
+        bytes.fromhex('333300000001'), bytes.fromhex('010203040506'),
+        bytes.fromhex('0200000000fe'))
 
 
 def _l3_offset(f):
@@ -48,7 +54,7 @@ def mutate(rnd, frame):
     off, et = _l3_offset(f)
     if off is None:
         return bytes(f)
-    kind = rnd.randrange(14)
+    kind = rnd.randrange(15)
     v4 = et == 0x0800 and len(f) >= off + 20
     v6 = et == 0x86DD and len(f) >= off + 40
     if kind == 0:                                   # truncate anywhere
@@ -95,6 +101,8 @@ def mutate(rnd, frame):
     elif kind == 12 and v4:                         # checksum off by one
         f[off + 11] ^= 1 << rnd.randrange(8)
         return bytes(f)
+    elif kind == 14:                                # destination MAC
+        f[0:6] = rnd.choice(MACS)
     elif kind == 13 and len(f) < 1400:              # grow the payload
         f += bytes(rnd.randrange(256) for _ in range(rnd.randrange(1200)))
         if v4:

@@ -19,7 +19,12 @@ import struct
 REASONS = ('truncated', 'vlan', 'not_ip', 'ip_version', 'ipv4_ihl',
            'ipv4_len', 'ipv4_csum', 'ipv6_len', 'martian_dst', 'martian_src',
            'no_route', 'bad_port', 'ttl_exceeded', 'mtu', 'frag_fail',
-           'tx_full')
+           'tx_full', 'local', 'l2_otherhost', 'l2_bcast', 'l2_mcast',
+           'bcast', 'mc_local', 'mc_no_route', 'mc_rpf', 'mc_ttl')
+
+# DPDK net_pcap's MAC of the first pcap port of a process (02:70:63:61:70
+# is "pcap", the last byte counts the ports): the RX port of the sets.
+PCAP_PORT0_MAC = bytes([2, 0x70, 0x63, 0x61, 0x70, 0])
 
 ETH_P_IPV4 = 0x0800
 ETH_P_IPV6 = 0x86DD
@@ -152,7 +157,7 @@ class Config:
     """What the oracle needs to know about one npool-fwd run."""
 
     def __init__(self, routes4, routes6, enabled_ports, mtu=1500,
-                 eth_dest=None, port_macs=None):
+                 eth_dest=None, port_macs=None, forward_otherhost=False):
         self.lpm4 = Lpm(routes4, 32)
         self.lpm6 = Lpm(routes6, 128)
         self.enabled = set(enabled_ports)
@@ -160,6 +165,10 @@ class Config:
         self.eth_dest = dict(eth_dest or {})
         # port -> 6 bytes; a port missing here has an unknown source MAC
         self.port_macs = dict(port_macs or {})
+        # the MAC of the port the frames come in on (port 0), and
+        # --forward-otherhost (frames to other MACs taken as to it)
+        self.rx_mac = self.port_macs.get(0, PCAP_PORT0_MAC)
+        self.forward_otherhost = forward_otherhost
 
     def dst_mac(self, port):
         return self.eth_dest.get(port, default_eth_dest(port))
@@ -229,12 +238,42 @@ def dpdk_nfrags(l3_len, ihl_bytes, mtu):
 NET_PCAP_WHOLE_MAX = 65535 + 2048
 
 
+def l2_kind(frame, cfg):
+    """What the frame is sent to: 'host' (the RX port's MAC, or any with
+    --forward-otherhost), 'bcast', 'mcast' (a group address) or
+    'other' (another station's MAC: Linux's PACKET_OTHERHOST)."""
+    d = frame[:6]
+    if d == b'\xff' * 6:
+        return 'bcast'
+    if d[0] & 1:
+        return 'mcast'
+    return 'host' if d == cfg.rx_mac or cfg.forward_otherhost else 'other'
+
+
+# Verdicts Linux's ip_forward() reaches: with a frame that is no
+# PACKET_HOST it drops the packet there (RFC 1812 5.3.4).
+_FORWARDING = ('bad_port', 'ttl_exceeded', 'mtu')
+
+
 def decide(frame, cfg):
     """The RFC 1812 verdict for one received frame (bytes as the PMD gave
-    them to the app)."""
+    them to the app): the destination MAC first (a frame to another
+    station is dropped whatever it holds), then the IP checks; unicast IP
+    in a link broadcast or multicast frame is not forwarded."""
     n = len(frame)
     if n < 14 or n > NET_PCAP_WHOLE_MAX:
         return drop('truncated')
+    l2 = l2_kind(frame, cfg)
+    if l2 == 'other':
+        return drop('l2_otherhost')
+    v = _decide_l3(frame, cfg)
+    if l2 != 'host' and (not v.reason or v.reason in _FORWARDING):
+        return drop('l2_' + l2)
+    return v
+
+
+def _decide_l3(frame, cfg):
+    n = len(frame)
     et = be16(frame, 12)
     off = 14
     if et in TAG_TYPES:
@@ -255,6 +294,30 @@ def decide(frame, cfg):
     if et == ETH_P_IPV6:
         return _decide_v6(l3, cfg)
     return drop('not_ip')
+
+
+def _mcast4(l3):
+    """IPv4 multicast without a route (the sets have no --mroute): the
+    source and scope checks of Linux's ip_route_input_mc()."""
+    src = int.from_bytes(l3[12:16], 'big')
+    local = l3[16:19] == bytes([224, 0, 0])
+    igmp = l3[9] == 2
+    if src >> 28 == 0xE or src == 0xFFFFFFFF or src >> 24 == 127:
+        return drop('martian_src')
+    if src >> 24 == 0:
+        return drop('mc_local' if local or igmp else 'martian_src')
+    return drop('mc_local' if local or igmp else 'mc_no_route')
+
+
+def _mcast6(l3):
+    """IPv6 multicast without a route: scopes up to link-local are for
+    the link; the source must name a node."""
+    src = int.from_bytes(l3[8:24], 'big')
+    if l3[25] & 0x0F <= 2:
+        return drop('mc_local')
+    if src >> 120 == 0xFF or src in (0, V6_LOOPBACK):
+        return drop('martian_src')
+    return drop('mc_no_route')
 
 
 def _route(src, dst, hops, martian, lpm, cfg):
@@ -294,6 +357,14 @@ def _decide_v4(l3, cfg):
         return drop('ipv4_len')
     if not ipv4_header_ok(l3[:ihl]):
         return drop('ipv4_csum')
+    dst = int.from_bytes(l3[16:20], 'big')
+    if dst >> 28 == 0xE:
+        return _mcast4(l3)
+    if dst == 0xFFFFFFFF:
+        # the limited broadcast is for the router (Linux brd_input)
+        src = int.from_bytes(l3[12:16], 'big')
+        return drop('martian_src' if src >> 28 == 0xE or
+                    src == 0xFFFFFFFF or src >> 24 == 127 else 'bcast')
     port = _route(l3[12:16], l3[16:20], l3[8], v4_martian, cfg.lpm4, cfg)
     if isinstance(port, Verdict):
         return port
@@ -325,6 +396,8 @@ def _decide_v6(l3, cfg):
     plen = be16(l3, 4)
     if plen == 0 or plen + 40 > n:
         return drop('ipv6_len')
+    if l3[24] == 0xFF:
+        return _mcast6(l3)
     port = _route(l3[8:24], l3[24:40], l3[7], v6_martian, cfg.lpm6, cfg)
     if isinstance(port, Verdict):
         return port

@@ -10,7 +10,10 @@ import ipaddress
 import struct
 
 SRC_MAC = bytes.fromhex('020000aa0001')   # the "host" sending into port 0
-PORT0_MAC_PLACEHOLDER = bytes(6)
+# What frames are sent to: DPDK net_pcap's MAC of the first pcap port of a
+# process (02:70:63:61:70:00, "pcap" and the port's index), port 0 of the
+# sets, which takes only frames to its own MAC (docs/apps/npool-fwd.md).
+PORT0_MAC = bytes.fromhex('027063617000')
 
 
 def _sum16(data):
@@ -32,7 +35,7 @@ def mac(text):
     return bytes(int(x, 16) for x in text.split(':'))
 
 
-def eth(payload, ethertype=0x0800, dst='02:00:00:00:00:fe', src=SRC_MAC,
+def eth(payload, ethertype=0x0800, dst=PORT0_MAC, src=SRC_MAC,
         tags=()):
     """Ethernet frame; tags: (tpid, tci) pairs, outermost first."""
     d = mac(dst) if isinstance(dst, str) else dst
