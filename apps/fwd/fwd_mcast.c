@@ -5,10 +5,8 @@
  * ip_route_input_mc() and ip6_mc_input(), the RPF check and thresholds
  * of ip_mr_forward() / ip6_mr_forward(), and the copies.
  */
-#include <errno.h>
 #include <string.h>
 
-#include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_ip.h>
 
@@ -166,13 +164,14 @@ eth_fill(const struct fwd_conf *fc, uint8_t *eth, const uint8_t *gmac,
 }
 
 /* A head for a copy: an Ethernet header's room, from npool (the kernel's
- * small-head cache), else from the packet's own pool. */
+ * small-head cache) when it runs, else (or when it has none left) from
+ * the packet's own pool. */
 static struct rte_mbuf *
 head_alloc(const struct rte_mbuf *m)
 {
 	struct rte_mbuf *h = npool_napi_alloc_pkt(RTE_ETHER_HDR_LEN);
 
-	if (h == NULL && rte_errno == ENODEV)
+	if (h == NULL)
 		h = rte_pktmbuf_alloc(m->pool);
 	if (h != NULL && rte_pktmbuf_append(h, RTE_ETHER_HDR_LEN) == NULL) {
 		rte_pktmbuf_free(h);

@@ -5,9 +5,7 @@
  * counters and what the report, --json and telemetry say of them.
  */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
