@@ -52,6 +52,19 @@ ROUTE_FILES = {
     'nulls4': '\0' * 100000,
     'nulrule4': '# ok\nR10.0.0.0/8 1\0garbage\n',
     'nulcomment4': 'R0.0.0.0/0 0\n#\0' + 'x' * 5000 + '\n',
+    # --mroute files: a good route, then the bad one
+    'mr_noto': 'mroute from 0 group 225.1.2.3 to 1\nmroute from 0 group '
+               '225.1.2.4 1\n',
+    'mr_llgroup': 'mroute from 0 group 224.0.0.251 to 1\n',
+    'mr_ll6': '# ok\nmroute from 0 group ff02::5 to 1\n',
+    'mr_src': 'mroute from 0 source 224.1.1.1 group 225.1.2.3 to 1\n',
+    'mr_fam': 'mroute from 0 source 2001:2::1 group 225.1.2.3 to 1\n',
+    'mr_inout': 'mroute from 0 group 225.1.2.3 to 1 0\n',
+    'mr_twice': 'mroute from 0 group 225.1.2.3 to 1 1\n',
+    'mr_port': 'mroute from 0 group 225.1.2.3 to 2\n',
+    'mr_ttl': 'mroute from 0 group 225.1.2.3 to 1:255\n',
+    'mr_dup': 'mroute from 0 group 225.1.2.3 to 1\n\n'
+              'mroute from 1 group 225.1.2.3 to 0\n',
 }
 
 # --config with one queue more than an lcore may poll (16)
@@ -217,6 +230,40 @@ CASES = [
     ('--lookup acl', ['-p', '0x3', '--lookup', 'acl'],
      r"--lookup: 'acl' is not supported \(lpm, fib or em\)"),
     ('--ipv6 (l3fwd EM only)', ['-p', '0x3', '--ipv6'], r"'--ipv6'"),
+    # --mroute (docs/apps/npool-fwd.md, multicast routing)
+    ('--mroute missing file', ['-p', '0x3', '--mroute', '/nonexistent/mr'],
+     r'--mroute: /nonexistent/mr: No such file'),
+    ('--mroute without "to"', ['-p', '0x3', '--mroute', '{mr_noto}'],
+     r'{mr_noto}:2: bad route line'),
+    ('--mroute link-local group', ['-p', '0x3', '--mroute',
+                                   '{mr_llgroup}'],
+     r'{mr_llgroup}:1: not a routable group'),
+    ('--mroute IPv6 link-local scope', ['-p', '0x3', '--mroute',
+                                        '{mr_ll6}'],
+     r'{mr_ll6}:2: not a routable group'),
+    ('--mroute multicast source', ['-p', '0x3', '--mroute', '{mr_src}'],
+     r'{mr_src}:1: not a unicast source'),
+    ('--mroute families differ', ['-p', '0x3', '--mroute', '{mr_fam}'],
+     r'{mr_fam}:1: source and group of different families'),
+    ('--mroute output = input', ['-p', '0x3', '--mroute', '{mr_inout}'],
+     r'{mr_inout}:1: output port is the input port'),
+    ('--mroute output twice', ['-p', '0x3', '--mroute', '{mr_twice}'],
+     r'{mr_twice}:1: output port given twice'),
+    ('--mroute port outside -p', ['-p', '0x3', '--mroute', '{mr_port}'],
+     r'{mr_port}:1: port not enabled in -p'),
+    ('--mroute TTL 255', ['-p', '0x3', '--mroute', '{mr_ttl}'],
+     r'{mr_ttl}:1: bad TTL threshold \(1\.\.254\)'),
+    ('--mroute route twice', ['-p', '0x3', '--mroute', '{mr_dup}'],
+     r'{mr_dup}:3: route given again \(before at line 1\)'),
+    ('--bc-forwarding 2', ['-p', '0x3', '--bc-forwarding', '2'],
+     r'--bc-forwarding: 2 is out of range 0\.\.1'),
+    ('--icmp-echo-ignore-broadcasts x', ['-p', '0x3',
+                                         '--icmp-echo-ignore-broadcasts',
+                                         'x'],
+     r"--icmp-echo-ignore-broadcasts: 'x'"),
+    ('--forward-otherhost with a value', ['-p', '0x3',
+                                          '--forward-otherhost=1'],
+     r"option '--forward-otherhost' doesn't allow an argument"),
 ]
 
 # Route files naming ports outside -p load (l3fwd leaves those routes

@@ -36,7 +36,6 @@ Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth).
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -204,25 +203,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
     ap.add_argument('--keep', action='store_true')
-    a = ap.parse_args()
-    harness.require_app(a.app, 'npool-fwd')
-    if os.geteuid() != 0:
-        harness.skip('needs root (network namespaces, veth, AF_PACKET)')
-    for pid in netns.sweep_stale('npkk-') + netns.sweep_stale('npkf-'):
-        for d in harness.runtime_dirs('np-kf' + pid):
-            shutil.rmtree(d, ignore_errors=True)
-    r = Run(a)
-    try:
-        r.run()
-    except (RuntimeError, netns.NetnsError, OSError, ValueError,
-            subprocess.TimeoutExpired) as e:
-        r.fail('%s: %s' % (type(e).__name__, e))
-        if r.fwd is not None:
-            harness.log(r.fwd.tail())
-    finally:
-        r.cleanup()
-    harness.log('FAIL (%d problems)' % len(r.probs) if r.probs else 'PASS')
-    return 1 if r.probs else 0
+    return harness.run_netns(ap.parse_args(), Run, ('npkk-', 'npkf-'),
+                             'np-kf')
 
 
 if __name__ == '__main__':

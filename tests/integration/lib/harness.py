@@ -330,3 +330,32 @@ def case_arguments(ap, cases, apps=()):
     for app in apps:
         require_app(getattr(a, app), 'npool-' + app)
     return a, list(cases) if a.case == 'all' else [a.case]
+
+
+def run_netns(a, make_run, tags, prefix_tag):
+    """main() of a test between network namespaces, after its arguments
+    @a (a.app: npool-fwd): skip unless root, remove what runs that died
+    left (namespaces <tag><pid>-* of each of @tags, EAL folders
+    <prefix_tag><pid>), then make_run(a).run() (an object with run(),
+    fail(msg), cleanup(), probs and fwd, an netns.AppProcess or None),
+    an exception failing it, cleanup() whatever happens. Returns the exit
+    status: 0 when it has no problem, else 1."""
+    require_app(a.app, 'npool-fwd')
+    if os.geteuid() != 0:
+        skip('needs root (network namespaces, veth, AF_PACKET)')
+    for tag in tags:
+        for pid in netns.sweep_stale(tag):
+            for d in runtime_dirs(prefix_tag + pid):
+                shutil.rmtree(d, ignore_errors=True)
+    r = make_run(a)
+    try:
+        r.run()
+    except (RuntimeError, netns.NetnsError, OSError, ValueError,
+            subprocess.TimeoutExpired) as e:
+        r.fail('%s: %s' % (type(e).__name__, e))
+        if r.fwd is not None:
+            log(r.fwd.tail())
+    finally:
+        r.cleanup()
+    log('FAIL (%d problems)' % len(r.probs) if r.probs else 'PASS')
+    return 1 if r.probs else 0

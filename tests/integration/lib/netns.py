@@ -47,6 +47,10 @@ ADDR = {
     'NET_A6': '2001:2:0:1::/64',
     'B6': '2001:2:0:2::2', 'GW_B6': '2001:2:0:2::1',
     'NET_B6': '2001:2:0:2::/64',
+    # host C of a three-host topology (Topology(third=True))
+    'C4': '198.18.3.2', 'GW_C4': '198.18.3.1', 'NET_C4': '198.18.3.0/24',
+    'C6': '2001:2:0:3::2', 'GW_C6': '2001:2:0:3::1',
+    'NET_C6': '2001:2:0:3::/64',
 }
 
 # TERM, then KILL after this many seconds (processes left in a namespace)
@@ -98,21 +102,27 @@ def kill_pid(pid):
 class Topology:
     """Hosts A and B, router R between them: namespaces <ns>-a, <ns>-r,
     <ns>-b, veths <if>-a0 -- <if>-r0 and <if>-r1 -- <if>-b0 (an interface
-    name has at most 15 characters: keep <if> within 11)."""
+    name has at most 15 characters: keep <if> within 11). With third, host
+    C too: <ns>-c, <if>-r2 -- <if>-c0."""
 
-    def __init__(self, ns, ifp):
+    def __init__(self, ns, ifp, third=False):
         if len(ifp) > 11:
             raise ValueError('interface prefix %r: more than 11 characters'
                              % ifp)
-        self.ns = {'a': ns + '-a', 'r': ns + '-r', 'b': ns + '-b'}
-        self.ifs = {'a': ifp + '-a0', 'r0': ifp + '-r0', 'r1': ifp + '-r1',
-                    'b': ifp + '-b0'}
+        self.hosts = ('a', 'b', 'c') if third else ('a', 'b')
+        self.ports = tuple('r%d' % k for k in range(len(self.hosts)))
+        self.ns = {'r': ns + '-r'}
+        self.ifs = {}
+        for h, r in zip(self.hosts, self.ports):
+            self.ns[h] = ns + '-' + h
+            self.ifs[h] = ifp + '-' + h + '0'
+            self.ifs[r] = ifp + '-' + r
         self.macs = {}
 
     @staticmethod
     def node_of(dev):
-        """The node ('a', 'r', 'b') where interface dev lives."""
-        return 'r' if dev in ('r0', 'r1') else dev
+        """The node ('a', 'r', 'b', 'c') where interface dev lives."""
+        return 'r' if dev.startswith('r') else dev
 
     def shell_env(self):
         env = {'NS_A': self.ns['a'], 'NS_R': self.ns['r'],
@@ -136,7 +146,7 @@ class Topology:
         """End every process inside the namespaces, delete them (exact
         names; what does not exist is skipped). Returns what failed."""
         errs = []
-        for node in ('a', 'b', 'r'):
+        for node in self.hosts + ('r',):
             if not self.exists(node):
                 continue
             pids = sh(['ip', 'netns', 'pids', self.ns[node]], False)
@@ -151,16 +161,15 @@ class Topology:
     def create(self):
         """Namespaces, veth pairs, the router side up. Fills self.macs."""
         ns, ifs = self.ns, self.ifs
-        for node in ('a', 'b', 'r'):
+        for node in self.hosts + ('r',):
             sh(['ip', 'netns', 'add', ns[node]])
             sh(['ip', '-n', ns[node], 'link', 'set', 'lo', 'up'])
-        sh(['ip', '-n', ns['r'], 'link', 'add', ifs['r0'], 'type', 'veth',
-            'peer', 'name', ifs['a'], 'netns', ns['a']])
-        sh(['ip', '-n', ns['r'], 'link', 'add', ifs['r1'], 'type', 'veth',
-            'peer', 'name', ifs['b'], 'netns', ns['b']])
+        for h, r in zip(self.hosts, self.ports):
+            sh(['ip', '-n', ns['r'], 'link', 'add', ifs[r], 'type', 'veth',
+                'peer', 'name', ifs[h], 'netns', ns[h]])
         self.run('r', ['sysctl', '-qw', 'net.ipv4.ip_forward=0',
                        'net.ipv6.conf.all.forwarding=0'])
-        for dev in ('r0', 'r1'):
+        for dev in self.ports:
             self.run('r', ['sysctl', '-qw', 'net.ipv6.conf.%s.disable_ipv6=1'
                            % ifs[dev]])
             self.offloads_off('r', ifs[dev], gro=True)
@@ -170,7 +179,7 @@ class Topology:
     def read_macs(self):
         self.macs = {dev: self.run(self.node_of(dev), [
             'cat', '/sys/class/net/%s/address' % self.ifs[dev]]).strip()
-            for dev in ('a', 'r0', 'r1', 'b')}
+            for dev in self.hosts + self.ports}
         return self.macs
 
     def offloads_off(self, node, dev, gro=False):
@@ -196,7 +205,7 @@ class Topology:
     def wire_hosts(self):
         """A and B as plain wires instead (for apps on their veths too):
         links up, no IPv6, no addresses: their kernels send nothing."""
-        for node in ('a', 'b'):
+        for node in self.hosts:
             self.run(node, ['sysctl', '-qw', 'net.ipv6.conf.%s.disable_ipv6=1'
                             % self.ifs[node]])
             sh(['ip', '-n', self.ns[node], 'link', 'set', self.ifs[node],
@@ -331,11 +340,11 @@ def sweep_stale(tag):
     except OSError:
         return []
     for name in names:
-        m = re.fullmatch(re.escape(tag) + r'(\d+)-[arb]', name)
+        m = re.fullmatch(re.escape(tag) + r'(\d+)-[arbc]', name)
         if m and not os.path.exists('/proc/' + m.group(1)):
             gone.add(m.group(1))
     for pid in sorted(gone):
-        Topology(tag + pid, 'pe' + pid).remove()
+        Topology(tag + pid, 'pe' + pid, third=True).remove()
     return sorted(gone)
 
 
