@@ -5,7 +5,8 @@
  * input) from an "npool" or a stock pool, optionally copy-broken
  * (npool_rx_copybreak()), in a burst of 4 or 5 beside flat copies of
  * itself, then fwd_pkt_decide_burst() (the groups of 4, the tail) and,
- * for FWD_FRAGMENT, fwd_pkt_frag_count() + fwd_pkt_fragment(). Frame
+ * for FWD_FRAGMENT, fwd_pkt_frag_count() + fwd_pkt_fragment(), for
+ * FWD_MCAST (two multicast routes) fwd_mcast_copies(). Frame
  * length bit 0: a burst of 5 (one in the tail); bits 1-2: the input's
  * place in the group; bit 3: --lookup fib (else lpm).
  *
@@ -16,8 +17,12 @@
  * one per dropped packet's reason; a forwarded frame is the input
  * with the tag and padding gone, TTL / hop limit - 1, a valid IPv4
  * checksum, the egress port's MACs, consistent segment lengths; fragments
- * carry the payload in order, in 8-byte steps, each header valid; at the
- * end every mbuf and fragment is back.
+ * carry the payload in order, in 8-byte steps, each header valid; each
+ * multicast copy is the packet to the group's MAC from its port's, TTL -
+ * 1, its data shared (freed in any order); at the end every mbuf and
+ * fragment is back. Port 0, where the frames come in, has MAC
+ * 02:00:00:00:00:fe, the one the edge-case frames of the committed
+ * corpus are sent to (make_seeds.py).
  *
  * Input: flags, first segment length, other segments' length / 8, with
  * flag bit 7 one byte more, then the frame. flags: bit 0 l3fwd's default
@@ -48,6 +53,7 @@
 #include "fwd.h"
 #include "fwd_group.h"
 #include "fwd_icmp.h"
+#include "fwd_mcast.h"
 #include "fuzz_common.h"
 
 #define FZ_FRAME_MAX 16384
@@ -66,6 +72,13 @@ static const char fz_routes6[] =
 	"R::/0 1\nR2001:2::/48 2\nR2001:2:0:1::/64 3\nR2001:2:0:2::/64 0\n"
 	"R2001:2:0:3:8000::/65 3\nR2001:db8::/32 2\nR2001::/16 3\n";
 static const uint16_t fz_mtus[4] = { 1500, 68, 576, 9000 };
+/* Multicast routes: (*,G) of each family from port 0 to ports 1, 2. */
+static const char fz_mroutes[] =
+	"mroute from 0 group 225.1.2.3 to 1 2\n"
+	"mroute from 0 group ff0e::3 to 1 2\n";
+/* Port 0's MAC (the frames' destination to take them). */
+static const struct rte_ether_addr fz_port0_mac = {
+	{ 0x02, 0, 0, 0, 0, 0xfe } };
 
 /* [lookup][route files, l3fwd's tables] */
 static struct fwd_conf fz_conf[2][2];
@@ -126,21 +139,105 @@ fz_route(const struct fwd_conf *fc, const uint8_t *dst, int v6, int *port)
 	return FWD_PASS;
 }
 
+/* An IPv4 source never taken to a group or 255.255.255.255: 224/4,
+ * 127/8, 255.255.255.255 (0/8 is looked at apart). */
+static int
+fz_v4_bad_src(const uint8_t *a)
+{
+	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
+
+	return (a[0] & 0xf0) == 0xe0 || a[0] == 127 ||
+		memcmp(a, bcast, 4) == 0;
+}
+
+/* IP multicast (docs/apps/npool-fwd.md, multicast routing) of the header
+ * @p ip, @p ip_len bytes, with the routes of fz_mroutes. */
+static int
+fz_mcast(const struct fwd_conf *fc, const uint8_t *ip, uint32_t ip_len,
+		int v6, struct fwd_meta *md)
+{
+	static const uint8_t g4[4] = { 225, 1, 2, 3 };
+	static const uint8_t g6[16] = { 0xff, 0x0e, [15] = 3 };
+	static const uint8_t zero[15];
+	const uint8_t *src = ip + (v6 ? 8 : 12);
+	int local, p, ports = 0;
+
+	if (v6) {
+		if ((ip[25] & 15) <= 2)
+			return FWD_MC_LOCAL;
+		if (src[0] == 0xff || (memcmp(src, zero, 15) == 0 &&
+				src[15] <= 1))
+			return FWD_MARTIAN_SRC;
+	} else {
+		local = ip[16] == 224 && ip[17] == 0 && ip[18] == 0;
+		if (fz_v4_bad_src(src))
+			return FWD_MARTIAN_SRC;
+		if (src[0] == 0)
+			return local || ip[9] == 2 ? FWD_MC_LOCAL :
+				FWD_MARTIAN_SRC;
+		if (local || ip[9] == 2)
+			return FWD_MC_LOCAL;
+	}
+	if (memcmp(ip + (v6 ? 24 : 16), v6 ? g6 : g4, v6 ? 16 : 4) != 0)
+		return FWD_MC_NO_ROUTE;
+	for (p = 1; p <= 2; p++)
+		ports += ip[v6 ? 7 : 8] > 1 && ip_len <= fc->mtu;
+	if (ports == 0)
+		return FWD_MC_TTL;
+	md->port = (uint16_t)v6; /* the route's index */
+	md->ip_len = ip_len;
+	md->v6 = v6;
+	return FWD_MCAST;
+}
+
+/* The verdicts Linux's ip_forward() reaches: with a link-layer broadcast
+ * or multicast frame the packet is dropped there. */
+static int
+fz_forwarding(int v)
+{
+	return v == FWD_PASS || v == FWD_FRAGMENT || v == FWD_BAD_PORT ||
+		v == FWD_TTL_EXCEEDED || v == FWD_MTU;
+}
+
+static int fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f,
+		uint32_t len, uint64_t ol_flags, struct fwd_meta *md);
+
 /*
  * docs/npool-fwd.md, "Forwarding rules", on the flat frame @p f: the
  * verdict, and for a packet that leaves its L2 length, IP length and port.
+ * The destination MAC first: another station's is l2_otherhost whatever
+ * the frame holds; unicast IP to forward in a group frame l2_bcast /
+ * l2_mcast.
  */
 static int
 fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 		uint64_t ol_flags, struct fwd_meta *md)
 {
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	int v;
+
+	if (len < RTE_ETHER_HDR_LEN)
+		return FWD_TRUNCATED;
+	if (!(f[0] & 1) && memcmp(f, &fz_port0_mac, 6) != 0)
+		return FWD_L2_OTHERHOST;
+	md->l2_bcast = false;
+	v = fz_expect_ip(fc, f, len, ol_flags, md);
+	if ((f[0] & 1) && fz_forwarding(v))
+		return memcmp(f, bcast, 6) == 0 ? FWD_L2_BCAST : FWD_L2_MCAST;
+	return v;
+}
+
+/* fz_expect() of a frame to the port. */
+static int
+fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
+		uint64_t ol_flags, struct fwd_meta *md)
+{
+	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
 	uint32_t l2 = RTE_ETHER_HDR_LEN, l3, ihl, ip_len;
 	const uint8_t *ip;
 	uint16_t type;
 	int v, port = -1, v6;
 
-	if (len < RTE_ETHER_HDR_LEN)
-		return FWD_TRUNCATED;
 	type = be16(f + 12);
 	if (fz_tag(type)) {
 		if (len < 18)
@@ -178,6 +275,12 @@ fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 				rte_raw_cksum(ip, ihl) != 0xffff)
 			return FWD_IPV4_CSUM;
 	}
+	md->l2_len = (uint16_t)l2;
+	if (v6 ? ip[24] == 0xff : (ip[16] & 0xf0) == 0xe0)
+		return fz_mcast(fc, ip, ip_len, v6, md);
+	/* 255.255.255.255: for the router (bcast), its source checked */
+	if (!v6 && memcmp(ip + 16, bcast, 4) == 0)
+		return fz_v4_bad_src(ip + 12) ? FWD_MARTIAN_SRC : FWD_BCAST;
 	if (v6 ? fz_v6_martian(ip + 24) : fz_v4_martian(ip + 16))
 		return FWD_MARTIAN_DST;
 	if (v6 ? fz_v6_martian(ip + 8) : fz_v4_martian(ip + 12))
@@ -187,7 +290,6 @@ fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 		return v;
 	if (ip[v6 ? 7 : 8] <= 1)
 		return FWD_TTL_EXCEEDED;
-	md->l2_len = (uint16_t)l2;
 	md->ip_len = ip_len;
 	md->port = (uint16_t)port;
 	md->v6 = v6;
@@ -361,6 +463,56 @@ fz_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 		rte_pktmbuf_free(frags[i]);
 }
 
+/* A packet fwd_pkt_decide_burst() said FWD_MCAST for: its copies, one a
+ * port of the route (1 and 2), the packet to the group's MAC, TTL - 1;
+ * freed last copy first, so that the shared data goes with the other. */
+static void
+fz_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
+		const struct fwd_meta *md, const uint8_t *in)
+{
+	static uint8_t buf[FZ_FRAME_MAX];
+	struct rte_mbuf *out[RTE_MAX_ETHPORTS];
+	uint16_t port[RTE_MAX_ETHPORTS];
+	struct app_port_ctr scratch;
+	const uint8_t *ip = in + md->l2_len, *o;
+	const uint32_t ttl_at = md->v6 ? 7 : 8;
+	uint8_t gmac[6];
+	unsigned int n, k, i;
+
+	memset(&scratch, 0, sizeof(scratch));
+	n = fwd_mcast_copies(fc, m, md->port, out, port, &scratch);
+	FZ_CHECK(n == 2 && port[0] == 1 && port[1] == 2,
+			"%u copies (ports %u, %u)", n, port[0], port[1]);
+	if (md->v6) {
+		memcpy(gmac, "\x33\x33", 2);
+		memcpy(gmac + 2, ip + 36, 4);
+	} else {
+		memcpy(gmac, "\x01\x00\x5e", 3);
+		memcpy(gmac + 3, ip + 17, 3);
+		gmac[3] &= 0x7f;
+	}
+	for (k = 0; k < n; k++) {
+		o = fz_flat(out[k], buf);
+		FZ_CHECK(out[k]->pkt_len == RTE_ETHER_HDR_LEN + md->ip_len &&
+				memcmp(o, gmac, 6) == 0 &&
+				memcmp(o + 6, &fc->l2[port[k]].src, 6) == 0 &&
+				memcmp(o + 12, in + md->l2_len - 2, 2) == 0,
+				"copy %u: length %u or Ethernet header", k,
+				out[k]->pkt_len);
+		FZ_CHECK(o[14 + ttl_at] == ip[ttl_at] - 1, "copy %u: TTL", k);
+		for (i = 0; i < md->ip_len; i++)
+			FZ_CHECK(i == ttl_at || (!md->v6 &&
+					(i == 10 || i == 11)) ||
+					o[14 + i] == ip[i],
+					"copy %u: L3 byte %u changed", k, i);
+		if (!md->v6)
+			FZ_CHECK(rte_raw_cksum(o + 14, (o[14] & 15) * 4u) ==
+					0xffff, "copy %u: IPv4 checksum", k);
+	}
+	while (n != 0)
+		rte_pktmbuf_free(out[--n]);
+}
+
 /* The router's addresses the dropped packets are answered with. */
 static struct fwd_addrs fz_addrs;
 
@@ -437,9 +589,12 @@ fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 			continue;
 		}
 		FZ_CHECK(nf < b.nf && pkts[nf] == orig[i] &&
-				(b.dst[nf] & ~FWD_DST_FRAG) == md[i].port &&
-				!(b.dst[nf] & FWD_DST_FRAG) ==
-				(v[i] == FWD_PASS),
+				(b.dst[nf] & ~(FWD_DST_FRAG | FWD_DST_MCAST)) ==
+				md[i].port &&
+				!!(b.dst[nf] & FWD_DST_FRAG) ==
+				(v[i] == FWD_FRAGMENT) &&
+				!!(b.dst[nf] & FWD_DST_MCAST) ==
+				(v[i] == FWD_MCAST),
 				"packet %u: not forwarded in order", i);
 		nf++;
 		FZ_CHECK(md[i].l2_len == exp[i].l2_len &&
@@ -453,6 +608,8 @@ fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 		if (v[i] == FWD_PASS) {
 			fz_check_forwarded(fc, orig[i], &md[i], f);
 			rte_pktmbuf_free(orig[i]);
+		} else if (v[i] == FWD_MCAST) {
+			fz_mcast_copies(fc, orig[i], &md[i], f);
 		} else {
 			fz_fragment(fc, orig[i], &md[i], f);
 		}
@@ -560,6 +717,10 @@ fz_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 	free(r4);
 	free(r6);
 	fc->rule4 = fc->rule6 = NULL;
+	r4 = fz_route_file(fz_mroutes);
+	FZ_CHECK(fwd_mroutes_load(fc, r4) == 0, "multicast routes");
+	unlink(r4);
+	free(r4);
 	fc->frag_direct = fz_frag_pools[0];
 	fc->frag_indirect = fz_frag_pools[1];
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
@@ -569,6 +730,7 @@ fz_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 		fc->l2[p].src.addr_bytes[4] = 0x01;
 		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
 	}
+	fc->l2[0].src = fz_port0_mac;
 	fwd_conf_l2_prepare(fc);
 }
 

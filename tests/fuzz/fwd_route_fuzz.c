@@ -10,7 +10,10 @@
  * routes; the LPM answers for each route's first, last and written address
  * are the longest-prefix match among the routes (the last of equal
  * prefixes winning), the default route is the last depth-0 one; deleting
- * every route empties the tables again.
+ * every route empties the tables again. The input is also parsed as a
+ * multicast route file (fwd_mroutes_parse()): a file that parses holds
+ * only routes the file's rules allow (docs/apps/npool-fwd.md), a bad one
+ * says why.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 
 #include "app_compat.h"
 #include "fwd.h"
+#include "fwd_mcast.h"
 #include "fuzz_common.h"
 
 #define FZ_PORTMASK UINT64_C(0x0000ffff0000ffff)
@@ -278,11 +282,59 @@ fz_family(const uint8_t *data, size_t size, bool v6)
 	free(t.r);
 }
 
+/* The input as a --mroute file: each route within the rules. */
+static void
+fz_mroutes(const uint8_t *data, size_t size)
+{
+	static const uint8_t zero[15];
+	FILE *f = size != 0 ? fmemopen((void *)(uintptr_t)data, size, "r") :
+		fopen("/dev/null", "r");
+	struct fwd_mroute_set s = { NULL, 0, 0 };
+	const struct fwd_mroute *r;
+	unsigned int lineno, i, p;
+	const char *why;
+	int rc;
+
+	FZ_CHECK(f != NULL, "fmemopen");
+	rc = fwd_mroutes_parse(f, FZ_PORTMASK, &s, &lineno, &why);
+	fclose(f);
+	FZ_CHECK(rc == 0 ? why == NULL : rc == -1 && why != NULL,
+			"mroutes: rc %d, why %s", rc, why ? why : "(none)");
+	FZ_CHECK(s.n <= FWD_MROUTE_MAX, "%u multicast routes", s.n);
+	for (i = 0; i < s.n; i++) {
+		r = &s.r[i];
+		FZ_CHECK(r->line >= 1 && r->line <= lineno &&
+				(i == 0 || r->line > s.r[i - 1].line),
+				"mroute %u: line %u", i, r->line);
+		FZ_CHECK(r->v6 ? r->grp[0] == 0xff && (r->grp[1] & 15) > 2 :
+				(r->grp[0] & 0xf0) == 0xe0 &&
+				!(r->grp[0] == 224 && r->grp[1] == 0 &&
+				  r->grp[2] == 0),
+				"mroute %u: group not routable", i);
+		FZ_CHECK(r->any_src || (r->v6 ? r->src[0] != 0xff &&
+				!(memcmp(r->src, zero, 15) == 0 &&
+				  r->src[15] <= 1) :
+				r->src[0] != 0 && r->src[0] != 127 &&
+				r->src[0] < 224), "mroute %u: source", i);
+		FZ_CHECK(r->oifs != 0 && (r->oifs & ~FZ_PORTMASK) == 0 &&
+				!((r->oifs >> r->in_port) & 1) &&
+				((FZ_PORTMASK >> r->in_port) & 1),
+				"mroute %u: ports", i);
+		for (p = 0; p < 64; p++)
+			FZ_CHECK(!((r->oifs >> p) & 1) ||
+					(r->ttl[p] >= 1 && r->ttl[p] <= 254),
+					"mroute %u: port %u threshold %u", i, p,
+					r->ttl[p]);
+	}
+	free(s.r);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_family(data, size, false);
 	fz_family(data, size, true);
+	fz_mroutes(data, size);
 	return 0;
 }
 

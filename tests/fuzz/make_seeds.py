@@ -6,7 +6,8 @@
              the flags byte of their set, and with --captures DIR the first
              frames of each capture (--per-capture, cut to --max-frame),
              each also as a chain of small segments and copy-broken
-  fwd_route  the route files of bad_input.py and edgecases.py
+  fwd_route  the route files of bad_input.py and edgecases.py, and the
+             multicast routes of cast_cases.py
   app_cli    bad_input.py's command lines and good ones (NUL-separated)
   npool_ops  one of each operation, and random sequences (fixed seed)
 
@@ -30,13 +31,18 @@ sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
 sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import bad_input  # noqa: E402
+import cast_cases  # noqa: E402
 import edgecases  # noqa: E402
+import packets  # noqa: E402
 import pcaplib  # noqa: E402
 
 # fwd_pkt flags (fwd_pkt_fuzz.c): bit 0 l3fwd's default tables, bits 1-2
 # MTU 1500/68/576/9000, bit 3 stock pool, bit 4 copy-break, bit 5
 # IP_CKSUM_BAD, bit 6 IP_CKSUM_GOOD when right, bit 7 a chain cut wrong.
 DEFTABLES, MTU68, MTU9000, STOCK, COPYBREAK, CUT = 1, 2, 6, 8, 16, 128
+# fwd_pkt_fuzz.c's port 0 MAC: the edge-case frames sent to the sets' port
+# 0 (packets.PORT0_MAC) are sent to it instead.
+FZ_PORT0_MAC = bytes.fromhex('0200000000fe')
 
 GOOD_CLI = [
     ['-p', '0x3'],
@@ -69,22 +75,32 @@ def write(out, target, data):
         f.write(data)
 
 
+def fz_frame(frame):
+    """@frame as sent to fwd_pkt_fuzz.c's port 0 when it was to the sets'
+    port 0."""
+    if frame[:6] == packets.PORT0_MAC:
+        return FZ_PORT0_MAC + frame[6:]
+    return frame
+
+
 def fwd_pkt(out, captures, per_capture, max_frame):
     sets = ((edgecases.main_cases(), 0), (edgecases.order_cases(), 0),
             (edgecases.jumbo_cases(), MTU9000),
             (edgecases.deftables_cases(), DEFTABLES))
     for cases, flags in sets:
         for k in cases:
+            k.frame = fz_frame(k.frame)
             write(out, 'fwd_pkt', bytes([flags, 0, 0]) + k.frame)
     # A few as chains of small segments, copy-broken, on a stock pool,
     # with a 68-byte MTU (fragments).
     for k in edgecases.main_cases()[:8]:
-        write(out, 'fwd_pkt', bytes([STOCK, 20, 2]) + k.frame)
-        write(out, 'fwd_pkt', bytes([COPYBREAK | 64, 0, 0]) + k.frame)
-        write(out, 'fwd_pkt', bytes([MTU68 | 32, 0, 8]) + k.frame)
+        f = fz_frame(k.frame)
+        write(out, 'fwd_pkt', bytes([STOCK, 20, 2]) + f)
+        write(out, 'fwd_pkt', bytes([COPYBREAK | 64, 0, 0]) + f)
+        write(out, 'fwd_pkt', bytes([MTU68 | 32, 0, 8]) + f)
     # Chains cut wrong by the PMD: pkt_len long, short, nb_segs + 1.
     for cut, k in enumerate(edgecases.main_cases()[:3]):
-        write(out, 'fwd_pkt', bytes([CUT, 0, 0, cut]) + k.frame)
+        write(out, 'fwd_pkt', bytes([CUT, 0, 0, cut]) + fz_frame(k.frame))
     if captures is None:
         return
     for name in sorted(os.listdir(captures)):
@@ -110,6 +126,8 @@ def fwd_route(out):
     files['nulcomment4'] = files['nulcomment4'][:200] + '\n'
     files['edge4'] = edgecases.ROUTES_V4
     files['edge6'] = edgecases.ROUTES_V6
+    # multicast routes (the target parses --mroute files too)
+    files['mroutes'] = cast_cases.MROUTES
     for text in files.values():
         write(out, 'fwd_route', text.encode('latin-1'))
 

@@ -415,7 +415,7 @@ def order_cases():
 
 
 BCAST_MAC = 'ff:ff:ff:ff:ff:ff'
-OTHER_MAC = '02:00:00:00:00:fe'
+OTHER_MAC = '02:00:00:00:00:ee'
 
 
 def l2_cases():
