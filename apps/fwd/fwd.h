@@ -224,6 +224,10 @@ struct fwd_conf {
 	uint8_t own4_octet[256];
 	/** l2[port] as 16 bytes, the last 4 zero: fwd_conf_l2_prepare() */
 	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
+	/** The first 16 bytes a plain packet received on a port starts with
+	 * ([0] IPv4, [1] IPv6; fwd_plain4(), fwd_plain6()): the port's MAC,
+	 * the EtherType, 0x45 / 0x6_. fwd_conf_l2_prepare(). */
+	uint8_t plain_hdr[RTE_MAX_ETHPORTS][2][16] __rte_aligned(16);
 	/* Command line only. */
 	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
 	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */

@@ -15,7 +15,7 @@
 void
 fwd_conf_l2_prepare(struct fwd_conf *fc)
 {
-	unsigned int p;
+	unsigned int p, v;
 
 	RTE_BUILD_BUG_ON(sizeof(fc->l2[0]) != 12);
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
@@ -24,6 +24,13 @@ fwd_conf_l2_prepare(struct fwd_conf *fc)
 		/* fwd_eth_to_port(): the MAC as the low 6 bytes in memory. */
 		fc->rx_mac[p] = 0;
 		memcpy(&fc->rx_mac[p], &fc->l2[p].src, RTE_ETHER_ADDR_LEN);
+		for (v = 0; v < 2; v++) {
+			memset(fc->plain_hdr[p][v], 0, 16);
+			memcpy(fc->plain_hdr[p][v], &fc->l2[p].src,
+					RTE_ETHER_ADDR_LEN);
+			memcpy(fc->plain_hdr[p][v] + 12, v ? "\x86\xdd\x60" :
+					"\x08\x00\x45", 3);
+		}
 	}
 }
 
