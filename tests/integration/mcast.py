@@ -13,6 +13,10 @@ under a full TX ring (cases, --case NAME|all, --list):
                --pool npool, mempool, --copybreak 256 (tiny npool packets
                shared by the copies), --mbuf-size 192 (every frame a chain
                whose segments the copies share).
+  telemetry    the pcap case's frames, npool-fwd left running: once every
+               frame is in, /fwd/mroutes and /fwd/mroute,<i> give each
+               route's counters as the case counts them, and the route
+               as the file says; after SIGINT the JSON agrees.
   ring-full-*  port 0 replays a multicast frame forever (infinite_rx) to
                two net_ring ports whose TX queue nobody reads (the lcore
                that forwards sends on TX queue 1, which loops into RX queue
@@ -31,11 +35,15 @@ Exit 0 pass, 1 fail.
 import argparse
 import os
 import struct
+import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'lib'))
+sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 
+import apps_measure  # noqa: E402  (the telemetry client)
 import harness  # noqa: E402
 import oracle  # noqa: E402
 import pcaplib  # noqa: E402
@@ -183,6 +191,63 @@ def case_pcap(a, work, extra):
     return probs
 
 
+def case_telemetry(a, work, extra):
+    t = frames()
+    rx = work.file('rx0.pcap')
+    pcaplib.write(rx, [f for f, _, _ in t])
+    prefix = work.new_prefix()
+    vdevs = ['net_pcap0,rx_pcap=%s' % rx] + ['net_null%d,no-rx=1' % p
+                                             for p in (1, 2, 3)]
+    jpath = work.file('tel.json')
+    cmd = [a.fwd] + harness.eal_args(prefix, vdevs, '0', telemetry=True) + [
+        '--', '-p', '0xf', '--mroute', mroute_file(work), '--json',
+        jpath] + extra
+    sock = os.path.join(apps_measure.runtime_dir(prefix),
+                        'dpdk_telemetry.v2')
+    want = want_routes(t)
+    want[0] = want[0][:3] + (0,)     # no frame on the wrong port here
+    probs, got, one = [], None, None
+    with open(work.file('tel.log'), 'w') as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        tel = apps_measure.connect(proc, sock, 30)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            got = tel.query('/fwd/mroutes')
+            if got and got.get('pkts') == [w[0] for w in want]:
+                break
+            time.sleep(0.1)
+        one = tel.query('/fwd/mroute,2')
+        bad = tel.query('/fwd/mroute,3')
+        tel.close()
+    except (apps_measure.RunError, OSError, ValueError) as e:
+        probs.append('telemetry: %s: %s' % (type(e).__name__, e))
+        bad = None
+    finally:
+        rc = harness.interrupt(proc)
+    if probs:
+        return probs
+    cols = ('pkts', 'bytes', 'copies', 'wrong_if')
+    have = list(zip(*[got.get(k, []) for k in cols])) if got else None
+    if not got or got.get('routes') != 3 or have != want:
+        probs.append('/fwd/mroutes %r, want routes 3 and %r' % (got, want))
+    if one != {'source': SRC4, 'group': '225.1.2.5', 'in_port': 0,
+               'out_ports': [1, 2], 'ttl': [1, 5], 'pkts': want[2][0],
+               'bytes': want[2][1], 'copies': want[2][2], 'wrong_if': 0}:
+        probs.append('/fwd/mroute,2 %r' % (one,))
+    if bad is not None:
+        probs.append('/fwd/mroute,3 (no such route) answered %r' % (bad,))
+    js = harness.load_json(jpath)
+    probs += harness.leak_problems(js)
+    if rc != 0:
+        probs.append('npool-fwd exit %r after SIGINT' % rc)
+    if [tuple(m.get(k) for k in cols) for m in js.get('mroutes', [])] != \
+            want:
+        probs.append('JSON mroutes %r' % js.get('mroutes'))
+    return probs
+
+
 def case_ring_full(a, work, extra):
     l3 = l3_4('225.1.2.3', 64, n=200)
     rx = work.file('rx.pcap')
@@ -236,6 +301,7 @@ CASES = {
                                             '--copybreak', '256']),
     'pcap-mempool-chains': (case_pcap, ['--pool', 'mempool',
                                         '--mbuf-size', '192']),
+    'telemetry': (case_telemetry, ['--pool', 'npool']),
     'ring-full-npool': (case_ring_full, ['--pool', 'npool']),
     'ring-full-mempool-copybreak256': (case_ring_full,
                                        ['--pool', 'mempool',

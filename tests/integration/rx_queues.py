@@ -32,7 +32,6 @@ Exit 0 pass, 1 fail.
 import argparse
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -191,13 +190,7 @@ def case_pcap_fwd(a, work):
     except (apps_measure.RunError, OSError, ValueError) as e:
         probs.append('telemetry: %s: %s' % (type(e).__name__, e))
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-        try:
-            rc = proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            rc = proc.wait()
+        rc = harness.interrupt(proc)
     log.seek(0)
     out = log.read()
     log.close()

@@ -237,6 +237,19 @@ def run(cmd, timeout=APP_TIMEOUT):
                                    timed_out))
 
 
+def interrupt(proc, timeout=60):
+    """SIGINT to a running Popen @proc (started with start_new_session),
+    its exit status; its group killed when it has not exited after
+    @timeout seconds."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=timeout * TIMEOUT_MULTIPLIER)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.wait()
+
+
 def load_json(path):
     try:
         with open(path) as f:
