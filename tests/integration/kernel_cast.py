@@ -38,6 +38,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -358,8 +359,14 @@ class Run:
                            '' if promisc else 'not ', len(cases)))
             self.kernel_setting(bc, echo, promisc)
             self.npool_start(bc, echo, promisc)
-            for side in (self.kern, self.fwdt):
-                side.run_cases('s%d' % tag, cases)
+            # The two routers' topologies are apart: both at once.
+            ths = [threading.Thread(target=side.run_cases,
+                                    args=('s%d' % tag, cases))
+                   for side in (self.kern, self.fwdt)]
+            for th in ths:
+                th.start()
+            for th in ths:
+                th.join()
             time.sleep(WAIT_S)
             self.npool_stop(drops, mr)
         for side in (self.kern, self.fwdt):
