@@ -353,7 +353,8 @@ typedef int (*fwd_line_t)(void *ctx, char *line, unsigned int lineno,
 
 /**
  * Read @p f to its end, one call of @p cb per line; a line holding a NUL
- * byte or of LINE_MAX bytes or more is bad.
+ * byte or of LINE_MAX bytes or more is bad. Reads at most LINE_MAX bytes
+ * of a line (memory stays bounded whatever the file).
  *
  * @param lineno
  *   Set to the number of the last line read (1-based; 0: none).

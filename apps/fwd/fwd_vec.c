@@ -42,20 +42,42 @@ fwd_parse_dec(const char *s, unsigned long max, unsigned long *v)
 	return errno != 0 || *end != '\0' || *v > max ? -1 : 0;
 }
 
+/*
+ * One line of @p f into @p buf (LINE_MAX bytes): its length, the newline
+ * included; LINE_MAX for a line that long or longer, whose rest stays
+ * unread; 0 at the end of the file or on a read error (ferror()). A line
+ * costs no more memory than that, whatever the file (getline() would
+ * take all of a file without newlines, /dev/zero without end).
+ */
+static size_t
+read_line(FILE *f, char *buf)
+{
+	size_t n = 0;
+	int c;
+
+	errno = 0;
+	while (n < LINE_MAX && (c = getc_unlocked(f)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	return n;
+}
+
 int
 fwd_read_lines(FILE *f, fwd_line_t cb, void *ctx, unsigned int *lineno,
 		const char **why)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char line[LINE_MAX + 1];
+	size_t len;
 	int rc = 0;
 
 	*lineno = 0;
 	*why = NULL;
-	/* getline(): the length counts NUL bytes, which fgets() hides. */
-	while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) >= 0) {
+	flockfile(f);
+	while (rc == 0 && (len = read_line(f, line)) != 0) {
 		(*lineno)++;
+		/* The length counts NUL bytes, which fgets() hides. */
 		if (memchr(line, '\0', len) != NULL) {
 			*why = "NUL byte in the line (not a text file?)";
 			rc = -1;
@@ -63,16 +85,17 @@ fwd_read_lines(FILE *f, fwd_line_t cb, void *ctx, unsigned int *lineno,
 			*why = "line too long";
 			rc = -1;
 		} else {
+			line[len] = '\0';
 			rc = cb(ctx, line, *lineno, why);
 		}
 	}
-	free(line);
 	if (rc == 0)
 		*why = NULL;
-	if (rc == 0 && (ferror(f) || errno != 0)) {
+	if (rc == 0 && ferror(f)) {
 		if (errno == 0)
 			errno = EIO;
 		rc = -2;
 	}
+	funlockfile(f);
 	return rc;
 }

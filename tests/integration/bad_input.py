@@ -15,6 +15,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -365,6 +366,67 @@ def setup_problems(app, work):
     return probs
 
 
+def run_rss(app, work, args):
+    """run_case() that also gives the app's peak resident memory (KiB,
+    from wait4() of the process)."""
+    cmd = [app] + harness.eal_args(work.new_prefix(), VDEVS) + ['--'] + args
+    paths = [work.file('rss.out'), work.file('rss.err')]
+    with open(paths[0], 'w') as out, open(paths[1], 'w') as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err,
+                                start_new_session=True)
+    deadline = time.monotonic() + TIMEOUT * harness.TIMEOUT_MULTIPLIER
+    timed_out = False
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid != 0:
+            break
+        if time.monotonic() > deadline:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            pid, status, ru = os.wait4(proc.pid, 0)
+            break
+        time.sleep(0.05)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    text = [open(x, errors='replace').read() for x in paths]
+    res = harness.check_sanitizers(harness.Result(
+        cmd, proc.returncode, text[0], text[1], timed_out))
+    return res, ru.ru_maxrss
+
+
+def long_line_problems(app, work):
+    """A route file whose first line never ends (a sparse file of 512 MiB
+    of NUL bytes, no newline) is refused at line 1 after reading at most
+    a line's worth (LINE_MAX bytes): the peak memory stays within 64 MiB
+    of a run with good files (getline() would hold the whole file)."""
+    path = work.file('endless.cfg')
+    with open(path, 'wb') as f:
+        f.truncate(512 << 20)
+    good, base = run_rss(app, work, ['-p', '0x3', '--rule_ipv4',
+                                     work.file('good4.cfg'), '--duration',
+                                     '0.1'])
+    if good.rc != 0:
+        return ['long lines: control run %s' % good.describe()]
+    probs = []
+    for flag in ('--rule_ipv4', '--rule_ipv6', '--mroute'):
+        before = len(probs)
+        res, rss = run_rss(app, work, ['-p', '0x3', flag, path])
+        want = r'%s:1: NUL byte' % re.escape(path)
+        if res.rc != 2 or not re.search(want, res.stderr):
+            probs.append('%s with an endless line: %s, want exit 2 and '
+                         '/%s/\n%s' % (flag, res.describe(), want,
+                                        res.tail(4)))
+        if rss > base + (64 << 10):
+            probs.append('%s with an endless line: peak memory %d MiB, '
+                         '%d MiB for good files' % (flag, rss >> 10,
+                                                     base >> 10))
+        harness.log('%s long line (512 MiB) %-23s %s, peak %d MiB (good '
+                    'files: %d MiB)' % ('ok  ' if len(probs) == before
+                                        else 'FAIL',
+                                        flag, res.describe(), rss >> 10,
+                                        base >> 10))
+    return probs
+
+
 def duplicates_problems(app, work):
     """A prefix given twice (the later port wins, as rte_lpm_add and l3fwd)
     loads with a warning naming both lines, per family, and the summary
@@ -464,6 +526,7 @@ def main():
         fails.extend('set-up: ' + p for p in setup_problems(a.app, work))
         fails += skipped_problems(a.app, work, files)
         fails += duplicates_problems(a.app, work)
+        fails += long_line_problems(a.app, work)
         # The bad command lines are independent runs: PARALLEL at once
         # (each mostly waits on EAL start-up), judged in table order.
         cases = [(name, [x.format(**files) for x in args],
