@@ -242,8 +242,11 @@ ip4_input(const struct rx_pkt *r)
 		/* Linux icmp_rcv(): an echo request to a broadcast is
 		 * ignored (icmp_echo_ignore_broadcasts), else answered from
 		 * the address the route back to the sender prefers
-		 * (fib_compute_spec_dst()): the receiving port's. */
+		 * (fib_compute_spec_dst()): the receiving port's. Never to
+		 * a 0/8 source (255.255.255.255 takes one, as DHCP sends):
+		 * Linux finds no route back to it (__mkroute_output()). */
 		return r->fc->addrs->echo_ignore_bcast ||
+			(ip->src_addr & RTE_BE32(0xff000000)) == 0 ||
 			!fwd_addr_src4(r->fc->addrs, r->port, ip->src_addr,
 				&from) ? NULL : echo4_input(r, ip, from);
 	case FWD_TTL_EXCEEDED:

@@ -597,6 +597,33 @@ test_echo(void **state __rte_unused)
 	assert_int_equal(ctr[0].ev[FWD_EV_ECHO6_REPLY], 1);
 }
 
+/* Echo requests to a broadcast (--icmp-echo-ignore-broadcasts 0):
+ * answered from the receiving port, never to a 0/8 source (Linux has
+ * no route back to it: DHCP's 0.0.0.0 to 255.255.255.255 gets none). */
+static void
+test_bcast_echo(void **state __rte_unused)
+{
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *r;
+
+	addrs.echo_ignore_bcast = false;
+	r = answer(pkt4("198.18.1.2", "255.255.255.255", 64, IPPROTO_ICMP,
+				84, 0), FWD_BCAST);
+	assert_non_null(r);
+	ip = (struct rte_ipv4_hdr *)reply_l3(r, RTE_ETHER_TYPE_IPV4);
+	assert_int_equal(ip->src_addr, a4("198.18.1.1"));
+	assert_int_equal(ip->dst_addr, a4("198.18.1.2"));
+	rte_pktmbuf_free(r);
+	assert_null(answer(pkt4("0.0.0.0", "255.255.255.255", 64,
+				IPPROTO_ICMP, 84, 0), FWD_BCAST));
+	assert_null(answer(pkt4("0.1.2.3", "255.255.255.255", 64,
+				IPPROTO_ICMP, 84, 0), FWD_BCAST));
+	assert_int_equal(ctr[0].ev[FWD_EV_ECHO_REPLY], 1);
+	addrs.echo_ignore_bcast = true;
+	assert_null(answer(pkt4("198.18.1.2", "255.255.255.255", 64,
+				IPPROTO_ICMP, 84, 0), FWD_BCAST));
+}
+
 static void
 test_ratelimit(void **state __rte_unused)
 {
@@ -661,6 +688,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_dad_and_bad_sources,
 				setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bcast_echo, setup,
+				teardown),
 		cmocka_unit_test_setup_teardown(test_ratelimit, setup,
 				teardown),
 	};

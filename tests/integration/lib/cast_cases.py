@@ -168,6 +168,10 @@ def bcast_cases(bc, echo):
                           dmac=BCAST)] if bc else
                     [fwd4('a', 0, v4(1, 1), v4(1), 64, 'icmp 0')]
                     if echo else []))
+    # DHCP's source: for the router, and no echo reply (Linux has no
+    # route back to 0.0.0.0)
+    out.append(Case('A ping 255.255.255.255 from 0.0.0.0', 'a',
+                    _f(echo4('0.0.0.0', '255.255.255.255'), BCAST), []))
     return out
 
 
