@@ -166,10 +166,13 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 
 	/* No replies to link-layer multicast or broadcast, to IP
 	 * multicast or broadcast, to fragments but the first, nor to the
-	 * router's own address (a packet claiming to come from it). */
+	 * router's own address (a packet claiming to come from it). A
+	 * directed broadcast forwarded (--bc-forwarding) gets them as any
+	 * packet: Linux's route for it has no RTCF_BROADCAST. */
 	if (rte_is_multicast_ether_addr(
 			&((const struct rte_ether_hdr *)r->h)->dst_addr) ||
-			fwd_addr_bcast4(a, ip->dst_addr) ||
+			(!r->fc->bc_forwarding &&
+			 fwd_addr_bcast4(a, ip->dst_addr)) ||
 			fwd_addr_bcast4(a, ip->src_addr) ||
 			fwd_addr_own4(a, ip->src_addr) ||
 			(ip->fragment_offset &
@@ -224,6 +227,19 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	return m;
 }
 
+/* The port a packet to @p dst (network order) leaves on: its route's,
+ * or, for a directed broadcast forwarded (--bc-forwarding), its prefix's
+ * (the route is the router's own there). */
+static uint16_t
+egress_port4(const struct fwd_conf *fc, uint32_t dst)
+{
+	const int bp = fc->bc_forwarding ?
+		fwd_addr_bcast4_port(fc->addrs, dst) : -1;
+
+	return (uint16_t)(bp >= 0 ? bp :
+			fwd_lookup4(fc, rte_be_to_cpu_32(dst)));
+}
+
 static struct rte_mbuf *
 ip4_input(const struct rx_pkt *r)
 {
@@ -257,8 +273,8 @@ ip4_input(const struct rx_pkt *r)
 				FWD_EV_UNREACH4);
 	case FWD_MTU:
 		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 4,
-				fwd_egress_mtu(r->fc, (uint16_t)fwd_lookup4(
-					r->fc, rte_be_to_cpu_32(ip->dst_addr))),
+				fwd_egress_mtu(r->fc, egress_port4(r->fc,
+						ip->dst_addr)),
 				FWD_EV_FRAG_NEEDED);
 	}
 	return NULL;

@@ -58,7 +58,7 @@ PORTS = ('r0', 'r1', 'r2')
 # (name, bc_forwarding, echo answered, promiscuous, cases, npool-fwd's
 # drops by reason and multicast route counters after it)
 DEFAULT_DROPS = {'l2_otherhost': 2, 'l2_bcast': 2, 'l2_mcast': 2,
-                 'martian_src': 2, 'local': 1, 'bcast': 10, 'mc_rpf': 3,
+                 'martian_src': 2, 'local': 1, 'bcast': 11, 'mc_rpf': 3,
                  'mc_ttl': 2, 'mc_local': 3, 'mc_no_route': 1}
 # pkts, copies, wrong_if of each route of cast_cases.MROUTES
 DEFAULT_MROUTES = [(4, 8, 1), (2, 4, 1), (1, 1, 1), (2, 2, 0), (2, 3, 0)]
@@ -71,11 +71,11 @@ def settings():
          cast_cases.unicast_cases() + bc(False, False) +
          cast_cases.mcast_cases(), DEFAULT_DROPS, DEFAULT_MROUTES),
         ('echo', False, True, False, bc(False, True),
-         {'bcast': 10, 'local': 0}, None),
+         {'bcast': 11, 'local': 0}, None),
         ('bc_forwarding echo', True, True, False, bc(True, True),
-         {'bcast': 3, 'l2_bcast': 2}, None),
+         {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
         ('bc_forwarding', True, False, False, bc(True, False),
-         {'bcast': 3, 'l2_bcast': 2}, None),
+         {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
     ]
 
 

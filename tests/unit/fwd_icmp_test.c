@@ -624,6 +624,34 @@ test_bcast_echo(void **state __rte_unused)
 				IPPROTO_ICMP, 84, 0), FWD_BCAST));
 }
 
+/* A directed broadcast forwarded (--bc-forwarding 1) gets ICMP errors as
+ * any forwarded packet (Linux: its route has no RTCF_BROADCAST), frag
+ * needed naming its prefix's port's MTU; without the option it is for
+ * the router: no error. */
+static void
+test_bc_forwarding_errors(void **state __rte_unused)
+{
+	/* The limiter's buckets outlive a test: no limit here. */
+	addrs.ratelimit_ms = 0;
+	addrs.msgs_per_sec = 0;
+	assert_null(answer(pkt4("198.18.1.2", "198.18.2.255", 1,
+				IPPROTO_UDP, 100, 0), FWD_BCAST));
+	fc.bc_forwarding = true;
+	check_err4(pkt4("198.18.1.2", "198.18.2.255", 1, IPPROTO_UDP, 100,
+				0), 100, 11, 0, 0);
+	/* Port 1's MTU 1200; the smallest (fc.mtu) 1000 is port 2's. */
+	fc.mtu = 1000;
+	fc.port_mtu[0] = 1500;
+	fc.port_mtu[1] = 1200;
+	check_err4(pkt4("198.18.1.2", "198.18.2.255", 64, IPPROTO_UDP, 1300,
+				RTE_IPV4_HDR_DF_FLAG), 1300, 3, 4, 1200);
+	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 1);
+	assert_int_equal(ctr[0].ev[FWD_EV_FRAG_NEEDED], 1);
+	fc.bc_forwarding = false;
+	fc.mtu = 1500;
+	memset(fc.port_mtu, 0, sizeof(fc.port_mtu));
+}
+
 static void
 test_ratelimit(void **state __rte_unused)
 {
@@ -690,6 +718,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bcast_echo, setup,
 				teardown),
+		cmocka_unit_test_setup_teardown(test_bc_forwarding_errors,
+				setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ratelimit, setup,
 				teardown),
 	};

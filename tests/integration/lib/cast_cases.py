@@ -172,6 +172,13 @@ def bcast_cases(bc, echo):
     # route back to 0.0.0.0)
     out.append(Case('A ping 255.255.255.255 from 0.0.0.0', 'a',
                     _f(echo4('0.0.0.0', '255.255.255.255'), BCAST), []))
+    # TTL 1: for the router without bc_forwarding; forwarded with it, so
+    # time exceeded (Linux's forward route has no RTCF_BROADCAST)
+    out.append(Case('A ping 198.18.2.255 TTL 1 to the router MAC', 'a',
+                    _f(echo4(v4(1), '198.18.2.255', ttl=1), 'R0'),
+                    [fwd4('a', 0, v4(1, 1), v4(1), 64, 'icmp 11')] if bc
+                    else [fwd4('a', 0, v4(1, 1), v4(1), 64, 'icmp 0')]
+                    if echo else []))
     return out
 
 
