@@ -18,6 +18,8 @@
 #include "fwd_pkt.h"
 
 #define IGMP_PROTO 2
+#define IPV6_TLV_PAD1 0
+#define IPV6_TLV_ROUTERALERT 5
 
 /* The route of (source @p src, group @p grp): (S,G), else (*,G); -1. */
 static int
@@ -85,10 +87,47 @@ check4(const struct fwd_conf *fc, const uint8_t *ip)
 	return local || igmp ? FWD_MC_LOCAL : 0;
 }
 
+/*
+ * Whether the IPv6 packet whose header is @p l3 bytes into @p m carries
+ * a hop-by-hop Router Alert for MLD (RFC 2711 value 0; the last Router
+ * Alert of the header counts, as Linux's ipv6_hop_ra() keeps it).
+ */
+static bool
+mld_alert(const struct rte_mbuf *m, uint32_t l3, const uint8_t *ip)
+{
+	uint8_t buf[(UINT8_MAX + 1) * 8];
+	const uint8_t *h;
+	uint32_t len, i;
+	int ra = -1;
+
+	if (ip[6] != IPPROTO_HOPOPTS)
+		return false;
+	h = rte_pktmbuf_read(m, l3 + sizeof(struct rte_ipv6_hdr), 2, buf);
+	if (h == NULL)
+		return false;
+	len = (h[1] + 1u) * 8;
+	h = rte_pktmbuf_read(m, l3 + sizeof(struct rte_ipv6_hdr), len, buf);
+	for (i = 2; h != NULL && i < len; ) {
+		if (h[i] == IPV6_TLV_PAD1) {
+			i++;
+			continue;
+		}
+		if (i + 2 > len || i + 2 + h[i + 1] > len)
+			break;
+		if (h[i] == IPV6_TLV_ROUTERALERT && h[i + 1] == 2)
+			ra = h[i + 2] << 8 | h[i + 3];
+		i += 2 + h[i + 1];
+	}
+	return ra == 0;
+}
+
 /* IPv6: scopes up to link-local are for the link (RFC 4291 2.7; Linux
- * ip6_mc_input() routes none of them); a source must name one node. */
+ * ip6_mc_input() routes none of them); a source must name one node; a
+ * Router Alert for MLD makes it the router's (ip6_mc_input(): an MLD
+ * message to a routed group, as MLDv1 sends reports, is not forwarded,
+ * as IGMP is not, check4()). */
 static int
-check6(const uint8_t *ip)
+check6(const struct rte_mbuf *m, const uint8_t *ip)
 {
 	static const uint8_t zero[15];
 	const uint8_t *src = ip + 8;
@@ -97,6 +136,9 @@ check6(const uint8_t *ip)
 		return FWD_MC_LOCAL;
 	if (src[0] == 0xff || (memcmp(src, zero, 15) == 0 && src[15] <= 1))
 		return FWD_MARTIAN_SRC;
+	if (mld_alert(m, (uint32_t)(ip - rte_pktmbuf_mtod(m,
+			const uint8_t *)), ip))
+		return FWD_MC_LOCAL;
 	return 0;
 }
 
@@ -109,7 +151,7 @@ fwd_mcast_classify(const struct fwd_conf *fc, const struct rte_mbuf *m,
 	uint32_t ip_len;
 	int v, i;
 
-	v = v6 ? check6(ip) : check4(fc, ip);
+	v = v6 ? check6(m, ip) : check4(fc, ip);
 	if (v != 0)
 		return v;
 	if (mr == NULL || (i = route_of(mr, v6, ip + (v6 ? 8 : 12),

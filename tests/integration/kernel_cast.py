@@ -59,9 +59,9 @@ PORTS = ('r0', 'r1', 'r2')
 # drops by reason and multicast route counters after it)
 DEFAULT_DROPS = {'l2_otherhost': 2, 'l2_bcast': 2, 'l2_mcast': 2,
                  'martian_src': 2, 'local': 1, 'bcast': 11, 'mc_rpf': 3,
-                 'mc_ttl': 2, 'mc_local': 3, 'mc_no_route': 1}
+                 'mc_ttl': 2, 'mc_local': 5, 'mc_no_route': 1}
 # pkts, copies, wrong_if of each route of cast_cases.MROUTES
-DEFAULT_MROUTES = [(4, 8, 1), (2, 4, 1), (1, 1, 1), (2, 2, 0), (2, 3, 0)]
+DEFAULT_MROUTES = [(4, 8, 1), (3, 6, 1), (1, 1, 1), (2, 2, 0), (2, 3, 0)]
 
 
 def settings():

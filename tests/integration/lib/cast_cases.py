@@ -15,7 +15,7 @@ and ports' MACs by name (A, B, C, R0, R1, R2).
 import ipaddress
 import struct
 
-from packets import eth, inet_csum, ipv4, ipv6, udp
+from packets import eth, inet_csum, ipv4, ipv6, udp, v6addr
 
 MROUTES = """\
 # (S,G) to two ports (router_multicast.sh mcast_v4, mcast_v6, rpf_*)
@@ -55,6 +55,24 @@ def udp4(src, dst, ttl=64, ident=1, proto=17):
 
 def udp6(src, dst, hlim=64):
     return ipv6(src, dst, udp(b'npool-cast', 54321, 12345), hlim=hlim)
+
+
+def hbh6(src, dst, ra, l4, nh, hlim=10):
+    """IPv6 with a hop-by-hop header holding a Router Alert of value
+    @ra (RFC 2711; 0: MLD) before @l4 (next header @nh)."""
+    opts = struct.pack('!BBBBH', nh, 0, 5, 2, ra) + bytes([1, 0])
+    return ipv6(src, dst, opts + l4, hlim=hlim, nh=0)
+
+
+def mld_report6(src, group):
+    """An MLDv1 report for @group, sent to it (RFC 2710 3), with MLD's
+    Router Alert."""
+    body = bytearray(struct.pack('!BBHHH', 131, 0, 0, 0, 0) +
+                     v6addr(group))
+    pseudo = v6addr(src) + v6addr(group) + struct.pack('!IxxxB',
+                                                        len(body), 58)
+    body[2:4] = struct.pack('!H', inet_csum(pseudo + bytes(body)))
+    return hbh6(src, group, 0, bytes(body), 58)
 
 
 class Case:
@@ -242,6 +260,16 @@ def mcast_cases():
              _f(udp4(a4, '225.9.9.9'), '01:00:5e:09:09:09'), []),
         Case('v4 IGMP to a routed group', 'a',
              _f(udp4(a4, g4, ttl=10, proto=2), m4), []),
+        # ip6_mc_input(): a Router Alert for MLD is for the router (an
+        # MLDv1 report goes to the group itself), another one is not
+        Case('v6 MLD report to a routed group', 'a',
+             _f(mld_report6(a6, g6), m6, True), []),
+        Case('v6 UDP with the MLD Router Alert', 'a',
+             _f(hbh6(a6, g6, 0, udp(b'npool-cast'), 17), m6, True), []),
+        Case('v6 UDP with Router Alert 2', 'a',
+             _f(hbh6(a6, g6, 2, udp(b'npool-cast'), 17), m6, True),
+             [fwd6('b', 1, a6, g6, 9, 'nh 0', dmac=m6),
+              fwd6('c', 2, a6, g6, 9, 'nh 0', dmac=m6)]),
     ]
 
 
