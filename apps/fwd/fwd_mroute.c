@@ -307,7 +307,7 @@ fwd_mroutes_load(struct fwd_conf *fc, const char *path)
 	if (!registered) {
 		registered = true;
 		rte_telemetry_register_cmd("/fwd/mroutes", tel_mroutes,
-			"npool-fwd's multicast routes (--mroute): their number and, by index, pkts, bytes, copies, wrong_if. No parameters");
+			"npool-fwd's multicast routes: their number; pkts, bytes, copies, wrong_if of 128 from index first. Parameters: first (0)");
 		rte_telemetry_register_cmd("/fwd/mroute", tel_mroute,
 			"One multicast route of npool-fwd: source, group, ports, thresholds, counters. Parameters: route index");
 	}
@@ -475,24 +475,38 @@ tel_oifs(struct rte_tel_data *d, const char *key,
 	rte_tel_data_add_dict_container(d, key, a, 0);
 }
 
+/*
+ * Routes /fwd/mroutes answers for at a time: its 4 arrays of 20-digit
+ * counters fit telemetry's 16 KiB answer (DPDK's MAX_OUTPUT_LEN, which
+ * leaves out a container that does not fit) and its 512-entry arrays.
+ */
+#define TEL_MROUTES_PAGE 128u
+
 static int
-tel_mroutes(const char *cmd __rte_unused, const char *params __rte_unused,
+tel_mroutes(const char *cmd __rte_unused, const char *params,
 		struct rte_tel_data *d)
 {
+	unsigned long first = 0;
 	struct rte_tel_data *a;
 	struct fwd_mroute_ctr c;
-	unsigned int i, k;
+	unsigned int i, k, end;
 
 	if (tel_mr == NULL)
 		return -ENODEV;
+	if (params != NULL && *params != '\0' &&
+			fwd_parse_dec(params, tel_mr->s.n != 0 ?
+				tel_mr->s.n - 1 : 0, &first) < 0)
+		return -EINVAL;
+	end = RTE_MIN((unsigned int)first + TEL_MROUTES_PAGE, tel_mr->s.n);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_uint(d, "routes", tel_mr->s.n);
+	rte_tel_data_add_dict_uint(d, "first", first);
 	for (k = 0; k < RTE_DIM(ctr_fields); k++) {
 		a = rte_tel_data_alloc();
 		if (a == NULL)
 			return -ENOMEM;
 		rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
-		for (i = 0; i < tel_mr->s.n; i++) {
+		for (i = (unsigned int)first; i < end; i++) {
 			fwd_mroutes_sum(tel_mr, i, &c);
 			rte_tel_data_add_array_uint(a, ctr_field(&c, k));
 		}

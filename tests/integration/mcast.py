@@ -17,6 +17,9 @@ under a full TX ring (cases, --case NAME|all, --list):
                frame is in, /fwd/mroutes and /fwd/mroute,<i> give each
                route's counters as the case counts them, and the route
                as the file says; after SIGINT the JSON agrees.
+  telemetry-pages  600 routes, more than a telemetry array holds:
+               /fwd/mroutes,FIRST gives 128 routes from FIRST, the pages
+               together each route once with its counters.
   ring-full-*  port 0 replays a multicast frame forever (infinite_rx) to
                two net_ring ports whose TX queue nobody reads (the lcore
                that forwards sends on TX queue 1, which loops into RX queue
@@ -198,6 +201,37 @@ def case_pcap(a, work, extra):
     return probs
 
 
+def tel_session(work, prefix, cmd, talk):
+    """Run @cmd (telemetry on, EAL --file-prefix @prefix; its output into
+    tel.log), call talk(telemetry client) once it answers, then SIGINT:
+    (what talk returned, None when it failed; problems; exit status)."""
+    with open(work.file('tel.log'), 'w') as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    sock = os.path.join(apps_measure.runtime_dir(prefix),
+                        'dpdk_telemetry.v2')
+    got, probs = None, []
+    try:
+        tel = apps_measure.connect(proc, sock, 30)
+        got = talk(tel)
+        tel.close()
+    except (apps_measure.RunError, OSError, ValueError) as e:
+        probs.append('telemetry: %s: %s' % (type(e).__name__, e))
+    finally:
+        rc = harness.interrupt(proc)
+    return got, probs, rc
+
+
+def tel_wait(tel, cmd, ready):
+    """@cmd's answer once ready(answer) holds, else after 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        got = tel.query(cmd)
+        if (got and ready(got)) or time.monotonic() >= deadline:
+            return got
+        time.sleep(0.1)
+
+
 def case_telemetry(a, work, extra):
     t = frames()
     rx = work.file('rx0.pcap')
@@ -209,30 +243,16 @@ def case_telemetry(a, work, extra):
     cmd = [a.fwd] + harness.eal_args(prefix, vdevs, '0', telemetry=True) + [
         '--', '-p', '0xf', '--mroute', mroute_file(work), '--json',
         jpath] + extra
-    sock = os.path.join(apps_measure.runtime_dir(prefix),
-                        'dpdk_telemetry.v2')
     want = want_routes(t)
     want[0] = want[0][:3] + (0,)     # no frame on the wrong port here
-    probs, got, one = [], None, None
-    with open(work.file('tel.log'), 'w') as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    try:
-        tel = apps_measure.connect(proc, sock, 30)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            got = tel.query('/fwd/mroutes')
-            if got and got.get('pkts') == [w[0] for w in want]:
-                break
-            time.sleep(0.1)
-        one = tel.query('/fwd/mroute,2')
-        bad = tel.query('/fwd/mroute,3')
-        tel.close()
-    except (apps_measure.RunError, OSError, ValueError) as e:
-        probs.append('telemetry: %s: %s' % (type(e).__name__, e))
-        bad = None
-    finally:
-        rc = harness.interrupt(proc)
+
+    def talk(tel):
+        return (tel_wait(tel, '/fwd/mroutes', lambda g: g.get('pkts') ==
+                         [w[0] for w in want]),
+                tel.query('/fwd/mroute,2'), tel.query('/fwd/mroute,3'))
+
+    res, probs, rc = tel_session(work, prefix, cmd, talk)
+    got, one, bad = res or (None, None, None)
     if probs:
         return probs
     cols = ('pkts', 'bytes', 'copies', 'wrong_if')
@@ -252,6 +272,61 @@ def case_telemetry(a, work, extra):
     if [tuple(m.get(k) for k in cols) for m in js.get('mroutes', [])] != \
             want:
         probs.append('JSON mroutes %r' % js.get('mroutes'))
+    return probs
+
+
+def case_telemetry_pages(a, work, extra):
+    """More routes than a telemetry array holds (512): /fwd/mroutes,FIRST
+    pages of 128 routes, each the routes from FIRST with their counters,
+    together every route once; the last route's packets where they are."""
+    n, last = 600, 599
+    text = ''.join('mroute from 0 group 225.1.%d.%d to 1\n' % (i >> 8,
+                                                               i & 255)
+                   for i in range(n))
+    gmac = '01:00:5e:01:%02x:%02x' % (last >> 8, last & 255)
+    rx = work.file('rx0.pcap')
+    pcaplib.write(rx, [eth(l3_4('225.1.0.0', 9), dst='01:00:5e:01:00:00')] +
+                  [eth(l3_4('225.1.%d.%d' % (last >> 8, last & 255), 9,
+                            ident=i), dst=gmac) for i in range(3)])
+    prefix = work.new_prefix()
+    vdevs = ['net_pcap0,rx_pcap=%s' % rx, 'net_null1,no-rx=1']
+    cmd = [a.fwd] + harness.eal_args(prefix, vdevs, '0', telemetry=True) + [
+        '--', '-p', '0x3', '--mroute', mroute_file(work, text)] + extra
+
+    def talk(tel):
+        tel_wait(tel, '/fwd/mroute,%d' % last, lambda g: g.get('pkts') == 3)
+        return ([(first, tel.query('/fwd/mroutes,%d' % first))
+                 for first in range(0, n, 128)],
+                tel.query('/fwd/mroutes,%d' % n))
+
+    res, probs, rc = tel_session(work, prefix, cmd, talk)
+    pages, past = res or ([], None)
+    if rc != 0:
+        probs.append('npool-fwd exit %r after SIGINT' % rc)
+    if probs:
+        return probs
+    pkts = []
+    for first, got in pages:
+        size = min(128, n - first)
+        if not got or got.get('routes') != n or got.get('first') != first \
+                or any(len(got.get(k, [])) != size for k in (
+                    'pkts', 'bytes', 'copies', 'wrong_if')):
+            probs.append('/fwd/mroutes,%d: %r, want routes %d, first %d '
+                         'and %d entries an array' % (
+                             first, {k: v if not isinstance(v, list) else
+                                     len(v) for k, v in (got or {}).items()},
+                             n, first, size))
+        else:
+            pkts += got['pkts']
+    if not probs and (len(pkts) != n or pkts[0] != 1 or pkts[last] != 3 or
+                      sum(pkts) != 4):
+        probs.append('pkts over the pages: %d routes, route 0 %r, route '
+                      '%d %r, sum %d; want 1, 3, 4' % (
+                          len(pkts), pkts[:1], last, pkts[last:last + 1],
+                          sum(pkts)))
+    if past is not None:
+        probs.append('/fwd/mroutes,%d (past the last route) answered %r'
+                     % (n, past))
     return probs
 
 
@@ -309,6 +384,7 @@ CASES = {
     'pcap-mempool-chains': (case_pcap, ['--pool', 'mempool',
                                         '--mbuf-size', '192']),
     'telemetry': (case_telemetry, ['--pool', 'npool']),
+    'telemetry-pages': (case_telemetry_pages, ['--pool', 'npool']),
     'ring-full-npool': (case_ring_full, ['--pool', 'npool']),
     'ring-full-mempool-copybreak256': (case_ring_full,
                                        ['--pool', 'mempool',
