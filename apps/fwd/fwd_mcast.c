@@ -106,6 +106,8 @@ mld_alert(const struct rte_mbuf *m, uint32_t l3, const uint8_t *ip)
 	if (h == NULL)
 		return false;
 	len = (h[1] + 1u) * 8;
+	if (len > rte_be_to_cpu_16(fwd_rd16(ip + 4)))
+		return false; /* past the payload */
 	h = rte_pktmbuf_read(m, l3 + sizeof(struct rte_ipv6_hdr), len, buf);
 	for (i = 2; h != NULL && i < len; ) {
 		if (h[i] == IPV6_TLV_PAD1) {

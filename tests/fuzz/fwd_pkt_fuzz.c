@@ -150,6 +150,35 @@ fz_v4_bad_src(const uint8_t *a)
 		memcmp(a, bcast, 4) == 0;
 }
 
+/* Whether IPv6 packet @p ip of @p ip_len bytes has a hop-by-hop header
+ * (within its payload) whose last Router Alert (option 5, 2 bytes) says
+ * MLD (0). */
+static int
+fz_mld_alert(const uint8_t *ip, uint32_t ip_len)
+{
+	const uint8_t *h = ip + 40;
+	uint32_t len, i = 2;
+	int ra = -1;
+
+	if (ip[6] != 0 || ip_len < 42)
+		return 0;
+	len = (h[1] + 1u) * 8;
+	if (40 + len > ip_len)
+		return 0;
+	while (i < len) {
+		if (h[i] == 0) {
+			i++;
+		} else if (i + 2 > len || i + 2 + h[i + 1] > len) {
+			break;
+		} else {
+			if (h[i] == 5 && h[i + 1] == 2)
+				ra = be16(h + i + 2);
+			i += 2 + h[i + 1];
+		}
+	}
+	return ra == 0;
+}
+
 /* IP multicast (docs/apps/npool-fwd.md, multicast routing) of the header
  * @p ip, @p ip_len bytes, with the routes of fz_mroutes. */
 static int
@@ -168,6 +197,8 @@ fz_mcast(const struct fwd_conf *fc, const uint8_t *ip, uint32_t ip_len,
 		if (src[0] == 0xff || (memcmp(src, zero, 15) == 0 &&
 				src[15] <= 1))
 			return FWD_MARTIAN_SRC;
+		if (fz_mld_alert(ip, ip_len))
+			return FWD_MC_LOCAL;
 	} else {
 		local = ip[16] == 224 && ip[17] == 0 && ip[18] == 0;
 		if (fz_v4_bad_src(src))
