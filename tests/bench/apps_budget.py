@@ -2,19 +2,25 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The instruction budget of the forwarding path: instructions per packet
 per stage of npool-fwd (--copybreak 0 and 256) and of DPDK's l3fwd-lpm,
-pcap -> null 64 B, under valgrind --tool=callgrind (issue 17). make bench
-runs it every time (scripts/bench.sh); by hand, after a make build:
+pcap -> null, on each frame set of apps_frames.FRAME_SETS, under valgrind
+--tool=callgrind (issue 17). make bench runs it every time
+(scripts/bench.sh); by hand, after a make build:
 
   apps_budget.py --out OUT.json [--build build] [--l3fwd-dir DIR]
+                 [--frames udp64,rand60,ack60]
   apps_budget.py --show OUT.json
 
 The run is apps_callgrind.py's (warm-up, counters zeroed, a window, Ir of
 the forwarding lcore / packets sent), dumped with line and inline-file
 information. The forwarding lcore's instructions are split by where they
-are: the calls the loop makes into the drivers (RX; TX with the free path
-it calls, the free path also alone), into copy-break, and the loop's own
-instructions by the source file they were inlined from (checks, lookup,
-rewrite: fwd_pkt.h, fwd_group.h, rte_lpm.h, ...).
+are, each instruction in one stage: the calls the loop makes into the
+drivers (RX; TX with the free path it calls, the free path also shown
+alone as "of which"), into copy-break, the loop's own instructions by
+the source file they were inlined from (checks, lookup, rewrite), and
+what an out-of-line call leads back into the loop's own functions (l3fwd's
+RX callback cb_parse_ptype, called by ethdev) by those functions. The
+stages sum to the total (what the thread did outside the loop is a row of
+its own); "outside the drivers" is the total less driver RX and TX + free.
 """
 
 import argparse
@@ -28,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from apps_cases import Builders, SWEEP_SIZES  # noqa: E402,F401
 from apps_callgrind import RunError, callgrind  # noqa: E402
-from apps_frames import write_pcap  # noqa: E402
+from apps_frames import FRAME_SETS  # noqa: E402
 from apps_tools import Tools  # noqa: E402
 
 # Stage of an out-of-line function the loop calls (inclusive), by name.
@@ -45,6 +51,7 @@ CALL_STAGES = [
 FREE_RE = re.compile(r'npool|mempool|mbuf')
 # Stage of the loop's own instructions, by the file they come from.
 FILE_STAGES = [
+    ('ptype parse', re.compile(r'cb_parse_ptype|parse_ptype')),
     ('checks + rewrite', re.compile(
         r'fwd_pkt\.h|fwd_group\.h|rte_ip\.h|rte_ether\.h|'
         r'l3fwd[^:]*:(processx4|l3fwd_lpm_process|rfc1812|port_group)')),
@@ -111,13 +118,22 @@ def parse(path):
     return selfc, calls
 
 
-def stages(path, loop_re, pkts):
-    """Instructions per packet per stage of the forwarding loop."""
+def stages(path, loop_re, pkts, total):
+    """Instructions per packet per stage of the forwarding loop, each
+    instruction in one stage; @total (Ir of the thread) minus the stages
+    is the row 'outside the loop'."""
     selfc, calls = parse(path)
     # The loop's own functions: those with instructions of their own
     # (main and the launch frames only call).
     loops = {fn for (fn, _), ir in selfc.items()
              if ir > 0 and loop_re.search(fn or '')}
+    # What a function outside the loop spends back in the loop's own
+    # functions (ethdev calling l3fwd's RX callback): counted there, by
+    # their file, not again in the call that led to it.
+    back = {}
+    for (fn, callee), ir in calls.items():
+        if fn not in loops and callee in loops:
+            back[fn] = back.get(fn, 0) + ir
     out = {}
 
     def add(k, ir):
@@ -135,6 +151,7 @@ def stages(path, loop_re, pkts):
     for (fn, callee), ir in calls.items():
         if fn not in loops or callee in loops:
             continue
+        ir -= back.pop(callee, 0)
         for name, rx in CALL_STAGES:
             if rx.search(callee or ''):
                 add(name, ir)
@@ -143,17 +160,33 @@ def stages(path, loop_re, pkts):
                 break
         else:
             add('other calls', ir)
+    add('outside the loop', total - sum(out.values()) * pkts)
     # The free path: what the TX driver calls out of line, plus the
-    # mbuf free inlined into it (rte_mbuf.h, npool's headers).
+    # mbuf free inlined into it (rte_mbuf.h, npool's headers): parts of
+    # 'TX + free', shown apart.
     for (fn, callee), ir in calls.items():
         if fn in tx_callees and callee not in tx_callees and \
                 FREE_RE.search(callee or ''):
-            add('  of which free calls', ir)
+            add(OF_WHICH[0], ir)
     for (fn, fi), ir in selfc.items():
         if fn in tx_callees and re.search(r'rte_mbuf|rte_mempool|npool',
                                           fi or ''):
-            add('  of which free inline', ir)
+            add(OF_WHICH[1], ir)
     return out
+
+
+# Rows that are parts of 'TX + free', not stages of their own.
+OF_WHICH = ('  of which free calls', '  of which free inline')
+DRIVERS = ('driver RX', 'TX + free')
+
+
+def outside_drivers(ent):
+    """Instructions a packet outside the drivers: the total less driver
+    RX and TX + free (None without a count)."""
+    st = ent.get('stages')
+    if not st or ent.get('ir_per_pkt') is None:
+        return None
+    return ent['ir_per_pkt'] - sum(st.get(k, 0.0) for k in DRIVERS)
 
 
 # The loop's functions: the app's own, not the library's, not main.
@@ -177,67 +210,87 @@ def run(a):
         l3fwd_dir=os.path.abspath(a.l3fwd_dir), pkg_config_path='')
     tools = Tools(targs)
     b = Builders(tools, 'nohuge', None)
-    pcap = write_pcap(os.path.join(work, 'udp64.pcap'), [64])
     res = {}
-    for i, (label, tool, loop) in enumerate(VARIANTS):
-        ent = {'variant': label}
-        res[label] = ent
-        if tool not in tools.bin:
-            ent['error'] = 'MISSING: %s' % tools.why.get(tool, '?')
-            continue
-        if tool == 'l3fwd':
-            build, counters, stop = b.l3fwd(pcap)
-        else:
-            build, counters, stop = b.fwd(pcap, 'npool',
-                                          int(label.split('cb')[1]))
-        d = os.path.join(work, 'run%d' % i)
-        os.makedirs(d)
-        prefix = 'npbg%d_%d' % (os.getpid(), i)
-        try:
-            ipp, pkts, ir, dump = callgrind(build(prefix), prefix, counters,
-                                            stop, d, a.warmup, a.window,
-                                            lines=True)
-        except RunError as e:
-            ent['error'] = 'callgrind: %s (%s)' % (e, d)
-            continue
-        ent.update(ir_per_pkt=ipp, packets=pkts, ir=ir,
-                   stages=stages(dump, re.compile(loop), pkts))
+    k = 0
+    for fs in a.frames.split(','):
+        label_fs, write = FRAME_SETS[fs]
+        pcap = write(work)
+        res[fs] = {'frames': label_fs, 'variants': {}}
+        for label, tool, loop in VARIANTS:
+            ent = {'variant': label}
+            res[fs]['variants'][label] = ent
+            k += 1
+            if tool not in tools.bin:
+                ent['error'] = 'MISSING: %s' % tools.why.get(tool, '?')
+                continue
+            if tool == 'l3fwd':
+                build, counters, stop = b.l3fwd(pcap)
+            else:
+                build, counters, stop = b.fwd(pcap, 'npool',
+                                              int(label.split('cb')[1]))
+            d = os.path.join(work, 'run%d' % k)
+            os.makedirs(d)
+            prefix = 'npbg%d_%d' % (os.getpid(), k)
+            try:
+                ipp, pkts, ir, dump = callgrind(
+                    build(prefix), prefix, counters, stop, d, a.warmup,
+                    a.window, lines=True)
+            except RunError as e:
+                ent['error'] = 'callgrind: %s (%s)' % (e, d)
+                continue
+            ent.update(ir_per_pkt=ipp, packets=pkts, ir=ir,
+                       stages=stages(dump, re.compile(loop), pkts, ir))
+            ent['outside_drivers'] = outside_drivers(ent)
     with open(a.out, 'w') as f:
         json.dump(res, f, indent=1)
     return res
 
 
-def show(res):
-    print('Instruction budget, pcap -> null 64 B (callgrind, --no-huge, '
-          'one lcore; instructions a packet):')
+ORDER = ['driver RX', 'RX checks', 'copy-break', 'ptype parse',
+         'checks + rewrite', 'lookup', 'free (npool)', 'TX queueing',
+         'TX + free', OF_WHICH[0], OF_WHICH[1], 'loop, other', 'other calls',
+         'RX callbacks', 'outside the loop']
+
+
+def show_set(fs, ent):
+    res = ent['variants']
+    print('  %s (%s):' % (ent['frames'], fs))
     labels = list(res)
     names = []
     for v in res.values():
         for k in (v.get('stages') or {}):
             if k not in names:
                 names.append(k)
-    order = [n for n, _ in CALL_STAGES[:1]] + ['RX checks', 'copy-break',
-                                               'checks + rewrite',
-                                               'lookup', 'free (npool)',
-                                               'TX queueing',
-                                               'TX + free',
-                                               '  of which free calls',
-                                               '  of which free inline',
-                                               'loop, other',
-                                               'other calls']
-    names = [n for n in order if n in names] + \
-        [n for n in names if n not in order]
-    print('  %-24s' % 'stage' + ''.join('%17s' % x for x in labels))
+    names = [n for n in ORDER if n in names] + \
+        [n for n in names if n not in ORDER]
+    print('    %-24s' % 'stage' + ''.join('%17s' % x for x in labels))
     for n in names:
-        print('  %-24s' % n + ''.join(
+        print('    %-24s' % n + ''.join(
             '%17.1f' % res[x]['stages'].get(n, 0.0)
             if res[x].get('stages') else '%17s' % '-' for x in labels))
-    print('  %-24s' % 'total (lcore / packets)' + ''.join(
+    print('    %-24s' % 'total (lcore / packets)' + ''.join(
         '%17.1f' % res[x]['ir_per_pkt'] if res[x].get('ir_per_pkt')
         else '%17s' % 'n/a' for x in labels))
+    out = {x: outside_drivers(res[x]) for x in labels}
+    print('    %-24s' % 'outside the drivers' + ''.join(
+        '%17.1f' % out[x] if out[x] is not None else '%17s' % 'n/a'
+        for x in labels))
+    ref = out.get('l3fwd-lpm')
+    if ref:
+        print('    %-24s' % '  / l3fwd-lpm\'s' + ''.join(
+            '%17.2f' % (out[x] / ref) if out[x] is not None
+            else '%17s' % 'n/a' for x in labels))
     for x in labels:
         if res[x].get('error'):
-            print('  %s: %s' % (x, res[x]['error']))
+            print('    %s: %s' % (x, res[x]['error']))
+
+
+def show(res):
+    print('Instruction budget, pcap -> null (callgrind, --no-huge, one '
+          'lcore, DPDK baseline -march; instructions a packet; the stages '
+          'sum to the total, "of which" rows are parts of TX + free):')
+    for fs, ent in res.items():
+        show_set(fs, ent)
     sys.stdout.flush()
 
 
@@ -248,6 +301,9 @@ def main():
     ap.add_argument('--build', default='build-cg')
     ap.add_argument('--l3fwd-dir', default='build/l3fwd-baseline')
     ap.add_argument('--work', default=None)
+    ap.add_argument('--frames', default=','.join(FRAME_SETS),
+                    help='frame sets, comma-separated (%s)'
+                    % ','.join(FRAME_SETS))
     ap.add_argument('--warmup', type=float, default=1.0)
     # Longer than apps_callgrind.py's: the packet count is read around
     # the zero and dump of callgrind_control, whose lag on a loaded
