@@ -165,120 +165,60 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 	return nd;
 }
 
-/* Copy @p len bytes, 32 .. NPOOL_PKT_SMALL_LEN, in fixed 32-byte
- * copies, the last one ending at @p len (overlapping the one before):
- * no size dispatch and no byte read or written beyond @p len. Up to 64
- * bytes (a minimum frame) two copies and no loop. */
-static __rte_always_inline void
-copy_small(char *d, const char *s, uint32_t len)
-{
-	uint32_t o;
-
-	memcpy(d, s, 32);
-	for (o = 32; unlikely(o + 32 < len); o += 32)
-		memcpy(d + o, s + o, 32);
-	memcpy(d + len - 32, s + len - 32, 32);
-}
-
-/* Copy RX mbuf @p m (@p w: its rearm word) into tiny packet @p d
- * (npool_pkt.h) made here: the rearm word with m's port, the descriptor
- * fields in one copy, the flags that hold for a direct buffer, the
- * dynamic fields, the data. */
-static __rte_always_inline void
-copybreak_tiny_one(struct rte_mbuf *d, const struct rte_mbuf *m,
-		uint64_t rearm, uint64_t w)
-{
-	const size_t desc = offsetof(struct rte_mbuf, hash) +
-		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
-	const uint32_t len = m->pkt_len;
-
-	/* The port is the rearm word's top 16 bits, in m's as in d's. */
-	rearm |= w & (UINT64_C(0xffff) << 48);
-	memcpy((char *)d + offsetof(struct rte_mbuf, data_off), &rearm,
-			sizeof(rearm));
-	memcpy((char *)d + offsetof(struct rte_mbuf, packet_type),
-			(const char *)m +
-			offsetof(struct rte_mbuf, packet_type), desc);
-	d->ol_flags = m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
-			RTE_MBUF_F_INDIRECT);
-	d->vlan_tci_outer = m->vlan_tci_outer;
-	d->tx_offload = 0;
-	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
-	if (likely(len >= 32))
-		copy_small(rte_pktmbuf_mtod(d, char *),
-				rte_pktmbuf_mtod(m, const char *), len);
-	else
-		memcpy(rte_pktmbuf_mtod(d, char *),
-				rte_pktmbuf_mtod(m, const char *), len);
-}
-
-/*
- * Copy-break into tiny packets in one pass: as many objects as packets
- * in one bulk get (the unused ones go back in one put), then per packet
- * the selection test, the copy and the plain test of the RX mbuf, which
- * go back in one bulk put. -1 when the pool cannot give @p n at once
- * (copybreak_block() then takes the burst, packet by packet).
- */
-static __rte_always_inline int
-copybreak_tiny(struct npool *np, unsigned int slot, struct rte_mbuf **pkts,
+int
+npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 		uint16_t n, uint16_t copybreak)
 {
-	/* refcnt 1 and nb_segs 1 in the rearm word. */
-	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
-	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
-	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
-	const uint64_t rearm =
-		npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom) &
-		~(UINT64_C(0xffff) << 48);
-	const uintptr_t mp = (uintptr_t)pkts[0]->pool;
-	struct rte_mbuf *c[NPOOL_PKT_BULK_MAX], *done[NPOOL_PKT_BULK_MAX];
-	unsigned int i, nd = 0;
-	uint64_t odd = 0;
+	unsigned int slot = npool_slot();
+	struct npool *np = npool_lcore_np_pvt[slot];
 
-	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)c, n) < 0))
+	if (np == NULL || slot == NPOOL_NON_EAL_SLOT ||
+			np->small_pool == NULL || copybreak > np->tiny_len ||
+			n == 0 || n > NPOOL_PKT_BULK_MAX)
 		return -1;
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		const uint32_t len = m->pkt_len;
-		uint64_t w;
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)cb->obj,
+			n) < 0))
+		return -1;
+	cb->copybreak = copybreak;
+	cb->n = n;
+	cb->nd = 0;
+	cb->odd = 0;
+	cb->mp = (uintptr_t)pkts[0]->pool;
+	cb->np = np;
+	cb->slot = slot;
+	/* A tiny packet's rearm word, the port left to each copy. */
+	cb->rearm = npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom) &
+		~(UINT64_C(0xffff) << 48);
+	return 0;
+}
 
-		/* data_off, refcnt, nb_segs, port: one load. A plain RX
-		 * mbuf (refcnt 1, one segment) whose lengths agree; a chain
-		 * or a shared one stays as it is. */
-		memcpy(&w, &m->data_off, sizeof(w));
-		if (!((len <= copybreak) & (m->data_len == len) &
-				((w & rc_segs) == want)))
-			continue;
-		if (i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		copybreak_tiny_one(c[nd], m, rearm, w);
-		/* Whether the RX mbufs are all direct and of one pool: OR
-		 * the differences, test once. */
-		odd |= ((uintptr_t)m->pool ^ mp) | (m->ol_flags & ext);
-		done[nd] = m;
-		pkts[i] = c[nd++];
-	}
-	if (nd < n)
-		rte_mempool_put_bulk(np->small_pool, (void * const *)&c[nd],
-				n - nd);
-	if (nd == 0)
-		return 0;
-	np->lc[slot].stats.pkt_allocs += nd;
+void
+npool_rx_copybreak_end(struct npool_rx_cb *cb)
+{
+	struct npool *np = cb->np;
+
+	if (cb->nd < cb->n)
+		rte_mempool_put_bulk(np->small_pool,
+				(void * const *)&cb->obj[cb->nd],
+				cb->n - cb->nd);
+	if (cb->nd == 0)
+		return;
+	np->lc[cb->slot].stats.pkt_allocs += cb->nd;
 	/* The RX buffers go back in one bulk, hot for the next refill. */
-	if (likely(odd == 0))
-		npool_napi_consume_plain((struct rte_mempool *)mp, done, nd);
+	if (likely(cb->odd == 0))
+		npool_napi_consume_plain((struct rte_mempool *)cb->mp,
+				cb->done, cb->nd);
 	else
-		npool_napi_consume_bulk_pvt(done, nd);
-	return (int)nd;
+		npool_napi_consume_bulk_pvt(cb->done, cb->nd);
+	rx_stats_add(cb->nd, 0);
 }
 
 uint16_t
 npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 {
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
-	uint16_t i, nd = 0, nomem = 0, b;
-	int t;
+	struct npool_rx_cb cb;
+	uint16_t i, j, nd = 0, nblock = 0, nomem = 0, b;
 
 	if (copybreak == 0 || n == 0)
 		return 0;
@@ -286,21 +226,24 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 		b = (uint16_t)RTE_MIN(n - i, NPOOL_PKT_BULK_MAX);
 		/* Tiny packets on an lcore (napi context), else as many
 		 * head + fragment packets (or tiny, one at a time). */
-		if (likely(np != NULL && slot != NPOOL_NON_EAL_SLOT &&
-				np->small_pool != NULL &&
-				copybreak <= np->tiny_len)) {
-			NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
-			t = copybreak_tiny(np, slot, &pkts[i], b, copybreak);
-			if (likely(t >= 0)) {
-				nd += (uint16_t)t;
-				continue;
+		if (likely(npool_rx_copybreak_begin(&cb, &pkts[i], b,
+				copybreak) == 0)) {
+			for (j = i; j < i + b; j++) {
+				if (j + 1 < i + b)
+					rte_prefetch0(rte_pktmbuf_mtod(
+							pkts[j + 1], void *));
+				pkts[j] = npool_rx_copybreak_pkt(&cb, pkts[j]);
 			}
+			nd += cb.nd;
+			npool_rx_copybreak_end(&cb);
+			continue;
 		}
-		nd += copybreak_block(&pkts[i], b, copybreak, &nomem);
+		nblock += copybreak_block(&pkts[i], b, copybreak, &nomem);
 	}
-	if (nd != 0 || nomem != 0)
-		rx_stats_add(nd, nomem);
-	return nd;
+	/* npool_rx_copybreak_end() counted its own. */
+	if (nblock != 0 || nomem != 0)
+		rx_stats_add(nblock, nomem);
+	return nd + nblock;
 }
 
 static uint16_t

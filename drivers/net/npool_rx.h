@@ -16,10 +16,13 @@
  */
 
 #include <stdint.h>
+#include <string.h>
+
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "npool.h"
+#include "npool_pkt_bulk.h"
 #include "npool_rx_profile.h"
 #include "npool_rx_rss.h"
 
@@ -91,6 +94,130 @@ void npool_rx_stats_reset(void);
  */
 uint16_t npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n,
 		uint16_t copybreak);
+
+/**
+ * Copy-break of one burst, one packet at a time, for a receive loop that
+ * visits each packet once anyway (npool-fwd's forwarding pass): the tiny
+ * npool packets got in one bulk at the start (npool_rx_copybreak_begin()),
+ * each packet copied where the loop has it in hand
+ * (npool_rx_copybreak_pkt()), the RX mbufs released and the unused packets
+ * given back in one bulk each at the end (npool_rx_copybreak_end()).
+ * npool_rx_copybreak() is the three over a whole burst. Lives on the
+ * caller's stack for one burst; the fields are the implementation's.
+ */
+struct npool_rx_cb {
+	uint16_t copybreak;      /**< largest packet copied, bytes */
+	uint16_t n;              /**< tiny packets got for the burst */
+	uint16_t nd;             /**< packets copied so far */
+	uint64_t rearm;          /**< @internal rearm word of a copy, no port */
+	uint64_t odd;            /**< @internal RX mbufs not plain, OR'ed */
+	uintptr_t mp;            /**< @internal pool of the burst's first */
+	struct npool *np;        /**< @internal the lcore's instance */
+	unsigned int slot;       /**< @internal its slot */
+	/** @internal The tiny packets got; the first @c nd are taken. */
+	struct rte_mbuf *obj[NPOOL_PKT_BULK_MAX];
+	/** @internal The RX mbufs copied, released at the end. */
+	struct rte_mbuf *done[NPOOL_PKT_BULK_MAX];
+};
+
+/**
+ * Start the copy-break of a burst of @p n packets, @p pkts[0] among them:
+ * @p n tiny npool packets got in one bulk from the calling lcore's cache.
+ * Context: owner lcore (an EAL lcore), as npool_rx_copybreak().
+ *
+ * @return 0; -1 when this lcore cannot copy-break a packet at a time (no
+ *   npool instance or tiny packets, @p copybreak above their room, a
+ *   thread without an lcore id, @p n outside 1 .. NPOOL_PKT_BULK_MAX, or
+ *   fewer than @p n tiny packets left): then npool_rx_copybreak() takes
+ *   the burst, nothing to end.
+ */
+int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
+		struct rte_mbuf *const *pkts, uint16_t n, uint16_t copybreak);
+
+/**
+ * @internal Copy @p m (a single whole segment of @p len bytes, rearm
+ * word @p w) into the next tiny packet of @p cb, which is returned:
+ * what npool_rx_copybreak() keeps of the metadata, and the data.
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
+		uint32_t len, uint64_t w)
+{
+	const size_t desc = offsetof(struct rte_mbuf, hash) +
+		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
+	struct rte_mbuf *d = cb->obj[cb->nd];
+	const char *s = rte_pktmbuf_mtod(m, const char *);
+	char *t;
+	uint64_t rearm;
+	uint32_t o;
+
+	/* The rearm word in one store, the port (its top 16 bits) m's. */
+	rearm = cb->rearm | (w & (UINT64_C(0xffff) << 48));
+	memcpy((char *)d + offsetof(struct rte_mbuf, data_off), &rearm,
+			sizeof(rearm));
+	/* packet_type, pkt_len, data_len, vlan_tci and hash side by side
+	 * (the PMDs' rx_descriptor_fields1): one copy. */
+	memcpy((char *)d + offsetof(struct rte_mbuf, packet_type),
+			(const char *)m + offsetof(struct rte_mbuf, packet_type),
+			desc);
+	d->ol_flags = m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
+			RTE_MBUF_F_INDIRECT);
+	d->vlan_tci_outer = m->vlan_tci_outer;
+	d->tx_offload = 0;
+	/* Dynamic fields (RX timestamp, ...) go with their flags. */
+	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
+	/* The data in fixed 32-byte copies, the last one ending at @p len
+	 * (overlapping the one before): no size dispatch, no byte past
+	 * @p len. A minimum frame is two copies. */
+	t = rte_pktmbuf_mtod(d, char *);
+	if (likely(len >= 32)) {
+		memcpy(t, s, 32);
+		for (o = 32; unlikely(o + 32 < len); o += 32)
+			memcpy(t + o, s + o, 32);
+		memcpy(t + len - 32, s + len - 32, 32);
+	} else {
+		memcpy(t, s, len);
+	}
+	/* Whether the RX mbufs are all direct and of one pool: OR the
+	 * differences, test once at the end. */
+	cb->odd |= ((uintptr_t)m->pool ^ cb->mp) |
+		(m->ol_flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
+	cb->done[cb->nd++] = m;
+	return d;
+}
+
+/**
+ * Copy-break one packet of the burst of npool_rx_copybreak_begin(): a
+ * single whole segment of at most cb->copybreak bytes, refcnt 1, is
+ * copied into a tiny npool packet (the metadata as npool_rx_copybreak()
+ * keeps it), which is returned; its RX mbuf is released by
+ * npool_rx_copybreak_end(). Any other packet is returned as it is.
+ * Call it at most once per packet of the burst. Context: as
+ * npool_rx_copybreak_begin().
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
+{
+	/* refcnt 1 and nb_segs 1 in the rearm word (data_off masked). */
+	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
+	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
+	const uint32_t len = m->pkt_len;
+	uint64_t w;
+
+	/* data_off, refcnt, nb_segs, port: one load. */
+	memcpy(&w, &m->data_off, sizeof(w));
+	if (!((len <= cb->copybreak) & (m->data_len == len) &
+			((w & rc_segs) == want)))
+		return m;
+	return npool_rx_copybreak_copy_pvt(cb, m, len, w);
+}
+
+/**
+ * End the copy-break of a burst: the RX mbufs copied released in one
+ * bulk (back to their pool, hot for the next refill), the tiny packets
+ * not used given back in one, the counters (npool_rx_stats) added.
+ */
+void npool_rx_copybreak_end(struct npool_rx_cb *cb);
 
 /**
  * Install npool_rx_copybreak() under a port's RX queue as an ethdev RX
