@@ -166,28 +166,28 @@ parse_port_mtu(struct fwd_conf *fc, const char *arg)
 			app_parse_u64("--port-mtu", comma + 1,
 				RTE_ETHER_MIN_MTU, UINT16_MAX, &v) < 0)
 		return -1;
-	fc->port_mtu[port] = (uint16_t)v;
+	fc->t.port_mtu[port] = (uint16_t)v;
 	return 0;
 }
 
 int
 fwd_port_mtu_apply(struct fwd_conf *fc)
 {
-	const uint32_t port_mtu = RTE_MAX((uint32_t)fc->mtu,
+	const uint32_t port_mtu = RTE_MAX((uint32_t)fc->t.mtu,
 			(uint32_t)RTE_ETHER_MTU);
-	uint16_t p, least = fc->mtu;
+	uint16_t p, least = fc->t.mtu;
 	bool any = false;
 
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		if (fc->port_mtu[p] == 0)
+		if (fc->t.port_mtu[p] == 0)
 			continue;
-		if (p >= 64 || !(fc->portmask & (UINT64_C(1) << p))) {
+		if (p >= 64 || !(fc->t.portmask & (UINT64_C(1) << p))) {
 			app_err("--port-mtu: port %u is not enabled in -p", p);
 			return -1;
 		}
-		if (fc->port_mtu[p] > port_mtu) {
+		if (fc->t.port_mtu[p] > port_mtu) {
 			app_err("--port-mtu: %u for port %u is above the ports' MTU %u (max(--mtu, 1500))",
-					fc->port_mtu[p], p, port_mtu);
+					fc->t.port_mtu[p], p, port_mtu);
 			return -1;
 		}
 		any = true;
@@ -195,14 +195,14 @@ fwd_port_mtu_apply(struct fwd_conf *fc)
 	if (!any)
 		return 0;
 	for (p = 0; p < RTE_MAX_ETHPORTS && p < 64; p++) {
-		if (!(fc->portmask & (UINT64_C(1) << p)))
+		if (!(fc->t.portmask & (UINT64_C(1) << p)))
 			continue;
-		if (fc->port_mtu[p] == 0)
-			fc->port_mtu[p] = fc->mtu;
-		least = RTE_MIN(least, fc->port_mtu[p]);
+		if (fc->t.port_mtu[p] == 0)
+			fc->t.port_mtu[p] = fc->t.mtu;
+		least = RTE_MIN(least, fc->t.port_mtu[p]);
 	}
 	/* The plain-packet test's bound: above it, the port's is read. */
-	fc->mtu = least;
+	fc->t.mtu = least;
 	return 0;
 }
 
@@ -214,18 +214,18 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 
 	switch (opt) {
 	case 'L':
-		fc->lookup = FWD_LOOKUP_LPM;
+		fc->t.lookup = FWD_LOOKUP_LPM;
 		return 0;
 	case 'E':
-		fc->lookup = FWD_LOOKUP_EM;
+		fc->t.lookup = FWD_LOOKUP_EM;
 		return 0;
 	case OPT_LOOKUP:
 		if (strcmp(arg, "lpm") == 0) {
-			fc->lookup = FWD_LOOKUP_LPM;
+			fc->t.lookup = FWD_LOOKUP_LPM;
 		} else if (strcmp(arg, "fib") == 0) {
-			fc->lookup = FWD_LOOKUP_FIB;
+			fc->t.lookup = FWD_LOOKUP_FIB;
 		} else if (strcmp(arg, "em") == 0) {
-			fc->lookup = FWD_LOOKUP_EM;
+			fc->t.lookup = FWD_LOOKUP_EM;
 		} else {
 			app_err("--lookup: '%s' is not supported (lpm, fib or em)",
 					arg);
@@ -248,7 +248,7 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		if (app_parse_u64("--mtu", arg, RTE_ETHER_MIN_MTU, UINT16_MAX,
 				&v) < 0)
 			return -1;
-		fc->mtu = (uint16_t)v;
+		fc->t.mtu = (uint16_t)v;
 		fc->mtu_set = true;
 		return 0;
 	case OPT_MAX_PKT_LEN:
@@ -262,7 +262,7 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		/* l3fwd: MTU = frame - overhead; the egress limit in
 		 * software, 18 bytes of Ethernet header and CRC less. */
 		fc->max_pkt_len = (uint32_t)v;
-		fc->mtu = (uint16_t)(v - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+		fc->t.mtu = (uint16_t)(v - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
 		return 0;
 	case OPT_PORT_ADDR:
 		return fwd_addr_parse(fc->addrs, arg);
@@ -286,12 +286,12 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 		fc->addrs->msgs_burst = (uint32_t)v;
 		return 0;
 	case OPT_FORWARD_OTHERHOST:
-		fc->forward_otherhost = true;
+		fc->t.forward_otherhost = true;
 		return 0;
 	case OPT_BC_FORWARDING:
 		if (app_parse_u64("--bc-forwarding", arg, 0, 1, &v) < 0)
 			return -1;
-		fc->bc_forwarding = v != 0;
+		fc->t.bc_forwarding = v != 0;
 		return 0;
 	case OPT_ECHO_IGNORE_BCAST:
 		if (app_parse_u64("--icmp-echo-ignore-broadcasts", arg, 0, 1,

@@ -211,9 +211,9 @@ fill(struct fwd_conf *fc, const struct fwd_em_set *s, bool v6)
 				rte_strerror(rte_errno));
 		return -2;
 	}
-	*(v6 ? &fc->em6 : &fc->em4) = h;
+	*(v6 ? &fc->t.em6 : &fc->t.em4) = h;
 	for (i = 0; i < s->n; i++) {
-		const uintptr_t hop = fwd_hop_of_port(fc->portmask,
+		const uintptr_t hop = fwd_hop_of_port(fc->t.portmask,
 				s->r[i].port);
 
 		ret = rte_hash_add_key_data(h, &s->r[i].k4, (void *)hop);
@@ -245,14 +245,14 @@ fwd_em_load(struct fwd_conf *fc)
 	const char *path;
 	int rc = 0;
 
-	fc->def4 = fc->def6 = -1;
+	fc->t.def4 = fc->t.def6 = -1;
 	for (v = 0; v < 2 && rc == 0; v++) {
 		struct fwd_em_set *s = &fc->em_rules[v];
 
 		path = v ? fc->rule6 : fc->rule4;
 		skipped = 0;
 		if (path != NULL)
-			rc = load_file(s, path, v, fc->portmask, &skipped);
+			rc = load_file(s, path, v, fc->t.portmask, &skipped);
 		else if (default_table(s, v) < 0)
 			rc = -2;
 		if (rc == 0 && skipped != 0)
@@ -273,10 +273,10 @@ fwd_em_load(struct fwd_conf *fc)
 void
 fwd_em_free(struct fwd_conf *fc, bool tables_only)
 {
-	rte_hash_free(fc->em4);
-	rte_hash_free(fc->em6);
-	fc->em4 = NULL;
-	fc->em6 = NULL;
+	rte_hash_free(fc->t.em4);
+	rte_hash_free(fc->t.em6);
+	fc->t.em4 = NULL;
+	fc->t.em6 = NULL;
 	if (tables_only || fc->routes_shared)
 		return;
 	free(fc->em_rules[0].r);

@@ -16,8 +16,8 @@
 #include "app_cli.h"
 #include "app_compat.h"
 #include "app_json.h"
-#include "fwd_mcast.h"
 #include "fwd_mcast_pvt.h"
+#include "fwd_mroute.h"
 
 /* A port of -p @p portmask: 0, or -1 with @p why. */
 static int
@@ -278,13 +278,13 @@ fwd_mroutes_load(struct fwd_conf *fc, const char *path)
 		app_err("--mroute: out of memory");
 		return -2;
 	}
-	fc->mroutes = mr;
+	fc->t.mroutes = mr;
 	f = fopen(path, "r");
 	if (f == NULL) {
 		app_err("--mroute: %s: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = fwd_mroutes_parse(f, fc->portmask, &mr->s, &lineno, &why);
+	rc = fwd_mroutes_parse(f, fc->t.portmask, &mr->s, &lineno, &why);
 	if (rc == -1)
 		app_err("%s:%u: %s", path, lineno, why);
 	else if (rc == -2)
@@ -317,7 +317,7 @@ fwd_mroutes_load(struct fwd_conf *fc, const char *path)
 void
 fwd_mroutes_free(struct fwd_conf *fc)
 {
-	struct fwd_mroutes *mr = fc->mroutes;
+	struct fwd_mroutes *mr = fc->t.mroutes;
 	unsigned int i;
 
 	if (mr == NULL)
@@ -330,7 +330,7 @@ fwd_mroutes_free(struct fwd_conf *fc)
 	free(mr->s.r);
 	free(mr->path);
 	free(mr);
-	fc->mroutes = NULL;
+	fc->t.mroutes = NULL;
 }
 
 /* The counters of a route, in the order every output shows them. */

@@ -286,7 +286,7 @@ load_family(struct fwd_conf *fc, bool v6)
 	int rc;
 
 	if (path != NULL)
-		rc = load_file(&s, path, v6, fc->portmask, &skipped,
+		rc = load_file(&s, path, v6, fc->t.portmask, &skipped,
 				&repeated);
 	else if (default_table(&s, v6) < 0) {
 		app_err("out of memory");
@@ -303,7 +303,7 @@ load_family(struct fwd_conf *fc, bool v6)
 	if (rc == 0)
 		rc = fwd_routes_fill(fc, &s, v6);
 	if (rc == 0) {
-		def = v6 ? fc->def6 : fc->def4;
+		def = v6 ? fc->t.def6 : fc->t.def4;
 		if (def == FWD_HOP_BAD)
 			snprintf(dflt, sizeof(dflt), "to a port not in -p");
 		else if (def >= 0)
@@ -331,16 +331,16 @@ load_family(struct fwd_conf *fc, bool v6)
 	return rc;
 }
 
-/* fc->own4_octet from the router's IPv4 addresses (fwd_cast.h). */
+/* fc->t.own4_octet from the router's IPv4 addresses (fwd_cast.h). */
 static void
 own4_octets(struct fwd_conf *fc)
 {
 	unsigned int p, i;
 
-	memset(fc->own4_octet, 0, sizeof(fc->own4_octet));
+	memset(fc->t.own4_octet, 0, sizeof(fc->t.own4_octet));
 	for (p = 0; fc->addrs != NULL && p < RTE_MAX_ETHPORTS; p++)
 		for (i = 0; i < fc->addrs->p[p].n4; i++)
-			fc->own4_octet[((const uint8_t *)
+			fc->t.own4_octet[((const uint8_t *)
 					&fc->addrs->p[p].v4[i])[3]] = 1;
 }
 
@@ -349,15 +349,17 @@ fwd_routes_load(struct fwd_conf *fc)
 {
 	int rc;
 
+	/* The addresses the routes below hold, as the pipeline reads them. */
+	fc->t.addrs = fc->addrs;
 	own4_octets(fc);
-	if (fc->lookup == FWD_LOOKUP_EM)
+	if (fc->t.lookup == FWD_LOOKUP_EM)
 		return fwd_em_load(fc);
-	fc->def4 = -1;
-	fc->def6 = -1;
+	fc->t.def4 = -1;
+	fc->t.def6 = -1;
 	rc = load_family(fc, false);
 	if (rc == 0)
 		rc = load_family(fc, true);
-	if (rc == 0 && fc->lookup == FWD_LOOKUP_FIB)
+	if (rc == 0 && fc->t.lookup == FWD_LOOKUP_FIB)
 		printf("route lookup: fib (rte_fib DIR24_8 %s, rte_fib6 TRIE %s)\n",
 				fc->fib_vec4 ? "AVX512" : "scalar",
 				fc->fib_vec6 ? "AVX512" : "scalar");
@@ -375,13 +377,13 @@ fwd_routes_copy(struct fwd_conf *dst, const struct fwd_conf *src,
 	*dst = *src;
 	dst->socket_id = socket;
 	dst->routes_shared = true;
-	dst->lpm4 = NULL;
-	dst->lpm6 = NULL;
-	dst->fib4 = NULL;
-	dst->fib6 = NULL;
-	dst->em4 = NULL;
-	dst->em6 = NULL;
-	if (dst->lookup == FWD_LOOKUP_EM)
+	dst->t.lpm4 = NULL;
+	dst->t.lpm6 = NULL;
+	dst->t.fib4 = NULL;
+	dst->t.fib6 = NULL;
+	dst->t.em4 = NULL;
+	dst->t.em6 = NULL;
+	if (dst->t.lookup == FWD_LOOKUP_EM)
 		return fwd_em_fill(dst);
 	rc = fwd_routes_fill(dst, &src->routes[0], false);
 	if (rc == 0)

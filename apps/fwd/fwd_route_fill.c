@@ -3,7 +3,8 @@
  * npool-fwd's route tables from a set of routes (fwd_route.c reads the
  * files): rte_lpm / rte_lpm6, or rte_fib / rte_fib6 with --lookup fib,
  * sized for the routes, filled in order; the egress port of each route
- * checked here, once (FWD_HOP_BAD), not per packet.
+ * checked here, once (FWD_HOP_BAD), not per packet, and the martian IPv4
+ * destinations given a next hop of their own (FWD_HOP_MARTIAN).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,50 @@
 #include "fwd_addr.h"
 #include "fwd_em.h"
 
+/* The martian IPv4 destinations (host order), FWD_HOP_MARTIAN. */
+static const struct {
+	uint32_t ip;
+	uint8_t depth;
+} martians4[] = {
+	{ UINT32_C(0x00000000), 8 },   /* 0/8 */
+	{ UINT32_C(0x7f000000), 8 },   /* 127/8 */
+	{ UINT32_C(0xe0000000), 4 },   /* 224/4, multicast */
+	{ UINT32_C(0xffffffff), 32 },  /* 255.255.255.255 */
+};
+
+/* Whether IPv4 prefix @p ip / @p depth lies inside a martian range. */
+static bool
+martian_prefix4(uint32_t ip, uint8_t depth)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(martians4); k++)
+		if (depth >= martians4[k].depth &&
+				(ip ^ martians4[k].ip) >>
+				(32 - martians4[k].depth) == 0)
+			return true;
+	return false;
+}
+
+/* The martian ranges into the new IPv4 table of fc->t.lookup. */
+static int
+martians_add4(struct fwd_conf *fc)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < RTE_DIM(martians4); k++) {
+		ret = fc->t.lookup == FWD_LOOKUP_FIB ?
+			rte_fib_add(fc->t.fib4, martians4[k].ip,
+					martians4[k].depth, FWD_HOP_MARTIAN) :
+			rte_lpm_add(fc->t.lpm4, martians4[k].ip,
+					martians4[k].depth, FWD_HOP_MARTIAN);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 int
 fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 		unsigned int *failed)
@@ -27,23 +72,28 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 	for (i = 0; i < s->n; i++) {
 		const struct fwd_route *r = &s->r[i];
 		/* The router's own routes stay as they are. */
-		const uint32_t port = fwd_hop_own(r->port) ? r->port :
-			fwd_hop_of_port(fc->portmask, r->port);
+		uint32_t port = fwd_hop_own(r->port) ? r->port :
+			fwd_hop_of_port(fc->t.portmask, r->port);
 
 		if (r->depth == 0) {
-			*(v6 ? &fc->def6 : &fc->def4) = (int32_t)port;
+			*(v6 ? &fc->t.def6 : &fc->t.def4) = (int32_t)port;
 			continue;
 		}
 		memcpy(&ip, r->ip, sizeof(ip));
 		ip = rte_be_to_cpu_32(ip);
-		if (fc->lookup == FWD_LOOKUP_FIB)
-			ret = v6 ? app_fib6_add(fc->fib6, r->ip, r->depth,
+		/* Every destination it holds is a martian: a route of the
+		 * martian's next hop, so that the longer prefix does not
+		 * undo the range's. */
+		if (!v6 && martian_prefix4(ip, r->depth))
+			port = FWD_HOP_MARTIAN;
+		if (fc->t.lookup == FWD_LOOKUP_FIB)
+			ret = v6 ? app_fib6_add(fc->t.fib6, r->ip, r->depth,
 					port) :
-				rte_fib_add(fc->fib4, ip, r->depth, port);
+				rte_fib_add(fc->t.fib4, ip, r->depth, port);
 		else
-			ret = v6 ? app_lpm6_add(fc->lpm6, r->ip, r->depth,
+			ret = v6 ? app_lpm6_add(fc->t.lpm6, r->ip, r->depth,
 					port) :
-				rte_lpm_add(fc->lpm4, ip, r->depth, port);
+				rte_lpm_add(fc->t.lpm4, ip, r->depth, port);
 		if (ret < 0) {
 			*failed = i;
 			return ret;
@@ -77,8 +127,8 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 		.number_tbl8s = tbl8s_needed(s, true) + 256,
 	};
 	struct rte_lpm_config cfg4 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = tbl8s_needed(s, false) + 256,
+		.max_rules = s->n + 1 + RTE_DIM(martians4),
+		.number_tbl8s = tbl8s_needed(s, false) + 256 + 1,
 	};
 	/* Names are unique per process: a load does not need the tables of
 	 * an earlier one gone (the fuzz targets hold several). */
@@ -89,16 +139,19 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 
 	snprintf(name, sizeof(name), "fwd_lpm%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
-		fc->lpm6 = rte_lpm6_create(name, fc->socket_id, &cfg6);
+		fc->t.lpm6 = rte_lpm6_create(name, fc->socket_id, &cfg6);
 	else
-		fc->lpm4 = rte_lpm_create(name, fc->socket_id, &cfg4);
-	if (v6 ? fc->lpm6 == NULL : fc->lpm4 == NULL) {
+		fc->t.lpm4 = rte_lpm_create(name, fc->socket_id, &cfg4);
+	if (v6 ? fc->t.lpm6 == NULL : fc->t.lpm4 == NULL) {
 		app_err("%s: LPM table for %u routes: %s (EAL memory: -m)",
 				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
 				rte_strerror(rte_errno));
 		return -2;
 	}
-	ret = fwd_routes_add(fc, s, v6, &i);
+	ret = v6 ? 0 : martians_add4(fc);
+	i = 0;
+	if (ret == 0)
+		ret = fwd_routes_add(fc, s, v6, &i);
 	if (ret < 0) {
 		app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4', i,
 				rte_strerror(-ret));
@@ -149,29 +202,32 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 
 	snprintf(name, sizeof(name), "fwd_fib%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
-		fc->fib6 = rte_fib6_create(name, fc->socket_id, &cfg6);
+		fc->t.fib6 = rte_fib6_create(name, fc->socket_id, &cfg6);
 	else
-		fc->fib4 = rte_fib_create(name, fc->socket_id, &cfg4);
-	if (v6 ? fc->fib6 == NULL : fc->fib4 == NULL) {
+		fc->t.fib4 = rte_fib_create(name, fc->socket_id, &cfg4);
+	if (v6 ? fc->t.fib6 == NULL : fc->t.fib4 == NULL) {
 		app_err("%s: FIB table for %u routes: %s (EAL memory: -m)",
 				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
 				rte_strerror(rte_errno));
 		return -2;
 	}
 	if (v6) {
-		fc->fib_vec6 = rte_fib6_select_lookup(fc->fib6,
+		fc->fib_vec6 = rte_fib6_select_lookup(fc->t.fib6,
 				RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512) == 0;
 		if (!fc->fib_vec6)
-			rte_fib6_select_lookup(fc->fib6,
+			rte_fib6_select_lookup(fc->t.fib6,
 					RTE_FIB6_LOOKUP_DEFAULT);
 	} else {
-		fc->fib_vec4 = rte_fib_select_lookup(fc->fib4,
+		fc->fib_vec4 = rte_fib_select_lookup(fc->t.fib4,
 				RTE_FIB_LOOKUP_DIR24_8_VECTOR_AVX512) == 0;
 		if (!fc->fib_vec4)
-			rte_fib_select_lookup(fc->fib4,
+			rte_fib_select_lookup(fc->t.fib4,
 					RTE_FIB_LOOKUP_DEFAULT);
 	}
-	ret = fwd_routes_add(fc, s, v6, &i);
+	ret = v6 ? 0 : martians_add4(fc);
+	i = 0;
+	if (ret == 0)
+		ret = fwd_routes_add(fc, s, v6, &i);
 	if (ret < 0) {
 		app_err("IPv%c route %u: FIB add: %s", v6 ? '6' : '4', i,
 				rte_strerror(-ret));
@@ -183,20 +239,20 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 int
 fwd_routes_fill(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
-	return fc->lookup == FWD_LOOKUP_FIB ? fill_fib(fc, s, v6) :
+	return fc->t.lookup == FWD_LOOKUP_FIB ? fill_fib(fc, s, v6) :
 		fill_lpm(fc, s, v6);
 }
 
 void
 fwd_routes_free_tables(struct fwd_conf *fc)
 {
-	rte_lpm_free(fc->lpm4);
-	rte_lpm6_free(fc->lpm6);
-	rte_fib_free(fc->fib4);
-	rte_fib6_free(fc->fib6);
+	rte_lpm_free(fc->t.lpm4);
+	rte_lpm6_free(fc->t.lpm6);
+	rte_fib_free(fc->t.fib4);
+	rte_fib6_free(fc->t.fib6);
 	fwd_em_free(fc, true);
-	fc->lpm4 = NULL;
-	fc->lpm6 = NULL;
-	fc->fib4 = NULL;
-	fc->fib6 = NULL;
+	fc->t.lpm4 = NULL;
+	fc->t.lpm6 = NULL;
+	fc->t.fib4 = NULL;
+	fc->t.fib6 = NULL;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-fwd: l3fwd-compatible LPM/FIB forwarding over npool's pools,
- * with the RFC 1812 router rules of docs/npool-fwd.md. This file: setup,
- * run and the report; fwd_cli.c has its own options, apps/common does ports,
- * pools, stats and the run loop.
+ * with the RFC 1812 router rules of docs/apps/npool-fwd.md. This file:
+ * setup, run and the report; fwd_cli.c has its own options, core/ the
+ * pipeline the lcores run, apps/common ports, pools, stats and the run
+ * loop.
  */
 #include <string.h>
 
@@ -17,63 +18,36 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
-#include "fwd_addr.h"
 #include "fwd_icmp.h"
-#include "fwd_mcast.h"
-
-const char *const fwd_reason_names[FWD_NB_REASONS] = {
-	[FWD_TRUNCATED] = "truncated",
-	[FWD_VLAN] = "vlan",
-	[FWD_NOT_IP] = "not_ip",
-	[FWD_IP_VERSION] = "ip_version",
-	[FWD_IPV4_IHL] = "ipv4_ihl",
-	[FWD_IPV4_LEN] = "ipv4_len",
-	[FWD_IPV4_CSUM] = "ipv4_csum",
-	[FWD_IPV6_LEN] = "ipv6_len",
-	[FWD_MARTIAN_DST] = "martian_dst",
-	[FWD_MARTIAN_SRC] = "martian_src",
-	[FWD_NO_ROUTE] = "no_route",
-	[FWD_BAD_PORT] = "bad_port",
-	[FWD_TTL_EXCEEDED] = "ttl_exceeded",
-	[FWD_MTU] = "mtu",
-	[FWD_FRAG_FAIL] = "frag_fail",
-	[FWD_TX_FULL] = "tx_full",
-	[FWD_LOCAL] = "local",
-	[FWD_L2_OTHERHOST] = "l2_otherhost",
-	[FWD_L2_BCAST] = "l2_bcast",
-	[FWD_L2_MCAST] = "l2_mcast",
-	[FWD_BCAST] = "bcast",
-	[FWD_MC_LOCAL] = "mc_local",
-	[FWD_MC_NO_ROUTE] = "mc_no_route",
-	[FWD_MC_RPF] = "mc_rpf",
-	[FWD_MC_TTL] = "mc_ttl",
-};
+#include "fwd_mroute.h"
 
 /* The configuration the report describes (main lcore, after setup). */
 static const struct fwd_conf *fwd_report;
 
 /* The tables of each socket of a forwarding lcore (l3fwd's
  * ipv4_l3fwd_lookup_struct[socketid]): the loaded ones for their own
- * socket, copies for the others. */
+ * socket, copies for the others; tables_socket[] is what the lcores
+ * get. */
 static struct fwd_conf fc_copies[RTE_MAX_NUMA_NODES];
 static const struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
+static const struct fwd_tables *tables_socket[RTE_MAX_NUMA_NODES];
 
 /* The JSON report's "lookup": which route tables the run used; the
  * multicast routes and their counters. */
 static void
 fwd_json(struct app_json *j, double duration_s __rte_unused)
 {
-	app_json_str(j, "lookup", fwd_report->lookup == FWD_LOOKUP_FIB ?
-			"fib" : fwd_report->lookup == FWD_LOOKUP_EM ? "em" :
+	app_json_str(j, "lookup", fwd_report->t.lookup == FWD_LOOKUP_FIB ?
+			"fib" : fwd_report->t.lookup == FWD_LOOKUP_EM ? "em" :
 			"lpm");
-	fwd_mroutes_json(j, fwd_report->mroutes);
+	fwd_mroutes_json(j, fwd_report->t.mroutes);
 }
 
 /* The report's lines after the table: the multicast routes. */
 static void
 fwd_print(FILE *f, double duration_s __rte_unused)
 {
-	fwd_mroutes_print(f, fwd_report->mroutes);
+	fwd_mroutes_print(f, fwd_report->t.mroutes);
 }
 
 /* Route tables on each forwarding lcore's socket, noted for --json. */
@@ -95,13 +69,14 @@ fwd_place_tables(struct fwd_conf *fc)
 			return -1;
 		else
 			fc_socket[s] = &fc_copies[s];
+		tables_socket[s] = &fc_socket[s]->t;
 		snprintf(name, sizeof(name), "routes_s%u", s);
 		app_numa_note(APP_NUMA_ROUTES, name, (int)s,
-				fc->lookup == FWD_LOOKUP_FIB ?
-				(const void *)fc_socket[s]->fib4 :
-				fc->lookup == FWD_LOOKUP_EM ?
-				(const void *)fc_socket[s]->em4 :
-				(const void *)fc_socket[s]->lpm4);
+				fc->t.lookup == FWD_LOOKUP_FIB ?
+				(const void *)fc_socket[s]->t.fib4 :
+				fc->t.lookup == FWD_LOOKUP_EM ?
+				(const void *)fc_socket[s]->t.em4 :
+				(const void *)fc_socket[s]->t.lpm4);
 	}
 	/* Loaded on a socket that no forwarding lcore is on. */
 	if ((unsigned int)fc->socket_id < RTE_MAX_NUMA_NODES &&
@@ -122,6 +97,7 @@ fwd_free_tables(struct fwd_conf *fc)
 		if (fc_socket[s] == &fc_copies[s])
 			fwd_routes_free(&fc_copies[s]);
 		fc_socket[s] = NULL;
+		tables_socket[s] = NULL;
 	}
 	fwd_routes_free(fc);
 }
@@ -138,22 +114,22 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 	unsigned int descs = app_ports_tx_descs();
 	uint16_t p;
 
-	fc->frag_direct = app_pool_create("frag_dir", FRAG_POOL_MBUFS + descs,
+	fc->t.frag_direct = app_pool_create("frag_dir", FRAG_POOL_MBUFS + descs,
 			FRAG_DIRECT_ROOM, SOCKET_ID_ANY, o->pool);
-	fc->frag_indirect = app_pool_create("frag_ind",
+	fc->t.frag_indirect = app_pool_create("frag_ind",
 			2 * FRAG_POOL_MBUFS + descs, 0, SOCKET_ID_ANY, o->pool);
-	if (fc->frag_direct == NULL || fc->frag_indirect == NULL)
+	if (fc->t.frag_direct == NULL || fc->t.frag_indirect == NULL)
 		return -1;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		struct fwd_l2 *l2 = &fc->l2[p];
+		struct fwd_l2 *l2 = &fc->t.l2[p];
 		struct rte_eth_conf conf;
 
 		/* The ports whose PMD checks IPv4 header checksums. */
-		if ((fc->portmask >> p) & 1 &&
+		if ((fc->t.portmask >> p) & 1 &&
 				rte_eth_dev_conf_get(p, &conf) == 0 &&
 				(conf.rxmode.offloads &
 				 RTE_ETH_RX_OFFLOAD_IPV4_CKSUM))
-			fc->cksum_hw |= UINT64_C(1) << p;
+			fc->t.cksum_hw |= UINT64_C(1) << p;
 
 		l2->src = app_port_mac[p];
 		if (fc->eth_dest_set & (UINT32_C(1) << p)) {
@@ -164,7 +140,7 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 			l2->dst.addr_bytes[5] = (uint8_t)p;
 		}
 	}
-	fwd_conf_l2_prepare(fc);
+	fwd_tables_l2_prepare(&fc->t);
 	fwd_addr_link_local(fc->addrs, app_port_mac);
 	return 0;
 }
@@ -179,7 +155,7 @@ main(int argc, char **argv)
 		.nb_events = FWD_NB_EVENTS,
 	};
 	static const struct app_stats_extra extra = { fwd_print, fwd_json };
-	static struct fwd_conf fc = { .mtu = RTE_ETHER_MTU };
+	static struct fwd_conf fc = { .t.mtu = RTE_ETHER_MTU };
 	static struct app_opts o;
 	struct app_cli cli;
 	struct app_port_params pp = { .tx = true };
@@ -189,8 +165,8 @@ main(int argc, char **argv)
 	status = app_run_init(argc, argv, &o, "npool-fwd", &cli);
 	if (status >= 0)
 		goto out;
-	fc.portmask = o.portmask;
-	fc.copybreak = (uint16_t)o.copybreak;
+	fc.t.portmask = o.portmask;
+	fc.t.copybreak = (uint16_t)o.copybreak;
 	/* On the main lcore's socket; copies for the other sockets once
 	 * the lcores' queues are known (fwd_place_tables()). */
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
@@ -198,7 +174,7 @@ main(int argc, char **argv)
 		fwd_routes_load(&fc);
 	if (ret == 0 && fc.mroute_file != NULL)
 		ret = fwd_mroutes_load(&fc, fc.mroute_file);
-	if (ret == 0 && fc.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
+	if (ret == 0 && fc.t.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
 		/* An exact-match table has no host routes. */
 		app_err("--port-addr: not with --lookup em (its 5-tuple table cannot hold the router's addresses)");
 		ret = -1;
@@ -210,8 +186,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	/* --max-pkt-len: the port MTU from the device's overhead, as
-	 * l3fwd; fc.mtu (the frame less 18) is the egress limit. */
-	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.mtu;
+	 * l3fwd; fc.t.mtu (the frame less 18) is the egress limit. */
+	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.t.mtu;
 	pp.max_pkt_len = fc.max_pkt_len;
 	/* After the ports' MTU is taken from --mtu. */
 	if (fwd_port_mtu_apply(&fc) < 0) {
@@ -228,7 +204,7 @@ main(int argc, char **argv)
 	fwd_report = &fc;
 	app_stats_set_extra(&extra);
 	status = app_run_report(&o, app_run(&o, fwd_lcore_main,
-				(void *)fc_socket));
+				(void *)tables_socket));
 out:
 	fwd_free_tables(&fc);
 	app_run_cleanup();

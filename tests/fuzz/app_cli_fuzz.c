@@ -50,7 +50,7 @@ fz_parse(int argc, char *const *args, struct app_opts *o,
 	memcpy(argv, args, (argc + 1) * sizeof(*argv));
 	app_opts_defaults(o, "npool-fwd");
 	memset(fc, 0, sizeof(*fc));
-	fc->mtu = RTE_ETHER_MTU;
+	fc->t.mtu = RTE_ETHER_MTU;
 	fwd_cli_init(&cli, fc);
 	return app_cli_parse(argc, argv, o, &cli);
 }
@@ -77,7 +77,7 @@ fz_check_taken(const struct app_opts *o, const struct fwd_conf *fc)
 		{ "--mbcache", o->mbcache, 0, 0, RTE_MEMPOOL_CACHE_MAX_SIZE },
 		{ "--stats", o->stats_s, 0, 0, 86400 },
 		{ "--idle-exit", o->idle_ms, 0, 0, UINT32_MAX },
-		{ "--mtu", fc->mtu, 0, RTE_ETHER_MIN_MTU, UINT16_MAX },
+		{ "--mtu", fc->t.mtu, 0, RTE_ETHER_MIN_MTU, UINT16_MAX },
 		{ "--rx-queue-size", o->nb_rxd, 0, 1, UINT16_MAX },
 		{ "--tx-queue-size", o->nb_txd, 0, 1, UINT16_MAX },
 		{ "--max-pkt-len", fc->max_pkt_len, 0, 86, 9600 },
@@ -128,9 +128,9 @@ fz_check_taken(const struct app_opts *o, const struct fwd_conf *fc)
 				"--eth-dest of port %u", p);
 	/* --max-pkt-len N is --mtu N - 18; never both. */
 	FZ_CHECK(fc->max_pkt_len == 0 || (!fc->mtu_set &&
-			fc->mtu == fc->max_pkt_len - 18),
+			fc->t.mtu == fc->max_pkt_len - 18),
 			"--max-pkt-len %u with --mtu %u (given: %d)",
-			fc->max_pkt_len, fc->mtu, fc->mtu_set);
+			fc->max_pkt_len, fc->t.mtu, fc->mtu_set);
 }
 
 /* The --config taken, printed back, parses to the same entries. */

@@ -1,25 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Fuzz target: npool-fwd's per-burst path on a raw frame, as the lcore
- * loop runs it: the frame arrives as an mbuf chain (segment sizes from the
- * input) from an "npool" or a stock pool, optionally copy-broken
- * (npool_rx_copybreak()), in a burst of 4 or 5 beside flat copies of
- * itself, then fwd_pkt_decide_burst() (the groups of 4, the tail) and,
- * for FWD_FRAGMENT, fwd_pkt_frag_count() + fwd_pkt_fragment(), for
- * FWD_MCAST (two multicast routes) fwd_mcast_copies(). Frame
- * length bit 0: a burst of 5 (one in the tail); bits 1-2: the input's
- * place in the group; bit 3: --lookup fib (else lpm).
+ * Fuzz target: npool-fwd's pipeline on a raw frame, as the lcore loop runs
+ * it: the frame arrives as an mbuf chain (segment sizes from the input)
+ * from an "npool" or a stock pool, in a burst of 4 or 5 beside flat copies
+ * of itself, through fwd_burst_decide() (the one pass with copy-break in
+ * it, the slow path, fragmentation, the copies of IP multicast by two
+ * multicast routes), the forwarded packets taken back from the ports
+ * (rings: each TX queue looped into its RX queue). Frame length bit 0: a
+ * burst of 5 (one past the first 4); bits 1-2: the input's place in the
+ * burst; bit 3: --lookup fib (else lpm).
  *
  * Checked on every input, for each packet of the burst: the verdict is
- * the one docs/npool-fwd.md's ordered rules give (an oracle written here
- * from the doc, byte by byte on the flat frame, the route from LPM
+ * the one docs/apps/npool-fwd.md's ordered rules give (an oracle written
+ * here from the doc, byte by byte on the flat frame, the route from LPM
  * tables of the same routes, whatever the lookup); the drop counters are
- * one per dropped packet's reason; a forwarded frame is the input
- * with the tag and padding gone, TTL / hop limit - 1, a valid IPv4
- * checksum, the egress port's MACs, consistent segment lengths; fragments
- * carry the payload in order, in 8-byte steps, each header valid; each
- * multicast copy is the packet to the group's MAC from its port's, TTL -
- * 1, its data shared (freed in any order); at the end every mbuf and
+ * one per dropped packet's reason; a dropped packet waits in the context
+ * in RX order with its reason, and what the router would answer to it is
+ * a whole frame of a sane size; a forwarded frame leaves its port in RX
+ * order, the input with the tag and padding gone, TTL / hop limit - 1, a
+ * valid IPv4 checksum, the egress port's MACs, consistent segment
+ * lengths; fragments carry the payload in order, in 8-byte steps, each
+ * header valid; each multicast copy is the packet to the group's MAC from
+ * its port's, TTL - 1, its data shared; at the end every mbuf and
  * fragment is back. Port 0, where the frames come in, has MAC
  * 02:00:00:00:00:fe, the one the edge-case frames of the committed
  * corpus are sent to (make_seeds.py).
@@ -29,7 +31,8 @@
  * tables (-p 0x7) instead of route files (-p 0xf); bits 1-2 MTU
  * 1500/68/576/9000; bit 3 stock pool; bit 4 copy-break 256; bit 5 ol_flags
  * IP_CKSUM_BAD; bit 6 IP_CKSUM_GOOD when the IPv4 header checksum is
- * right; bit 7 a chain cut wrong by the PMD (the byte more: pkt_len too
+ * right (either: port 0 has the RX checksum offload, the PMD's word is
+ * taken); bit 7 a chain cut wrong by the PMD (the byte more: pkt_len too
  * long or too short, or one segment too many in nb_segs), which the RX
  * path (app_rx_fix_pvt(), as app_rx_burst() calls it) must drop as
  * truncated.
@@ -39,10 +42,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "npool.h"
 #include "npool_rx.h"
@@ -51,16 +57,22 @@
 #include "app_rx.h"
 #include "app_stats.h"
 #include "fwd.h"
-#include "fwd_group.h"
+#include "fwd_burst.h"
+#include "fwd_check.h"
 #include "fwd_icmp.h"
 #include "fwd_mcast.h"
+#include "fwd_mroute.h"
 #include "fuzz_common.h"
 
 #define FZ_FRAME_MAX 16384
 #define FZ_RX_MBUFS 8192
 #define FZ_FRAG_MBUFS 16384
 #define FZ_COPYBREAK 256
-#define FZ_BURST (FWD_GROUP + 1)
+#define FZ_BURST 5
+#define FZ_PORTS 4
+/* Each port's ring: every fragment of a burst of 16 KiB frames cut at
+ * MTU 68 (5 x 341). */
+#define FZ_RING_SIZE 4096
 
 /* Routes of the edge-case set (tests/integration/lib/edgecases.py), with
  * default routes; -p 0xf. */
@@ -124,16 +136,16 @@ fz_route(const struct fwd_conf *fc, const uint8_t *dst, int v6, int *port)
 	int32_t hop;
 
 	if (v6) {
-		hop = app_lpm6_lookup(fc->lpm6, dst, &nh) == 0 ?
-			(int32_t)nh : fc->def6;
+		hop = app_lpm6_lookup(fc->t.lpm6, dst, &nh) == 0 ?
+			(int32_t)nh : fc->t.def6;
 	} else {
 		memcpy(&a, dst, 4);
-		hop = rte_lpm_lookup(fc->lpm4, rte_be_to_cpu_32(a), &nh) == 0 ?
-			(int32_t)nh : fc->def4;
+		hop = rte_lpm_lookup(fc->t.lpm4, rte_be_to_cpu_32(a), &nh) == 0 ?
+			(int32_t)nh : fc->t.def4;
 	}
 	if (hop < 0)
 		return FWD_NO_ROUTE;
-	if (hop >= RTE_MAX_ETHPORTS || !((fc->portmask >> hop) & 1))
+	if (hop >= RTE_MAX_ETHPORTS || !((fc->t.portmask >> hop) & 1))
 		return FWD_BAD_PORT;
 	*port = hop;
 	return FWD_PASS;
@@ -212,7 +224,7 @@ fz_mcast(const struct fwd_conf *fc, const uint8_t *ip, uint32_t ip_len,
 	if (memcmp(ip + (v6 ? 24 : 16), v6 ? g6 : g4, v6 ? 16 : 4) != 0)
 		return FWD_MC_NO_ROUTE;
 	for (p = 1; p <= 2; p++)
-		ports += ip[v6 ? 7 : 8] > 1 && ip_len <= fc->mtu;
+		ports += ip[v6 ? 7 : 8] > 1 && ip_len <= fc->t.mtu;
 	if (ports == 0)
 		return FWD_MC_TTL;
 	md->port = (uint16_t)v6; /* the route's index */
@@ -231,10 +243,10 @@ fz_forwarding(int v)
 }
 
 static int fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f,
-		uint32_t len, uint64_t ol_flags, struct fwd_meta *md);
+		uint32_t len, uint64_t ol_flags, int hw, struct fwd_meta *md);
 
 /*
- * docs/npool-fwd.md, "Forwarding rules", on the flat frame @p f: the
+ * docs/apps/npool-fwd.md, "Forwarding rules", on the flat frame @p f: the
  * verdict, and for a packet that leaves its L2 length, IP length and port.
  * The destination MAC first: another station's is l2_otherhost whatever
  * the frame holds; unicast IP to forward in a group frame l2_bcast /
@@ -242,7 +254,7 @@ static int fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f,
  */
 static int
 fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
-		uint64_t ol_flags, struct fwd_meta *md)
+		uint64_t ol_flags, int hw, struct fwd_meta *md)
 {
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	int v;
@@ -252,7 +264,7 @@ fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 	if (!(f[0] & 1) && memcmp(f, &fz_port0_mac, 6) != 0)
 		return FWD_L2_OTHERHOST;
 	md->l2_bcast = false;
-	v = fz_expect_ip(fc, f, len, ol_flags, md);
+	v = fz_expect_ip(fc, f, len, ol_flags, hw, md);
 	if ((f[0] & 1) && fz_forwarding(v))
 		return memcmp(f, bcast, 6) == 0 ? FWD_L2_BCAST : FWD_L2_MCAST;
 	return v;
@@ -261,7 +273,7 @@ fz_expect(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 /* fz_expect() of a frame to the port. */
 static int
 fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
-		uint64_t ol_flags, struct fwd_meta *md)
+		uint64_t ol_flags, int hw, struct fwd_meta *md)
 {
 	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
 	uint32_t l2 = RTE_ETHER_HDR_LEN, l3, ihl, ip_len;
@@ -301,8 +313,12 @@ fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 			return FWD_IPV4_IHL;
 		if (ip_len < ihl || ip_len > l3)
 			return FWD_IPV4_LEN;
-		if ((ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
-				RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		/* The PMD's GOOD or BAD on a port that checks, else the
+		 * sum. */
+		ol_flags &= RTE_MBUF_F_RX_IP_CKSUM_MASK;
+		if (hw && ol_flags == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+			return FWD_IPV4_CSUM;
+		if ((!hw || ol_flags != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 				rte_raw_cksum(ip, ihl) != 0xffff)
 			return FWD_IPV4_CSUM;
 	}
@@ -324,7 +340,7 @@ fz_expect_ip(const struct fwd_conf *fc, const uint8_t *f, uint32_t len,
 	md->ip_len = ip_len;
 	md->port = (uint16_t)port;
 	md->v6 = v6;
-	if (ip_len > fc->mtu)
+	if (ip_len > fc->t.mtu)
 		return v6 || (be16(ip + 6) & RTE_IPV4_HDR_DF_FLAG) ?
 			FWD_MTU : FWD_FRAGMENT;
 	return FWD_PASS;
@@ -360,7 +376,7 @@ fz_check_forwarded(const struct fwd_conf *fc, const struct rte_mbuf *m,
 
 	FZ_CHECK(m->pkt_len == RTE_ETHER_HDR_LEN + md->ip_len,
 			"pkt_len %u, IP length %u", m->pkt_len, md->ip_len);
-	FZ_CHECK(memcmp(out, &fc->l2[md->port], 12) == 0, "MACs");
+	FZ_CHECK(memcmp(out, &fc->t.l2[md->port], 12) == 0, "MACs");
 	FZ_CHECK(memcmp(out + 12, in + md->l2_len - 2, 2) == 0, "EtherType");
 	FZ_CHECK(out[14 + ttl_at] == ip[ttl_at] - 1, "TTL %u from %u",
 			out[14 + ttl_at], ip[ttl_at]);
@@ -390,14 +406,14 @@ fz_check_fragments(const struct fwd_conf *fc, struct rte_mbuf **frags,
 		fihl = (fip[0] & 15) * 4u;
 		flen = be16(fip + 2);
 		foff = (be16(fip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u;
-		FZ_CHECK(memcmp(out, &fc->l2[md->port], 12) == 0 &&
+		FZ_CHECK(memcmp(out, &fc->t.l2[md->port], 12) == 0 &&
 				be16(out + 12) == RTE_ETHER_TYPE_IPV4,
 				"fragment %d: Ethernet header", i);
 		FZ_CHECK(fip[0] >> 4 == 4 && fihl >= 20 &&
 				flen == frags[i]->pkt_len - RTE_ETHER_HDR_LEN &&
-				flen <= fc->mtu && flen > fihl,
+				flen <= fc->t.mtu && flen > fihl,
 				"fragment %d: IHL %u length %u of %u, MTU %u", i,
-				fihl, flen, frags[i]->pkt_len, fc->mtu);
+				fihl, flen, frags[i]->pkt_len, fc->t.mtu);
 		FZ_CHECK(rte_raw_cksum(fip, fihl) == 0xffff,
 				"fragment %d: checksum", i);
 		FZ_CHECK(fip[8] == ip[8] - 1 && fip[9] == ip[9] &&
@@ -466,54 +482,36 @@ fz_check_all_back(void)
 			(long)u.frags_out, u.heads_out);
 }
 
-/* A packet fwd_pkt_decide_burst() said FWD_FRAGMENT for: cut it. */
-static void
-fz_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
-		const struct fwd_meta *md, const uint8_t *f)
+/* The fragments a packet of meta @p md (FWD_FRAGMENT) is cut into under
+ * @p fc's MTU, as fwd_pkt_frag_count() says from its header @p ip: 0 when
+ * the last would end past IP offset 65535 (frag_fail). */
+static uint32_t
+fz_nfrags(const struct fwd_conf *fc, const struct fwd_meta *md,
+		const uint8_t *ip)
 {
-	const uint8_t *ip = f + md->l2_len;
-	uint32_t nb, i, end;
-	int32_t n;
+	const uint32_t ihl = (ip[0] & 15) * 4u;
+	const uint32_t step = (fc->t.mtu - ihl) & ~7u;
+	const uint32_t end = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u +
+		md->ip_len - ihl;
 
-	/* Cut only if the last fragment ends within a 16-bit IP offset. */
-	end = (be16(ip + 6) & RTE_IPV4_HDR_OFFSET_MASK) * 8u + md->ip_len -
-		(ip[0] & 15) * 4u;
-	nb = fwd_pkt_frag_count(fc, m, md);
-	FZ_CHECK((nb == 0) == (end > UINT16_MAX), "%u fragments, end %u", nb,
-			end);
-	if (nb == 0) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	struct rte_mbuf *frags[nb];
-
-	n = fwd_pkt_fragment(fc, m, md, 0, frags, nb);
-	FZ_CHECK(n > 0 && (uint32_t)n <= nb, "%d fragments of %u", n, nb);
-	fz_check_fragments(fc, frags, n, md, f);
-	for (i = 0; i < (uint32_t)n; i++)
-		rte_pktmbuf_free(frags[i]);
+	if (fc->t.mtu <= ihl || step == 0 || end > UINT16_MAX)
+		return 0;
+	return (md->ip_len - ihl + step - 1) / step;
 }
 
-/* A packet fwd_pkt_decide_burst() said FWD_MCAST for: its copies, one a
- * port of the route (1 and 2), the packet to the group's MAC, TTL - 1;
- * freed last copy first, so that the shared data goes with the other. */
+/* A copy of a packet the rules gave FWD_MCAST, out of @p port (1 or 2,
+ * the routes' ports): the packet to the group's MAC from the port's, TTL
+ * - 1. */
 static void
-fz_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
-		const struct fwd_meta *md, const uint8_t *in)
+fz_check_mcast_copy(const struct fwd_conf *fc, const struct rte_mbuf *m,
+		uint16_t port, const struct fwd_meta *md, const uint8_t *in)
 {
 	static uint8_t buf[FZ_FRAME_MAX];
-	struct rte_mbuf *out[RTE_MAX_ETHPORTS];
-	uint16_t port[RTE_MAX_ETHPORTS];
-	struct app_port_ctr scratch;
-	const uint8_t *ip = in + md->l2_len, *o;
+	const uint8_t *ip = in + md->l2_len, *o = fz_flat(m, buf);
 	const uint32_t ttl_at = md->v6 ? 7 : 8;
 	uint8_t gmac[6];
-	unsigned int n, k, i;
+	uint32_t i;
 
-	memset(&scratch, 0, sizeof(scratch));
-	n = fwd_mcast_copies(fc, m, md->port, out, port, &scratch);
-	FZ_CHECK(n == 2 && port[0] == 1 && port[1] == 2,
-			"%u copies (ports %u, %u)", n, port[0], port[1]);
 	if (md->v6) {
 		memcpy(gmac, "\x33\x33", 2);
 		memcpy(gmac + 2, ip + 36, 4);
@@ -522,26 +520,21 @@ fz_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
 		memcpy(gmac + 3, ip + 17, 3);
 		gmac[3] &= 0x7f;
 	}
-	for (k = 0; k < n; k++) {
-		o = fz_flat(out[k], buf);
-		FZ_CHECK(out[k]->pkt_len == RTE_ETHER_HDR_LEN + md->ip_len &&
-				memcmp(o, gmac, 6) == 0 &&
-				memcmp(o + 6, &fc->l2[port[k]].src, 6) == 0 &&
-				memcmp(o + 12, in + md->l2_len - 2, 2) == 0,
-				"copy %u: length %u or Ethernet header", k,
-				out[k]->pkt_len);
-		FZ_CHECK(o[14 + ttl_at] == ip[ttl_at] - 1, "copy %u: TTL", k);
-		for (i = 0; i < md->ip_len; i++)
-			FZ_CHECK(i == ttl_at || (!md->v6 &&
-					(i == 10 || i == 11)) ||
-					o[14 + i] == ip[i],
-					"copy %u: L3 byte %u changed", k, i);
-		if (!md->v6)
-			FZ_CHECK(rte_raw_cksum(o + 14, (o[14] & 15) * 4u) ==
-					0xffff, "copy %u: IPv4 checksum", k);
-	}
-	while (n != 0)
-		rte_pktmbuf_free(out[--n]);
+	FZ_CHECK(m->pkt_len == RTE_ETHER_HDR_LEN + md->ip_len &&
+			memcmp(o, gmac, 6) == 0 &&
+			memcmp(o + 6, &fc->t.l2[port].src, 6) == 0 &&
+			memcmp(o + 12, in + md->l2_len - 2, 2) == 0,
+			"copy to port %u: length %u or Ethernet header", port,
+			m->pkt_len);
+	FZ_CHECK(o[14 + ttl_at] == ip[ttl_at] - 1, "copy to port %u: TTL",
+			port);
+	for (i = 0; i < md->ip_len; i++)
+		FZ_CHECK(i == ttl_at || (!md->v6 && (i == 10 || i == 11)) ||
+				o[14 + i] == ip[i],
+				"copy to port %u: L3 byte %u changed", port, i);
+	if (!md->v6)
+		FZ_CHECK(rte_raw_cksum(o + 14, (o[14] & 15) * 4u) == 0xffff,
+				"copy to port %u: IPv4 checksum", port);
 }
 
 /* The router's addresses the dropped packets are answered with. */
@@ -556,12 +549,12 @@ static void
 fz_local(const struct fwd_conf *fc, struct rte_mbuf *m, uint8_t v)
 {
 	struct app_port_ctr scratch;
-	struct fwd_conf lc = *fc;
+	struct fwd_tables t = fc->t;
 	struct rte_mbuf *r;
 
 	memset(&scratch, 0, sizeof(scratch));
-	lc.addrs = &fz_addrs;
-	r = fwd_local_input(&lc, &scratch, m, v, 0);
+	t.addrs = &fz_addrs;
+	r = fwd_local_input(&t, &scratch, m, v, 0);
 	if (r == NULL)
 		return;
 	FZ_CHECK(r->nb_segs == 1 && r->pkt_len == r->data_len &&
@@ -573,82 +566,116 @@ fz_local(const struct fwd_conf *fc, struct rte_mbuf *m, uint8_t v)
 	rte_pktmbuf_free(r);
 }
 
+/* The pipeline's context and counters, TX buffers of its own. */
+static struct fwd_tx fz_tx;
+static struct app_lcore_ctr fz_ctr;
+static struct rte_mbuf *fz_out[FZ_PORTS][FZ_RING_SIZE];
+static uint16_t fz_nout[FZ_PORTS], fz_at[FZ_PORTS];
+
+/* Everything that left the ports, taken back from their rings. */
+static void
+fz_take_outputs(void)
+{
+	uint16_t p, k;
+
+	for (p = 0; p < FZ_PORTS; p++) {
+		fwd_tx_flush(&fz_tx, &fz_ctr, p);
+		fz_nout[p] = 0;
+		fz_at[p] = 0;
+		do {
+			k = rte_eth_rx_burst(p, 0, fz_out[p] + fz_nout[p], 32);
+			fz_nout[p] += k;
+		} while (k != 0);
+	}
+}
+
+/* The next @p n packets out of @p port, in order. */
+static struct rte_mbuf **
+fz_next_out(uint16_t port, uint32_t n, uint16_t i)
+{
+	FZ_CHECK(fz_at[port] + n <= fz_nout[port],
+			"packet %u: not out of port %u in order", i, port);
+	fz_at[port] += n;
+	return &fz_out[port][fz_at[port] - n];
+}
+
 /*
- * The burst @p pkts (each a copy of frame @p f) through
- * fwd_pkt_decide_burst() of @p fc, as the lcore loop runs it; verdicts
- * from the rules on the routes of @p rules (LPM tables of the same
- * routes).
+ * The burst @p pkts (each a copy of frame @p f) through the pipeline of
+ * @p fc, as the lcore loop runs it; verdicts from the rules on the routes
+ * of @p rules (LPM tables of the same routes).
  */
 static void
 fz_run(const struct fwd_conf *fc, const struct fwd_conf *rules,
 		struct rte_mbuf **pkts, uint16_t n, const uint8_t *f,
 		uint32_t len)
 {
-	uint64_t drops[FWD_NB_REASONS] = { 0 }, want[FWD_NB_REASONS] = { 0 };
-	struct fwd_meta md[FZ_BURST], exp[FZ_BURST];
-	struct rte_mbuf *orig[FZ_BURST];
+	struct app_port_ctr *ic = &fz_ctr.port[0];
+	uint64_t drops[FWD_NB_REASONS], want[FWD_NB_REASONS] = { 0 };
+	const int hw = fc->t.cksum_hw & 1;
+	struct fwd_meta exp[FZ_BURST];
+	struct rte_mbuf **o;
 	int expect[FZ_BURST];
-	struct fwd_burst b;
-	uint8_t v[FZ_BURST];
-	uint16_t i, j, nf = 0, nd = 0;
+	struct fwd_ctx c;
+	uint16_t i, nd = 0, p;
+	uint32_t nf, k;
 
+	memcpy(drops, ic->drops, sizeof(drops));
 	for (i = 0; i < n; i++) {
 		memset(&exp[i], 0, sizeof(exp[i]));
-		expect[i] = fz_expect(rules, f, len, pkts[i]->ol_flags,
+		expect[i] = fz_expect(rules, f, len, pkts[i]->ol_flags, hw,
 				&exp[i]);
-		orig[i] = pkts[i];
-		orig[i]->port = 0;
 	}
-	fwd_pkt_decide_burst_pvt(fc, pkts, n, 0, &b, drops, v, md);
+	memset(&c, 0, sizeof(c));
+	c.t = &fc->t;
+	c.tx = &fz_tx;
+	c.ctr = &fz_ctr;
+	c.in_port = 0;
+	c.ic = ic;
+	fwd_burst_decide(&c, pkts, n);
+	fz_take_outputs();
 	for (i = 0; i < n; i++) {
-		FZ_CHECK(v[i] == expect[i],
-				"packet %u of %u: verdict %d, the rules say %d",
-				i, n, v[i], expect[i]);
-		if (v[i] < FWD_NB_REASONS) {
-			want[v[i]]++;
-			/* In any order: IPv6 ones come after the groups. */
-			for (j = 0; j < b.nd && b.drop[j] != orig[i]; j++)
-				;
-			FZ_CHECK(j < b.nd, "packet %u: not in the drop list",
-					i);
-			FZ_CHECK(b.why[j] == v[i],
-					"packet %u: dropped as %u, verdict %d",
-					i, b.why[j], v[i]);
-			fz_local(fc, orig[i], v[i]);
-			npool_napi_consume_bulk(&orig[i], 1);
-			nd++;
+		if (expect[i] < FWD_NB_REASONS) {
+			/* Counted; a classified drop waits in the context,
+			 * in RX order. */
+			want[expect[i]]++;
+			FZ_CHECK(nd < c.nd && c.why[nd] == expect[i],
+					"packet %u of %u: not dropped as %d in "
+					"order", i, n, expect[i]);
+			fz_local(fc, c.drop[nd++], (uint8_t)expect[i]);
 			continue;
 		}
-		FZ_CHECK(nf < b.nf && pkts[nf] == orig[i] &&
-				(b.dst[nf] & ~(FWD_DST_FRAG | FWD_DST_MCAST)) ==
-				md[i].port &&
-				!!(b.dst[nf] & FWD_DST_FRAG) ==
-				(v[i] == FWD_FRAGMENT) &&
-				!!(b.dst[nf] & FWD_DST_MCAST) ==
-				(v[i] == FWD_MCAST),
-				"packet %u: not forwarded in order", i);
-		nf++;
-		FZ_CHECK(md[i].l2_len == exp[i].l2_len &&
-				md[i].ip_len == exp[i].ip_len &&
-				md[i].port == exp[i].port &&
-				md[i].v6 == exp[i].v6,
-				"packet %u: meta l2 %u ip %u port %u v6 %d, expected %u %u %u %d",
-				i, md[i].l2_len, md[i].ip_len, md[i].port,
-				md[i].v6, exp[i].l2_len, exp[i].ip_len,
-				exp[i].port, exp[i].v6);
-		if (v[i] == FWD_PASS) {
-			fz_check_forwarded(fc, orig[i], &md[i], f);
-			rte_pktmbuf_free(orig[i]);
-		} else if (v[i] == FWD_MCAST) {
-			fz_mcast_copies(fc, orig[i], &md[i], f);
-		} else {
-			fz_fragment(fc, orig[i], &md[i], f);
+		if (expect[i] == FWD_PASS) {
+			o = fz_next_out(exp[i].port, 1, i);
+			fz_check_forwarded(fc, o[0], &exp[i], f);
+			continue;
 		}
+		if (expect[i] == FWD_MCAST) {
+			for (p = 1; p <= 2; p++)
+				fz_check_mcast_copy(fc, fz_next_out(p, 1, i)[0],
+						p, &exp[i], f);
+			continue;
+		}
+		nf = fz_nfrags(fc, &exp[i], f + exp[i].l2_len);
+		if (nf == 0) {
+			want[FWD_FRAG_FAIL]++;
+			continue;
+		}
+		o = fz_next_out(exp[i].port, nf, i);
+		fz_check_fragments(fc, o, (int32_t)nf, &exp[i], f);
 	}
-	FZ_CHECK(nf == b.nf && nd == b.nd, "%u of %u forwarded, %u of %u dropped",
-			nf, b.nf, nd, b.nd);
-	FZ_CHECK(memcmp(drops, want, sizeof(drops)) == 0,
-			"drop counters are not one per dropped packet's reason");
+	FZ_CHECK(nd == c.nd, "%u dropped, %u expected", c.nd, nd);
+	for (p = 0; p < FZ_PORTS; p++) {
+		FZ_CHECK(fz_at[p] == fz_nout[p], "port %u: %u out, %u "
+				"expected", p, fz_nout[p], fz_at[p]);
+		for (k = 0; k < fz_nout[p]; k++)
+			rte_pktmbuf_free(fz_out[p][k]);
+	}
+	for (k = 0; k < FWD_NB_REASONS; k++)
+		FZ_CHECK(ic->drops[k] - drops[k] == want[k],
+				"drop counter %u: %lu, want %lu", k,
+				(unsigned long)(ic->drops[k] - drops[k]),
+				(unsigned long)want[k]);
+	fwd_burst_drops(&c);
 }
 
 int
@@ -665,13 +692,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fwd_conf *fc = &fz_conf[(len >> 3) & 1][flags & 1];
 	struct fwd_conf *rules = &fz_conf[FWD_LOOKUP_LPM][flags & 1];
 	struct rte_mempool *mp = fz_rx[(flags >> 3) & 1];
-	const uint16_t n = FWD_GROUP + (len & 1);
+	const uint16_t n = 4 + (len & 1);
 	const uint16_t at = (len >> 1) & 3;
 	struct rte_mbuf *m, *pkts[FZ_BURST];
 	struct fwd_meta md;
 	uint16_t i;
 
-	fc->mtu = rules->mtu = fz_mtus[(flags >> 1) & 3];
+	fc->t.mtu = rules->t.mtu = fz_mtus[(flags >> 1) & 3];
+	fc->t.copybreak = flags & 16 ? FZ_COPYBREAK : 0;
+	fc->t.cksum_hw = rules->t.cksum_hw = (flags & 96) != 0;
 	m = fz_chain(mp, in.p, len, first != 0 ? first : UINT32_MAX,
 			rest != 0 ? rest : UINT32_MAX);
 	if (flags & 128) {
@@ -683,7 +712,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m->nb_segs++;
 	}
 	/* The RX path: chains checked (the loop does it for odd bursts
-	 * only; a sound chain passes either way), then copy-break. */
+	 * only; a sound chain passes either way). */
 	if (app_rx_fix_pvt(&app_ctr[rte_lcore_id()], 0, &m, 1) == 0) {
 		FZ_CHECK((flags & 128) && (cut % 3 != 1 || len != 0) &&
 				rx->drops[FWD_TRUNCATED] == truncated + 1,
@@ -693,18 +722,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FZ_CHECK(!(flags & 128) || (cut % 3 == 1 && len == 0),
 			"a chain cut wrong passed the RX check");
-	if (flags & 16)
-		npool_rx_copybreak(&m, 1, FZ_COPYBREAK);
 	if (flags & 32)
 		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
 	/* A PMD says GOOD only for a right checksum. */
 	if ((flags & 64) && fz_expect(rules, in.p, len,
-			RTE_MBUF_F_RX_IP_CKSUM_GOOD, &md) ==
-			fz_expect(rules, in.p, len, 0, &md))
+			RTE_MBUF_F_RX_IP_CKSUM_GOOD, 1, &md) ==
+			fz_expect(rules, in.p, len, 0, 1, &md))
 		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	/* The other places: the frame as one buffer (a chain past the
-	 * data room), no flags: the grouped path meets the input beside
-	 * copies of itself that may take the other way. */
+	 * data room), no flags: the pass meets the input beside copies of
+	 * itself that may take the other way. */
 	for (i = 0; i < n; i++) {
 		pkts[i] = i == at ? m : fz_chain(mp, in.p, len, UINT32_MAX,
 				UINT32_MAX);
@@ -736,8 +763,8 @@ fz_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 	char *r6 = files ? fz_route_file(fz_routes6) : NULL;
 	uint16_t p;
 
-	fc->lookup = lookup;
-	fc->portmask = portmask;
+	fc->t.lookup = lookup;
+	fc->t.portmask = portmask;
 	fc->rule4 = r4;
 	fc->rule6 = r6;
 	FZ_CHECK(fwd_routes_load(fc) == 0, "routes");
@@ -752,17 +779,46 @@ fz_conf_init(struct fwd_conf *fc, enum fwd_lookup lookup, uint64_t portmask,
 	FZ_CHECK(fwd_mroutes_load(fc, r4) == 0, "multicast routes");
 	unlink(r4);
 	free(r4);
-	fc->frag_direct = fz_frag_pools[0];
-	fc->frag_indirect = fz_frag_pools[1];
+	fc->t.frag_direct = fz_frag_pools[0];
+	fc->t.frag_indirect = fz_frag_pools[1];
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		fc->l2[p].dst.addr_bytes[0] = 0x02;
-		fc->l2[p].dst.addr_bytes[5] = (uint8_t)p;
-		fc->l2[p].src.addr_bytes[0] = 0x02;
-		fc->l2[p].src.addr_bytes[4] = 0x01;
-		fc->l2[p].src.addr_bytes[5] = (uint8_t)p;
+		fc->t.l2[p].dst.addr_bytes[0] = 0x02;
+		fc->t.l2[p].dst.addr_bytes[5] = (uint8_t)p;
+		fc->t.l2[p].src.addr_bytes[0] = 0x02;
+		fc->t.l2[p].src.addr_bytes[4] = 0x01;
+		fc->t.l2[p].src.addr_bytes[5] = (uint8_t)p;
 	}
-	fc->l2[0].src = fz_port0_mac;
-	fwd_conf_l2_prepare(fc);
+	fc->t.l2[0].src = fz_port0_mac;
+	fwd_tables_l2_prepare(&fc->t);
+}
+
+/* Ports 0 .. FZ_PORTS - 1 as rings, each TX queue looped into its RX
+ * queue: what the pipeline sends is taken back. */
+static void
+fz_ports_start(void)
+{
+	static const struct rte_eth_conf conf;
+	struct rte_mempool *mp;
+	struct rte_ring *r;
+	char name[32];
+	uint16_t p;
+
+	mp = rte_pktmbuf_pool_create("fz_ring_rx", 64, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	FZ_CHECK(mp != NULL, "ring RX pool");
+	for (p = 0; p < FZ_PORTS; p++) {
+		snprintf(name, sizeof(name), "fz_ring%u", p);
+		r = rte_ring_create(name, FZ_RING_SIZE, SOCKET_ID_ANY,
+				RING_F_SP_ENQ | RING_F_SC_DEQ);
+		FZ_CHECK(r != NULL && rte_eth_from_rings(name, &r, 1, &r, 1,
+				SOCKET_ID_ANY) == p &&
+				rte_eth_dev_configure(p, 1, 1, &conf) == 0 &&
+				rte_eth_rx_queue_setup(p, 0, 64, SOCKET_ID_ANY,
+					NULL, mp) == 0 &&
+				rte_eth_tx_queue_setup(p, 0, 64, SOCKET_ID_ANY,
+					NULL) == 0 &&
+				rte_eth_dev_start(p) == 0, "port %u", p);
+	}
 }
 
 int
@@ -801,6 +857,8 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	fz_conf_init(&fz_conf[1][0], FWD_LOOKUP_FIB, 0xf, true);
 	fz_conf_init(&fz_conf[1][1], FWD_LOOKUP_FIB, 0x7, false);
 	fwd_addr_link_local(&fz_addrs, (const struct rte_ether_addr[]){
-			fz_conf[0][0].l2[0].src });
+			fz_conf[0][0].t.l2[0].src });
+	fz_ports_start();
+	fwd_tx_init(&fz_tx, 0, &fz_conf[0][0].t);
 	return 0;
 }

@@ -9,7 +9,8 @@
  * in range; the routes printed back as a route file re-parse to the same
  * routes; the LPM answers for each route's first, last and written address
  * are the longest-prefix match among the routes (the last of equal
- * prefixes winning), the default route is the last depth-0 one; deleting
+ * prefixes winning; an IPv4 route inside a martian destination range holds
+ * FWD_HOP_MARTIAN), the default route is the last depth-0 one; deleting
  * every route empties the tables again. The input is also parsed as a
  * multicast route file (fwd_mroutes_parse()): a file that parses holds
  * only routes the file's rules allow (docs/apps/npool-fwd.md), a bad one
@@ -25,7 +26,7 @@
 
 #include "app_compat.h"
 #include "fwd.h"
-#include "fwd_mcast.h"
+#include "fwd_mroute.h"
 #include "fuzz_common.h"
 
 #define FZ_PORTMASK UINT64_C(0x0000ffff0000ffff)
@@ -115,20 +116,34 @@ fz_covers(const struct fwd_route *r, const uint8_t *a)
 	return bits == 0 || ((r->ip[full] ^ a[full]) & (0xff00 >> bits)) == 0;
 }
 
-/* Longest match among the routes, the last one of a depth: -1 for none. */
-static int
-fz_expected_hop(const struct fwd_route_set *s, const uint8_t *a)
+/* Whether IPv4 route @p r lies inside a martian destination range (0/8,
+ * 127/8, 224/4, 255.255.255.255): its next hop is FWD_HOP_MARTIAN. */
+static bool
+fz_martian4(const struct fwd_route *r)
 {
-	int best = -1, depth = 0;
+	const uint8_t o = r->ip[0];
+
+	return (r->depth >= 8 && (o == 0 || o == 127)) ||
+		(r->depth >= 4 && (o & 0xf0) == 0xe0) ||
+		(r->depth == 32 && memcmp(r->ip, "\xff\xff\xff\xff", 4) == 0);
+}
+
+/* Longest match among the routes, the last one of a depth: its next hop
+ * (FWD_HOP_MARTIAN inside a martian range), -1 for none. */
+static int
+fz_expected_hop(const struct fwd_route_set *s, const uint8_t *a, bool v6)
+{
+	const struct fwd_route *best = NULL;
 	unsigned int i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->r[i].depth > 0 && s->r[i].depth >= depth &&
-				fz_covers(&s->r[i], a)) {
-			depth = s->r[i].depth;
-			best = s->r[i].port;
-		}
-	return best;
+		if (s->r[i].depth > 0 &&
+				(best == NULL || s->r[i].depth >= best->depth) &&
+				fz_covers(&s->r[i], a))
+			best = &s->r[i];
+	if (best == NULL)
+		return -1;
+	return !v6 && fz_martian4(best) ? FWD_HOP_MARTIAN : best->port;
 }
 
 static int
@@ -138,8 +153,8 @@ fz_lookup(bool v6, const uint8_t *a)
 	int ret;
 
 	memcpy(&ip, a, sizeof(ip));
-	ret = v6 ? app_lpm6_lookup(fz_fc.lpm6, a, &nh) :
-		rte_lpm_lookup(fz_fc.lpm4, rte_be_to_cpu_32(ip), &nh);
+	ret = v6 ? app_lpm6_lookup(fz_fc.t.lpm6, a, &nh) :
+		rte_lpm_lookup(fz_fc.t.lpm4, rte_be_to_cpu_32(ip), &nh);
 	return ret == 0 ? (int)nh : -1;
 }
 
@@ -163,7 +178,7 @@ fz_probes(const struct fwd_route *r, bool v6, uint8_t a[3][16])
 static void
 fz_check_lpm(const struct fwd_route_set *s, bool v6)
 {
-	int32_t def = -1, *got_def = v6 ? &fz_fc.def6 : &fz_fc.def4;
+	int32_t def = -1, *got_def = v6 ? &fz_fc.t.def6 : &fz_fc.t.def4;
 	uint8_t a[3][16];
 	unsigned int i, k, failed;
 	uint32_t ip;
@@ -180,10 +195,10 @@ fz_check_lpm(const struct fwd_route_set *s, bool v6)
 	for (i = 0; i < s->n; i++) {
 		fz_probes(&s->r[i], v6, a);
 		for (k = 0; k < 3; k++)
-			FZ_CHECK(fz_lookup(v6, a[k]) == fz_expected_hop(s, a[k]),
+			FZ_CHECK(fz_lookup(v6, a[k]) == fz_expected_hop(s, a[k], v6),
 					"route %u probe %u: LPM %d, expected %d",
 					i, k, fz_lookup(v6, a[k]),
-					fz_expected_hop(s, a[k]));
+					fz_expected_hop(s, a[k], v6));
 	}
 	for (i = 0; i < s->n; i++) {
 		if (s->r[i].depth == 0)
@@ -191,8 +206,8 @@ fz_check_lpm(const struct fwd_route_set *s, bool v6)
 		fz_probes(&s->r[i], v6, a);
 		memcpy(&ip, a[0], sizeof(ip));
 		/* A prefix given twice is gone after the first delete. */
-		ret = v6 ? app_lpm6_delete(fz_fc.lpm6, a[0], s->r[i].depth) :
-			rte_lpm_delete(fz_fc.lpm4, rte_be_to_cpu_32(ip),
+		ret = v6 ? app_lpm6_delete(fz_fc.t.lpm6, a[0], s->r[i].depth) :
+			rte_lpm_delete(fz_fc.t.lpm4, rte_be_to_cpu_32(ip),
 					s->r[i].depth);
 		FZ_CHECK(ret == 0 || ret == -EINVAL || ret == -ENOENT,
 				"LPM delete: %d", ret);
@@ -352,9 +367,9 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	};
 
 	fz_eal_init("fwd_route", 0, NULL);
-	fz_fc.lpm4 = rte_lpm_create("fz_lpm4", SOCKET_ID_ANY, &c4);
-	fz_fc.lpm6 = rte_lpm6_create("fz_lpm6", SOCKET_ID_ANY, &c6);
-	FZ_CHECK(fz_fc.lpm4 != NULL && fz_fc.lpm6 != NULL, "LPM tables");
-	fz_fc.portmask = FZ_PORTMASK;
+	fz_fc.t.lpm4 = rte_lpm_create("fz_lpm4", SOCKET_ID_ANY, &c4);
+	fz_fc.t.lpm6 = rte_lpm6_create("fz_lpm6", SOCKET_ID_ANY, &c6);
+	FZ_CHECK(fz_fc.t.lpm4 != NULL && fz_fc.t.lpm6 != NULL, "LPM tables");
+	fz_fc.t.portmask = FZ_PORTMASK;
 	return 0;
 }

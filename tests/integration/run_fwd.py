@@ -512,6 +512,13 @@ def check_run(res, inputs, pool, copybreak):
     macs = port_macs(res)
     check_src = all(p in macs for p in range(NPORTS)
                     if inputs.portmask >> p & 1)
+    # The inputs are sent to port 0's MAC (packets.PORT0_MAC): npool-fwd's
+    # one pass takes only such frames.
+    if 0 in macs and macs[0] != packets.PORT0_MAC:
+        probs.append('port 0 has MAC %s, the inputs are sent to %s: '
+                     'update packets.PORT0_MAC' % (
+                         oracle.mac_text(macs[0]),
+                         oracle.mac_text(packets.PORT0_MAC)))
     cfg = make_config(inputs, macs)
     verdicts = [oracle.decide(f, cfg) for f in inputs.frames]
     if inputs.hand_verdicts:

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd's --lookup em (apps/fwd/fwd_em.c, fwd_em_burst.h): l3fwd's EM
- * route files (DPDK's own em_default_v4/v6.cfg too), the 5-tuple match,
- * a miss back out of the receiving port as l3fwd, lpm's checks and drop
- * reasons before and after the lookup, and the burst path (one bulk
- * lookup per family) against fwd_pkt_decide() one packet at a time.
+ * npool-fwd's --lookup em (apps/fwd/fwd_em.c, core/fwd_em_key.h and the
+ * pass's bulk lookup): l3fwd's EM route files (DPDK's own em_default_v4/
+ * v6.cfg too), the 5-tuple match, a miss back out of the receiving port as
+ * l3fwd, lpm's checks and drop reasons before and after the lookup, and a
+ * burst (one bulk lookup) against one packet at a time: each packet's
+ * verdict and port written out here, the same bytes, forwarded in RX
+ * order, and the plain IPv4 ones kept in the pass.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "unit_common.h"
-#include "fwd_em_burst.h"
+#include "fwd_em.h"
 #include "fwd_unit.h"
 
 static const char em4[] =
@@ -28,34 +30,37 @@ static const char em6[] =
 	"R2001:2:0:1::2 2001:2::9 9 9 0x11 1\n";
 
 static struct rte_mempool *pool;
-/* Port 0's MAC: what the frames are sent to. */
-static struct rte_ether_addr port0_mac;
 
 struct pk {
 	const char *src, *dst;
 	uint8_t proto, ttl;
 	uint16_t sport, dport;
 	int verdict, port;   /* port for FWD_PASS */
+	int fast;            /* stays in the pass */
 };
 
 /* Received on port 0; -p 0x7 (port 3's route skipped at load). */
 static const struct pk pks[] = {
-	{ "198.18.0.9", "198.18.1.2", 17, 64, 9, 9, FWD_PASS, 1 },
-	{ "198.18.0.9", "198.18.2.2", 6, 64, 1234, 80, FWD_PASS, 2 },
+	{ "198.18.0.9", "198.18.1.2", 17, 64, 9, 9, FWD_PASS, 1, 1 },
+	{ "198.18.0.9", "198.18.2.2", 6, 64, 1234, 80, FWD_PASS, 2, 1 },
 	/* Misses: another port, protocol, source; back out of port 0. */
-	{ "198.18.0.9", "198.18.1.2", 17, 64, 9, 10, FWD_PASS, 0 },
-	{ "198.18.0.9", "198.18.1.2", 6, 64, 9, 9, FWD_PASS, 0 },
-	{ "198.18.0.8", "198.18.1.2", 17, 64, 9, 9, FWD_PASS, 0 },
-	{ "198.18.0.9", "198.18.3.2", 17, 64, 9, 9, FWD_PASS, 0 },
+	{ "198.18.0.9", "198.18.1.2", 17, 64, 9, 10, FWD_PASS, 0, 1 },
+	{ "198.18.0.9", "198.18.1.2", 6, 64, 9, 9, FWD_PASS, 0, 1 },
+	{ "198.18.0.8", "198.18.1.2", 17, 64, 9, 9, FWD_PASS, 0, 1 },
+	{ "198.18.0.9", "198.18.3.2", 17, 64, 9, 9, FWD_PASS, 0, 1 },
 	/* lpm's checks and reasons. */
-	{ "198.18.0.9", "198.18.1.2", 17, 1, 9, 9, FWD_TTL_EXCEEDED, -1 },
-	{ "198.18.0.9", "127.0.0.1", 17, 64, 9, 9, FWD_MARTIAN_DST, -1 },
-	{ "0.0.0.1", "198.18.1.2", 17, 64, 9, 9, FWD_MARTIAN_SRC, -1 },
-	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 9, FWD_PASS, 1 },
-	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 8, FWD_PASS, 0 },
-	{ "2001:2::9", "2001:2:0:1::2", 17, 1, 9, 9, FWD_TTL_EXCEEDED, -1 },
-	{ "2001:2::9", "ff02::1", 17, 64, 9, 9, FWD_MC_LOCAL, -1 },
+	{ "198.18.0.9", "198.18.1.2", 17, 1, 9, 9, FWD_TTL_EXCEEDED, -1, 0 },
+	{ "198.18.0.9", "127.0.0.1", 17, 64, 9, 9, FWD_MARTIAN_DST, -1, 0 },
+	{ "198.18.0.9", "224.0.0.9", 17, 64, 9, 9, FWD_MC_LOCAL, -1, 0 },
+	{ "0.0.0.1", "198.18.1.2", 17, 64, 9, 9, FWD_MARTIAN_SRC, -1, 0 },
+	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 9, FWD_PASS, 1, 0 },
+	{ "2001:2::9", "2001:2:0:1::2", 17, 64, 9, 8, FWD_PASS, 0, 0 },
+	{ "2001:2::9", "2001:2:0:1::2", 17, 1, 9, 9, FWD_TTL_EXCEEDED, -1,
+		0 },
+	{ "2001:2::9", "ff02::1", 17, 64, 9, 9, FWD_MC_LOCAL, -1, 0 },
 };
+
+static struct fu_run run;
 
 static struct rte_mbuf *
 make(const struct pk *k)
@@ -70,7 +75,7 @@ make(const struct pk *k)
 	assert_non_null(rte_pktmbuf_append(m, RTE_ETHER_HDR_LEN + l3));
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	memset(eth, 0, RTE_ETHER_HDR_LEN + l3);
-	eth->dst_addr = port0_mac;
+	fu_port_mac(0, eth->dst_addr.addr_bytes);
 	eth->ether_type = rte_cpu_to_be_16(v6 ? RTE_ETHER_TYPE_IPV6 :
 			RTE_ETHER_TYPE_IPV4);
 	p = (uint8_t *)(eth + 1);
@@ -106,57 +111,71 @@ static void
 test_em_match(void **state __rte_unused)
 {
 	const unsigned int n = RTE_DIM(pks);
-	struct rte_mbuf *burst[FWD_BURST_MAX], *orig[FWD_BURST_MAX], *one;
-	uint64_t d1[FWD_NB_REASONS] = { 0 }, d2[FWD_NB_REASONS] = { 0 };
-	struct fwd_meta md[FWD_BURST_MAX], m1;
-	uint8_t verdict[FWD_BURST_MAX];
-	unsigned int i, r, nf = 0, nd = 0;
+	struct rte_mbuf *burst[FWD_BURST_MAX], *out[FU_PORTS][FWD_BURST_MAX];
+	uint64_t d1[FWD_NB_REASONS], d2[FWD_NB_REASONS];
+	uint16_t nout[FU_PORTS], at[FU_PORTS] = { 0 }, port, p;
+	unsigned int i, r, nd = 0, slow = 0;
+	struct rte_mbuf *one, *o;
 	struct fwd_conf fc;
-	struct fwd_burst b;
 	int v;
 
 	fu_conf_init(&fc, FWD_LOOKUP_EM, 0x7, em4, em6);
-	port0_mac = fc.l2[0].src;
 	assert_int_equal(fc.em_rules[0].n, 2);
 	assert_int_equal(fc.em_rules[1].n, 1);
-	/* Three rounds, so that the bulk lookups see full groups. */
+	fu_run_init(&run, &fc);
+	/* Three rounds, so that the bulk lookup sees a full burst. */
 	for (r = 0; r < 3; r++)
 		for (i = 0; i < n; i++)
-			orig[r * n + i] = burst[r * n + i] = make(&pks[i]);
-	fwd_em_decide_burst_pvt(&fc, burst, (uint16_t)(3 * n), 0, &b, d2,
-			verdict, md);
+			burst[r * n + i] = make(&pks[i]);
+	fu_decide(&run, 0, burst, (uint16_t)(3 * n));
+	memcpy(d2, run.ctr.port[0].drops, sizeof(d2));
+	for (p = 0; p < FU_PORTS; p++)
+		nout[p] = fu_out(&run, p, out[p], FWD_BURST_MAX);
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < n; i++) {
+			slow += !pks[i].fast;
+			nd += pks[i].verdict < FWD_NB_REASONS;
+		}
+	assert_int_equal(run.c.nd, nd);
+	nd = 0;
+	assert_int_equal(run.c.nslow, slow);
 	for (r = 0; r < 3; r++) {
 		for (i = 0; i < n; i++) {
-			struct rte_mbuf *p = orig[r * n + i];
+			struct fu_run alone;
 
+			fu_run_init(&alone, &fc);
 			one = make(&pks[i]);
-			v = fwd_pkt_decide(&fc, one, &m1, d1);
+			o = NULL;
+			v = fu_decide1(&alone, 0, one, &port, &o);
 			assert_int_equal(v, pks[i].verdict);
-			assert_int_equal(verdict[r * n + i], v);
 			if (v == FWD_PASS) {
-				assert_int_equal(m1.port, pks[i].port);
-				assert_int_equal(md[r * n + i].port,
-						pks[i].port);
 				/* Out in RX order, with its port. */
-				assert_ptr_equal(burst[nf], p);
-				assert_int_equal(b.dst[nf++], pks[i].port);
-				assert_int_equal(p->pkt_len, one->pkt_len);
-				assert_memory_equal(rte_pktmbuf_mtod(p, void *),
-						rte_pktmbuf_mtod(one, void *),
-						one->pkt_len);
+				assert_int_equal(port, pks[i].port);
+				assert_true(at[port] < nout[port]);
+				one = out[port][at[port]++];
+				assert_int_equal(one->pkt_len, o->pkt_len);
+				assert_memory_equal(rte_pktmbuf_mtod(one,
+						void *), rte_pktmbuf_mtod(o,
+						void *), o->pkt_len);
+				rte_pktmbuf_free(one);
+				rte_pktmbuf_free(o);
 			} else {
-				/* IPv6 ones after the IPv4 ones. */
-				assert_true(nd < b.nd);
-				nd++;
+				/* Dropped in RX order with its reason. */
+				assert_int_equal(run.c.why[nd++], v);
+				fu_drops(&alone);
 			}
-			rte_pktmbuf_free(one);
-			rte_pktmbuf_free(p);
 		}
 	}
-	assert_int_equal(b.nf, nf);
-	assert_int_equal(b.nd, nd);
+	for (p = 0; p < FU_PORTS; p++)
+		assert_int_equal(at[p], nout[p]);
+	memset(d1, 0, sizeof(d1));
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < n; i++)
+			if (pks[i].verdict < FWD_NB_REASONS)
+				d1[pks[i].verdict]++;
 	assert_memory_equal(d1, d2, sizeof(d1));
 	assert_int_equal(d1[FWD_TTL_EXCEEDED], 6);
+	fu_drops(&run);
 	fwd_routes_free(&fc);
 }
 
@@ -175,8 +194,8 @@ test_em_dpdk_files(void **state __rte_unused)
 		return;
 	}
 	memset(&fc, 0, sizeof(fc));
-	fc.lookup = FWD_LOOKUP_EM;
-	fc.portmask = 0xffff;
+	fc.t.lookup = FWD_LOOKUP_EM;
+	fc.t.portmask = 0xffff;
 	fc.rule4 = p4;
 	fc.rule6 = p6;
 	assert_int_equal(fwd_routes_load(&fc), 0);
@@ -185,8 +204,8 @@ test_em_dpdk_files(void **state __rte_unused)
 	fwd_routes_free(&fc);
 	/* And l3fwd's built-in tables without files are the same. */
 	memset(&fc, 0, sizeof(fc));
-	fc.lookup = FWD_LOOKUP_EM;
-	fc.portmask = 0xffff;
+	fc.t.lookup = FWD_LOOKUP_EM;
+	fc.t.portmask = 0xffff;
 	assert_int_equal(fwd_routes_load(&fc), 0);
 	assert_int_equal(fc.em_rules[0].n, 16);
 	fwd_routes_free(&fc);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd's own answers (apps/fwd/fwd_icmp.c, fwd_icmp6.c) byte by byte:
- * packets made here go through fwd_pkt_decide() as the lcore loop does,
- * then fwd_local_input(); the ICMP errors' type, code, MTU field, source,
+ * npool-fwd's own answers (apps/fwd/core/fwd_icmp.c, fwd_icmp6.c) byte by
+ * byte: packets made here go through the pipeline (fwd_burst_decide()) as
+ * the lcore loop runs it, then fwd_local_input() on the packet dropped with
+ * its parse; the ICMP errors' type, code, MTU field, source,
  * quote and checksums, the "never" rules (an ICMP error, a non-first
  * fragment, link-layer broadcast, a broadcast source, a port without
  * address), ARP and NDP answers and non-answers, echo replies, and the
@@ -17,7 +18,7 @@
 
 #include "unit_common.h"
 #include "fwd_icmp.h"
-#include "fwd_pkt.h"
+#include "fwd_check.h"
 #include "fwd_unit.h"
 
 static const char routes4[] = "R198.18.1.0/24 0\nR198.18.2.0/24 1\n"
@@ -28,7 +29,9 @@ static const char routes6[] = "R2001:2:0:1::/64 0\nR2001:2:0:2::/64 1\n"
 static struct rte_mempool *pool;
 static struct fwd_conf fc;
 static struct fwd_addrs addrs;
-static struct app_port_ctr ctr[3];
+/* The pipeline's context and counters: ctr[port] are the run's. */
+static struct fu_run run;
+#define ctr (run.ctr.port)
 
 static const struct rte_ether_addr host_mac = {
 	{ 0x02, 0xaa, 0, 0, 0, 1 } };
@@ -64,7 +67,7 @@ pkt4(const char *src, const char *dst, uint8_t ttl, uint8_t proto,
 			RTE_ETHER_HDR_LEN + len);
 	assert_non_null(eth);
 	eth->src_addr = host_mac;
-	eth->dst_addr = fc.l2[0].src;
+	eth->dst_addr = fc.t.l2[0].src;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	ip = (struct rte_ipv4_hdr *)(eth + 1);
 	memset(ip, 0, sizeof(*ip));
@@ -105,7 +108,7 @@ pkt6(const char *src, const char *dst, uint8_t hlim, uint8_t nh,
 			RTE_ETHER_HDR_LEN + 40 + plen);
 	assert_non_null(eth);
 	eth->src_addr = host_mac;
-	eth->dst_addr = fc.l2[0].src;
+	eth->dst_addr = fc.t.l2[0].src;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	ip = (struct rte_ipv6_hdr *)(eth + 1);
 	ip->vtc_flow = RTE_BE32(0x60000000);
@@ -126,19 +129,40 @@ pkt6(const char *src, const char *dst, uint8_t hlim, uint8_t nh,
 	return m;
 }
 
-/* fwd_pkt_decide() on port 0, then fwd_local_input(); @p m freed. */
+/* The pipeline's verdict on @p m received on @p port (what it forwards
+ * freed; a dropped packet left in run.c.drop[0]). */
+static int
+decide(struct rte_mbuf *m, uint16_t port, uint16_t *out_port)
+{
+	struct rte_mbuf *o = NULL;
+	int v;
+
+	m->port = port;
+	v = fu_decide1(&run, port, m, out_port, &o);
+	rte_pktmbuf_free(o);
+	return v;
+}
+
+/* The dropped packet of the last decide(), freed. */
+static void
+drop_done(void)
+{
+	assert_int_equal(run.c.nd, 1);
+	rte_pktmbuf_free(run.c.drop[0]);
+	run.c.nd = 0;
+}
+
+/* decide() on port 0, then fwd_local_input() on the dropped packet. */
 static struct rte_mbuf *
 answer(struct rte_mbuf *m, int want_verdict)
 {
-	struct fwd_meta md;
 	struct rte_mbuf *r;
 	int v;
 
-	m->port = 0;
-	v = fwd_pkt_decide(&fc, m, &md, ctr[0].drops);
+	v = decide(m, 0, NULL);
 	assert_int_equal(v, want_verdict);
-	r = fwd_local_input(&fc, &ctr[0], m, (unsigned int)v, 0);
-	rte_pktmbuf_free(m);
+	r = fwd_local_input(&fc.t, &ctr[0], run.c.drop[0], (unsigned int)v, 0);
+	drop_done();
 	return r;
 }
 
@@ -151,7 +175,7 @@ reply_l3(struct rte_mbuf *r, uint16_t type)
 
 	assert_int_equal(r->nb_segs, 1);
 	assert_memory_equal(&eth->dst_addr, &host_mac, 6);
-	assert_memory_equal(&eth->src_addr, &fc.l2[0].src, 6);
+	assert_memory_equal(&eth->src_addr, &fc.t.l2[0].src, 6);
 	assert_int_equal(rte_be_to_cpu_16(eth->ether_type), type);
 	return (uint8_t *)(eth + 1);
 }
@@ -212,8 +236,8 @@ setup(void **state)
 	fu_conf_init_addrs(&fc, FWD_LOOKUP_LPM, 0x7, routes4, routes6,
 			&addrs);
 	fwd_addr_link_local(&addrs, (const struct rte_ether_addr[]){
-			fc.l2[0].src, fc.l2[1].src, fc.l2[2].src });
-	memset(ctr, 0, sizeof(ctr));
+			fc.t.l2[0].src, fc.t.l2[1].src, fc.t.l2[2].src });
+	fu_run_init(&run, &fc);
 	return 0;
 }
 
@@ -235,36 +259,32 @@ test_errors4(void **state __rte_unused)
 			1400, 11, 0, 0);
 	check_err4(pkt4("198.18.1.2", "198.18.9.2", 64, IPPROTO_UDP, 60, 0),
 			60, 3, 0, 0);
-	fc.mtu = 1000;
+	fc.t.mtu = 1000;
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 64, IPPROTO_UDP, 1400,
 				RTE_IPV4_HDR_DF_FLAG), 1400, 3, 4, 1000);
-	fc.mtu = 1500;
+	fc.t.mtu = 1500;
 	/* --port-mtu 1,1000 (fwd_port_mtu_apply()): frag needed says
 	 * port 1's MTU; towards port 0 the packet passes. */
-	fc.portmask = 0x3;
-	fc.port_mtu[1] = 1000;
+	fc.t.portmask = 0x3;
+	fc.t.port_mtu[1] = 1000;
 	assert_int_equal(fwd_port_mtu_apply(&fc), 0);
-	assert_int_equal(fc.mtu, 1000);
+	assert_int_equal(fc.t.mtu, 1000);
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 64, IPPROTO_UDP, 1400,
 				RTE_IPV4_HDR_DF_FLAG), 1400, 3, 4, 1000);
 	{
 		struct rte_mbuf *m = pkt4("198.18.2.2", "198.18.1.2", 64,
 				IPPROTO_UDP, 1400, RTE_IPV4_HDR_DF_FLAG);
-		struct fwd_meta md;
+		uint16_t port = 9;
 
 		/* In on port 1, to its MAC. */
-		m->port = 1;
 		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr =
-			fc.l2[1].src;
-
-		assert_int_equal(fwd_pkt_decide(&fc, m, &md, ctr[1].drops),
-				FWD_PASS);
-		assert_int_equal(md.port, 0);
-		rte_pktmbuf_free(m);
+			fc.t.l2[1].src;
+		assert_int_equal(decide(m, 1, &port), FWD_PASS);
+		assert_int_equal(port, 0);
 	}
-	memset(fc.port_mtu, 0, sizeof(fc.port_mtu));
-	fc.mtu = 1500;
-	fc.portmask = 0x7;
+	memset(fc.t.port_mtu, 0, sizeof(fc.t.port_mtu));
+	fc.t.mtu = 1500;
+	fc.t.portmask = 0x7;
 	/* An ICMP echo may get an error (it is no error itself). */
 	check_err4(pkt4("198.18.1.2", "198.18.2.2", 1, IPPROTO_ICMP, 84, 0),
 			84, 11, 0, 0);
@@ -305,13 +325,13 @@ test_never4(void **state __rte_unused)
 	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 0);
 	/* A port without address: counted, nothing sent. */
 	m = pkt4("198.18.3.2", "198.18.1.2", 1, IPPROTO_UDP, 100, 0);
-	m->port = 2;
-	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = fc.l2[2].src;
-	assert_int_equal(fwd_pkt_decide(&fc, m, &(struct fwd_meta){ 0 },
-				ctr[2].drops), FWD_TTL_EXCEEDED);
-	assert_null(fwd_local_input(&fc, &ctr[2], m, FWD_TTL_EXCEEDED, 2));
+	rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr =
+		fc.t.l2[2].src;
+	assert_int_equal(decide(m, 2, NULL), FWD_TTL_EXCEEDED);
+	assert_null(fwd_local_input(&fc.t, &ctr[2], run.c.drop[0],
+				FWD_TTL_EXCEEDED, 2));
 	assert_int_equal(ctr[2].ev[FWD_EV_NO_SRC], 1);
-	rte_pktmbuf_free(m);
+	drop_done();
 }
 
 /* An ICMPv6 error: bytes, source, checksum with the pseudo-header. */
@@ -361,10 +381,10 @@ test_errors6(void **state __rte_unused)
 				1400), 1400, 3, FWD_TTL_EXCEEDED, 0);
 	check_err6(pkt6("2001:2:0:1::2", "2001:2:0:9::2", 64, IPPROTO_UDP,
 				60), 60, 1, FWD_NO_ROUTE, 0);
-	fc.mtu = 1280;
+	fc.t.mtu = 1280;
 	check_err6(pkt6("2001:2:0:1::2", "2001:2:0:2::2", 64, IPPROTO_UDP,
 				1300), 1300, 2, FWD_MTU, 1280);
-	fc.mtu = 1500;
+	fc.t.mtu = 1500;
 	/* An echo request may get an error, an ICMPv6 error not. */
 	check_err6(pkt6("2001:2:0:1::2", "2001:2:0:2::2", 1, IPPROTO_ICMPV6,
 				64), 64, 3, FWD_TTL_EXCEEDED, 0);
@@ -412,7 +432,7 @@ test_arp(void **state __rte_unused)
 		q = (struct rte_arp_hdr *)reply_l3(r, RTE_ETHER_TYPE_ARP);
 		assert_int_equal(r->pkt_len, 42);
 		assert_int_equal(q->arp_opcode, RTE_BE16(RTE_ARP_OP_REPLY));
-		assert_memory_equal(&q->arp_data.arp_sha, &fc.l2[0].src, 6);
+		assert_memory_equal(&q->arp_data.arp_sha, &fc.t.l2[0].src, 6);
 		assert_int_equal(q->arp_data.arp_sip, a4("198.18.1.1"));
 		assert_memory_equal(&q->arp_data.arp_tha, &host_mac, 6);
 		assert_int_equal(q->arp_data.arp_tip, a4("198.18.1.2"));
@@ -465,7 +485,7 @@ test_ndp(void **state __rte_unused)
 	a6("2001:2:0:1::1", a);
 	assert_memory_equal(na + 8, a, 16);
 	assert_int_equal(na[24], 2);
-	assert_memory_equal(na + 26, &fc.l2[0].src, 6);
+	assert_memory_equal(na + 26, &fc.t.l2[0].src, 6);
 	assert_int_equal(rte_ipv6_udptcp_cksum_verify(ip, na), 0);
 	rte_pktmbuf_free(r);
 	/* For the link-local address, unicast: no option, no override. */
@@ -523,7 +543,7 @@ test_dad_and_bad_sources(void **state __rte_unused)
 	assert_non_null(r);
 	eth = rte_pktmbuf_mtod(r, struct rte_ether_hdr *);
 	assert_memory_equal(&eth->dst_addr, all_nodes_mac, 6);
-	assert_memory_equal(&eth->src_addr, &fc.l2[0].src, 6);
+	assert_memory_equal(&eth->src_addr, &fc.t.l2[0].src, 6);
 	ip = (struct rte_ipv6_hdr *)(eth + 1);
 	a6("ff02::1", a);
 	assert_memory_equal(APP_IPV6_BYTES(ip->dst_addr), a, 16);
@@ -636,20 +656,20 @@ test_bc_forwarding_errors(void **state __rte_unused)
 	addrs.msgs_per_sec = 0;
 	assert_null(answer(pkt4("198.18.1.2", "198.18.2.255", 1,
 				IPPROTO_UDP, 100, 0), FWD_BCAST));
-	fc.bc_forwarding = true;
+	fc.t.bc_forwarding = true;
 	check_err4(pkt4("198.18.1.2", "198.18.2.255", 1, IPPROTO_UDP, 100,
 				0), 100, 11, 0, 0);
-	/* Port 1's MTU 1200; the smallest (fc.mtu) 1000 is port 2's. */
-	fc.mtu = 1000;
-	fc.port_mtu[0] = 1500;
-	fc.port_mtu[1] = 1200;
+	/* Port 1's MTU 1200; the smallest (fc.t.mtu) 1000 is port 2's. */
+	fc.t.mtu = 1000;
+	fc.t.port_mtu[0] = 1500;
+	fc.t.port_mtu[1] = 1200;
 	check_err4(pkt4("198.18.1.2", "198.18.2.255", 64, IPPROTO_UDP, 1300,
 				RTE_IPV4_HDR_DF_FLAG), 1300, 3, 4, 1200);
 	assert_int_equal(ctr[0].ev[FWD_EV_TTL4], 1);
 	assert_int_equal(ctr[0].ev[FWD_EV_FRAG_NEEDED], 1);
-	fc.bc_forwarding = false;
-	fc.mtu = 1500;
-	memset(fc.port_mtu, 0, sizeof(fc.port_mtu));
+	fc.t.bc_forwarding = false;
+	fc.t.mtu = 1500;
+	memset(fc.t.port_mtu, 0, sizeof(fc.t.port_mtu));
 }
 
 static void
@@ -681,7 +701,7 @@ test_ratelimit(void **state __rte_unused)
 	/* Frag needed is never limited: 60 at once all sent. */
 	addrs.msgs_per_sec = 1;
 	addrs.msgs_burst = 1;
-	fc.mtu = 1000;
+	fc.t.mtu = 1000;
 	for (i = 0; i < 60; i++) {
 		struct rte_mbuf *r = answer(pkt4("198.18.1.2", "198.18.2.2",
 					64, IPPROTO_UDP, 1400,
@@ -700,7 +720,7 @@ test_ratelimit(void **state __rte_unused)
 	}
 	assert_true(n <= 1);
 	assert_int_equal(ctr[0].ev[FWD_EV_RATELIMITED], 10 - n);
-	fc.mtu = 1500;
+	fc.t.mtu = 1500;
 	fwd_addr_init(&addrs);
 }
 

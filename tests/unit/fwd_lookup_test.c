@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd's route lookups (apps/fwd/fwd_lookup.h): one route file with
- * overlapping prefixes (IPv4 /8 /16 /24 /25 /32, IPv6 /32 /48 /64 /65
+ * npool-fwd's route lookups (apps/fwd/core/fwd_lookup.h): one route file
+ * with overlapping prefixes (IPv4 /8 /16 /24 /25 /32, IPv6 /32 /48 /64 /65
  * /128) loaded for --lookup lpm and --lookup fib gives, address by
  * address, the port the longest match names (written out here), the
- * default route or -1 where nothing matches, from fwd_lookup4(),
- * fwd_lookup4x4(), fwd_lookup4_bulk(), fwd_lookup6() and
- * fwd_lookup6_bulk() alike.
+ * default route or -1 where nothing matches, FWD_HOP_MARTIAN for the
+ * martian IPv4 destinations (0/8, 127/8, 224/4, 255.255.255.255, and a
+ * route inside them), from fwd_lookup4() and fwd_lookup6() alike.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -24,7 +24,9 @@ static const char routes4[] =
 	"R10.1.2.3/32 0\n"
 	"R10.1.2.128/25 1\n"
 	"R192.168.0.0/16 2\n"
-	"R192.168.7.7/32 3\n";
+	"R192.168.7.7/32 3\n"
+	"R127.1.0.0/16 2\n"
+	"R224.1.2.0/24 1\n";
 static const char routes6[] =
 	"R2001:db8::/32 1\n"
 	"R2001:db8:1::/48 2\n"
@@ -49,7 +51,15 @@ static const struct want want4[] = {
 	{ "10.1.2.255", 1 }, { "192.168.7.7", 3 }, { "192.168.7.6", 2 },
 	{ "192.168.255.255", 2 }, { "9.255.255.255", -1 },
 	{ "11.0.0.0", -1 }, { "192.169.0.1", -1 }, { "198.18.0.1", -1 },
-	{ "0.0.0.0", -1 }, { "255.255.255.255", -1 },
+	{ "0.0.0.0", FWD_HOP_MARTIAN }, { "0.1.2.3", FWD_HOP_MARTIAN },
+	{ "127.0.0.1", FWD_HOP_MARTIAN }, { "127.1.2.3", FWD_HOP_MARTIAN },
+	{ "224.0.0.1", FWD_HOP_MARTIAN }, { "224.1.2.3", FWD_HOP_MARTIAN },
+	{ "239.255.255.255", FWD_HOP_MARTIAN },
+	{ "255.255.255.255", FWD_HOP_MARTIAN },
+	/* Class E is no martian (docs/apps/npool-fwd.md). */
+	{ "240.0.0.1", -1 }, { "255.255.255.254", -1 },
+	{ "1.0.0.0", -1 }, { "126.255.255.255", -1 },
+	{ "128.0.0.0", -1 }, { "223.255.255.255", -1 },
 };
 
 static const struct want want6[] = {
@@ -84,47 +94,25 @@ static void
 check_conf(const struct fwd_conf *fc, int32_t def4, int32_t def6)
 {
 	uint8_t ips[RTE_DIM(want6)][16];
-	int32_t hop[RTE_DIM(want6)], hop4[RTE_DIM(want4)], expect;
-	uint32_t dst[RTE_DIM(want4)];
-	unsigned int i, k;
+	unsigned int i;
+	int32_t expect;
 
 	for (i = 0; i < RTE_DIM(want4); i++) {
 		expect = want4[i].port >= 0 ? want4[i].port : def4;
-		if (fwd_lookup4(fc, v4(want4[i].addr)) != expect)
-			fail_msg("lookup %d: %s gives %d, want %d", fc->lookup,
+		if (fwd_lookup4(&fc->t, v4(want4[i].addr)) != expect)
+			fail_msg("lookup %d: %s gives %d, want %d", fc->t.lookup,
 					want4[i].addr,
-					fwd_lookup4(fc, v4(want4[i].addr)),
+					fwd_lookup4(&fc->t, v4(want4[i].addr)),
 					expect);
 	}
-	/* Four at a time, each address in each lane. */
-	for (i = 0; i < RTE_DIM(want4); i++) {
-		for (k = 0; k < 4; k++)
-			dst[k] = v4(want4[(i + k) % RTE_DIM(want4)].addr);
-		fwd_lookup4x4(fc, dst, hop4);
-		for (k = 0; k < 4; k++) {
-			const struct want *w = &want4[(i + k) % RTE_DIM(want4)];
-
-			assert_int_equal(hop4[k], w->port >= 0 ? w->port : def4);
-		}
-	}
-	for (i = 0; i < RTE_DIM(want4); i++)
-		dst[i] = v4(want4[i].addr);
-	fwd_lookup4_bulk(fc, dst, hop4, RTE_DIM(want4));
-	for (i = 0; i < RTE_DIM(want4); i++)
-		assert_int_equal(hop4[i],
-				want4[i].port >= 0 ? want4[i].port : def4);
 	for (i = 0; i < RTE_DIM(want6); i++) {
 		v6(want6[i].addr, ips[i]);
 		expect = want6[i].port >= 0 ? want6[i].port : def6;
-		if (fwd_lookup6(fc, ips[i]) != expect)
-			fail_msg("lookup %d: %s gives %d, want %d", fc->lookup,
-					want6[i].addr, fwd_lookup6(fc, ips[i]),
+		if (fwd_lookup6(&fc->t, ips[i]) != expect)
+			fail_msg("lookup %d: %s gives %d, want %d", fc->t.lookup,
+					want6[i].addr, fwd_lookup6(&fc->t, ips[i]),
 					expect);
 	}
-	fwd_lookup6_bulk(fc, ips, hop, RTE_DIM(want6));
-	for (i = 0; i < RTE_DIM(want6); i++)
-		assert_int_equal(hop[i],
-				want6[i].port >= 0 ? want6[i].port : def6);
 }
 
 /* @p r4 / @p r6 into both kinds of table, each checked. */
@@ -134,13 +122,13 @@ check_both(const char *r4, const char *r6, int32_t def4, int32_t def6)
 	struct fwd_conf fc;
 
 	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, r4, r6);
-	assert_int_equal(fc.def4, def4);
-	assert_int_equal(fc.def6, def6);
+	assert_int_equal(fc.t.def4, def4);
+	assert_int_equal(fc.t.def6, def6);
 	check_conf(&fc, def4, def6);
 	fwd_routes_free(&fc);
 	fu_conf_init(&fc, FWD_LOOKUP_FIB, 0xf, r4, r6);
-	assert_int_equal(fc.def4, def4);
-	assert_int_equal(fc.def6, def6);
+	assert_int_equal(fc.t.def4, def4);
+	assert_int_equal(fc.t.def6, def6);
 	check_conf(&fc, def4, def6);
 	fwd_routes_free(&fc);
 }
@@ -181,21 +169,21 @@ test_lpm_and_fib_agree_across_prefix_edges(void **state __rte_unused)
 		base = v4(want4[i].addr);
 		for (b = 0; b < 32; b++) {
 			a = base ^ (UINT32_C(1) << b);
-			assert_int_equal(fwd_lookup4(&lpm, a),
-					fwd_lookup4(&fib, a));
+			assert_int_equal(fwd_lookup4(&lpm.t, a),
+					fwd_lookup4(&fib.t, a));
 		}
 		for (b = 0; b < 256; b++) {
 			a = (base & ~UINT32_C(0xff)) | b;
-			assert_int_equal(fwd_lookup4(&lpm, a),
-					fwd_lookup4(&fib, a));
+			assert_int_equal(fwd_lookup4(&lpm.t, a),
+					fwd_lookup4(&fib.t, a));
 		}
 	}
 	for (i = 0; i < RTE_DIM(want6); i++) {
 		for (b = 0; b < 128; b++) {
 			v6(want6[i].addr, a6);
 			a6[b / 8] ^= (uint8_t)(0x80 >> (b % 8));
-			assert_int_equal(fwd_lookup6(&lpm, a6),
-					fwd_lookup6(&fib, a6));
+			assert_int_equal(fwd_lookup6(&lpm.t, a6),
+					fwd_lookup6(&fib.t, a6));
 		}
 	}
 	fwd_routes_free(&lpm);
@@ -224,8 +212,8 @@ test_many_host_routes_past_2_byte_next_hops(void **state __rte_unused)
 		fu_conf_init(&fc, lk[j], 0xf, text, routes6);
 		for (i = 0; i < N; i += 97) {
 			a = UINT32_C(10) << 24 | i << 8;
-			assert_int_equal(fwd_lookup4(&fc, a | 1), (int32_t)(i % 4));
-			assert_int_equal(fwd_lookup4(&fc, a | 2), -1);
+			assert_int_equal(fwd_lookup4(&fc.t, a | 1), (int32_t)(i % 4));
+			assert_int_equal(fwd_lookup4(&fc.t, a | 2), -1);
 		}
 		fwd_routes_free(&fc);
 	}

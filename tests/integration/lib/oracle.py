@@ -309,14 +309,40 @@ def _mcast4(l3):
     return drop('mc_local' if local or igmp else 'mc_no_route')
 
 
+def _mld_alert(l3):
+    """Whether IPv6 packet @l3 has a hop-by-hop header, within its
+    payload, whose last Router Alert (option 5, 2 bytes) says MLD (0):
+    Linux's ipv6_hop_ra()."""
+    if l3[6] != 0 or len(l3) < 42:
+        return False
+    h = l3[40:]
+    n = (h[1] + 1) * 8
+    if n > be16(l3, 4):
+        return False
+    ra, i = None, 2
+    while i < n:
+        if h[i] == 0:
+            i += 1
+            continue
+        if i + 2 > n or i + 2 + h[i + 1] > n:
+            break
+        if h[i] == 5 and h[i + 1] == 2:
+            ra = be16(h, i + 2)
+        i += 2 + h[i + 1]
+    return ra == 0
+
+
 def _mcast6(l3):
     """IPv6 multicast without a route: scopes up to link-local are for
-    the link; the source must name a node."""
+    the link; the source must name a node; an MLD message (a Router
+    Alert of value 0) is for the router."""
     src = int.from_bytes(l3[8:24], 'big')
     if l3[25] & 0x0F <= 2:
         return drop('mc_local')
     if src >> 120 == 0xFF or src in (0, V6_LOOPBACK):
         return drop('martian_src')
+    if _mld_alert(l3):
+        return drop('mc_local')
     return drop('mc_no_route')
 
 

@@ -9,8 +9,8 @@
 
 #include "fwd_addr.h"
 #include "fwd_cast.h"
+#include "fwd_check.h"
 #include "fwd_mcast.h"
-#include "fwd_pkt.h"
 
 /* What a frame is sent to. */
 enum l2_dst {
@@ -20,9 +20,9 @@ enum l2_dst {
 };
 
 bool
-fwd_cast_own_src4(const struct fwd_conf *fc, uint32_t be)
+fwd_cast_own_src4(const struct fwd_tables *t, uint32_t be)
 {
-	return fc->addrs != NULL && fwd_addr_own4(fc->addrs, be);
+	return t->addrs != NULL && fwd_addr_own4(t->addrs, be);
 }
 
 /* Verdicts of a packet Linux's ip_forward() would take on: with a frame
@@ -37,13 +37,13 @@ forwarding(int v)
 /* The limited broadcast (Linux ip_route_input_slow() brd_input): for the
  * router, unless its source is a martian one. */
 static int
-limited(const struct fwd_conf *fc, const uint8_t *ip)
+limited(const struct fwd_tables *t, const uint8_t *ip)
 {
 	const uint32_t be = fwd_rd32(ip + 12);
 	const uint32_t src = rte_be_to_cpu_32(be);
 
 	if ((src >> 28) == 0xe || src == UINT32_MAX || (src >> 24) == 127 ||
-			fwd_cast_own_src4(fc, be))
+			fwd_cast_own_src4(t, be))
 		return FWD_MARTIAN_SRC;
 	return FWD_BCAST;
 }
@@ -54,9 +54,9 @@ limited(const struct fwd_conf *fc, const uint8_t *ip)
  * the checks that follow a route (TTL, MTU).
  */
 static int
-directed(const struct fwd_conf *fc, const uint8_t *ip, struct fwd_meta *md)
+directed(const struct fwd_tables *t, const uint8_t *ip, struct fwd_meta *md)
 {
-	const int port = fwd_addr_bcast4_port(fc->addrs,
+	const int port = fwd_addr_bcast4_port(t->addrs,
 			fwd_rd32(ip + 16));
 	const uint32_t tot = rte_be_to_cpu_16(fwd_rd16(ip + 2));
 
@@ -68,14 +68,14 @@ directed(const struct fwd_conf *fc, const uint8_t *ip, struct fwd_meta *md)
 	md->ip_len = tot;
 	md->v6 = false;
 	md->l2_bcast = true;
-	if (tot > fwd_egress_mtu(fc, md->port))
+	if (tot > fwd_egress_mtu(t, md->port))
 		return (ip[6] & (RTE_IPV4_HDR_DF_FLAG >> 8)) != 0 ? FWD_MTU :
 			FWD_FRAGMENT;
 	return FWD_PASS;
 }
 
 int
-fwd_cast_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
+fwd_cast_classify(const struct fwd_tables *t, struct rte_mbuf *m,
 		struct fwd_meta *md, int v)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *ip;
@@ -85,13 +85,13 @@ fwd_cast_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 
 	if (m->data_len < RTE_ETHER_HDR_LEN)
 		return v;
-	if (fwd_eth_to_port(p, fwd_rx_mac(fc, m->port)))
+	if (fwd_eth_to_port(p, fwd_rx_mac(t, m->port)))
 		l2 = L2_HOST;
 	else if (rte_is_broadcast_ether_addr(d))
 		l2 = L2_BCAST;
 	else if (rte_is_multicast_ether_addr(d))
 		l2 = L2_MCAST;
-	else if (fc->forward_otherhost)
+	else if (t->forward_otherhost)
 		l2 = L2_HOST;
 	else
 		/* eth_type_trans(): PACKET_OTHERHOST, dropped by IPv4,
@@ -103,14 +103,14 @@ fwd_cast_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
 		ip = p + md->l2_len;
 		v6 = fwd_rd16(ip - 2) == RTE_BE16(RTE_ETHER_TYPE_IPV6);
 		if (v6 ? ip[24] == 0xff : (ip[16] & 0xf0) == 0xe0)
-			return fwd_mcast_classify(fc, m, md, ip, v6);
+			return fwd_mcast_classify(t, m, md, ip, v6);
 		if (!v6 && v == FWD_MARTIAN_DST &&
 				fwd_rd32(ip + 16) == UINT32_MAX)
-			return limited(fc, ip);
-		if (v == FWD_BCAST && fc->bc_forwarding)
+			return limited(t, ip);
+		if (v == FWD_BCAST && t->bc_forwarding)
 			return l2 == L2_BCAST ? FWD_L2_BCAST :
 				l2 == L2_MCAST ? FWD_L2_MCAST :
-				directed(fc, ip, md);
+				directed(t, ip, md);
 		return v;
 	}
 	if (l2 != L2_HOST && forwarding(v))

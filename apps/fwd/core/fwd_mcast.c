@@ -12,10 +12,10 @@
 
 #include "npool.h"
 #include "fwd_cast.h"
+#include "fwd_check.h"
 #include "fwd_icmp.h"
 #include "fwd_mcast.h"
 #include "fwd_mcast_pvt.h"
-#include "fwd_pkt.h"
 
 #define IGMP_PROTO 2
 #define IPV6_TLV_PAD1 0
@@ -50,7 +50,7 @@ ip_len_of(const uint8_t *ip, bool v6)
 /* The output ports of route @p r a packet of TTL @p ttl and @p ip_len
  * bytes leaves on: above the threshold, within the port's MTU. */
 static uint64_t
-oifs_for(const struct fwd_conf *fc, const struct fwd_mroute *r, uint8_t ttl,
+oifs_for(const struct fwd_tables *t, const struct fwd_mroute *r, uint8_t ttl,
 		uint32_t ip_len)
 {
 	uint64_t o = r->oifs, ok = 0;
@@ -59,7 +59,7 @@ oifs_for(const struct fwd_conf *fc, const struct fwd_mroute *r, uint8_t ttl,
 	while (o != 0) {
 		p = (unsigned int)__builtin_ctzll(o);
 		o &= o - 1;
-		if (ttl > r->ttl[p] && ip_len <= fwd_egress_mtu(fc, (uint16_t)p))
+		if (ttl > r->ttl[p] && ip_len <= fwd_egress_mtu(t, (uint16_t)p))
 			ok |= UINT64_C(1) << p;
 	}
 	return ok;
@@ -69,7 +69,7 @@ oifs_for(const struct fwd_conf *fc, const struct fwd_mroute *r, uint8_t ttl,
  * ip_mr_input()): a martian source, or FWD_MC_LOCAL for the link; 0 for
  * a packet to route. */
 static int
-check4(const struct fwd_conf *fc, const uint8_t *ip)
+check4(const struct fwd_tables *t, const uint8_t *ip)
 {
 	const uint32_t src = rte_be_to_cpu_32(fwd_rd32(ip + 12));
 	const bool local = ip[16] == 224 && ip[17] == 0 && ip[18] == 0;
@@ -80,8 +80,8 @@ check4(const struct fwd_conf *fc, const uint8_t *ip)
 	/* 0.0.0.0 sources: IGMP and link-local groups only. */
 	if ((src >> 24) == 0)
 		return local || igmp ? FWD_MC_LOCAL : FWD_MARTIAN_SRC;
-	if (fc->addrs != NULL &&
-			fwd_cast_own_src4(fc, fwd_rd32(ip + 12)))
+	if (t->addrs != NULL &&
+			fwd_cast_own_src4(t, fwd_rd32(ip + 12)))
 		return FWD_MARTIAN_SRC;
 	/* Link-local groups, and IGMP (for the routing daemon). */
 	return local || igmp ? FWD_MC_LOCAL : 0;
@@ -145,15 +145,15 @@ check6(const struct rte_mbuf *m, const uint8_t *ip)
 }
 
 int
-fwd_mcast_classify(const struct fwd_conf *fc, const struct rte_mbuf *m,
+fwd_mcast_classify(const struct fwd_tables *t, const struct rte_mbuf *m,
 		struct fwd_meta *md, const uint8_t *ip, bool v6)
 {
-	const struct fwd_mroutes *mr = fc->mroutes;
+	const struct fwd_mroutes *mr = t->mroutes;
 	const struct fwd_mroute *r;
 	uint32_t ip_len;
 	int v, i;
 
-	v = v6 ? check6(m, ip) : check4(fc, ip);
+	v = v6 ? check6(m, ip) : check4(t, ip);
 	if (v != 0)
 		return v;
 	if (mr == NULL || (i = route_of(mr, v6, ip + (v6 ? 8 : 12),
@@ -165,7 +165,7 @@ fwd_mcast_classify(const struct fwd_conf *fc, const struct rte_mbuf *m,
 		return FWD_MC_RPF;
 	}
 	ip_len = ip_len_of(ip, v6);
-	if (oifs_for(fc, r, ip[v6 ? 7 : 8], ip_len) == 0)
+	if (oifs_for(t, r, ip[v6 ? 7 : 8], ip_len) == 0)
 		return FWD_MC_TTL;
 	md->port = (uint16_t)i;
 	md->ip_len = ip_len;
@@ -195,11 +195,11 @@ group_mac(const uint8_t *ip, bool v6, uint8_t *mac)
 /* An Ethernet header at @p eth: the group's MAC, port @p port's, the
  * family's EtherType. */
 static void
-eth_fill(const struct fwd_conf *fc, uint8_t *eth, const uint8_t *gmac,
+eth_fill(const struct fwd_tables *t, uint8_t *eth, const uint8_t *gmac,
 		uint16_t port, bool v6)
 {
 	memcpy(eth, gmac, RTE_ETHER_ADDR_LEN);
-	memcpy(eth + RTE_ETHER_ADDR_LEN, &fc->l2[port].src,
+	memcpy(eth + RTE_ETHER_ADDR_LEN, &t->l2[port].src,
 			RTE_ETHER_ADDR_LEN);
 	const uint16_t type = v6 ? RTE_BE16(RTE_ETHER_TYPE_IPV6) :
 		RTE_BE16(RTE_ETHER_TYPE_IPV4);
@@ -239,12 +239,12 @@ trim(struct rte_mbuf *m, uint32_t len)
 }
 
 unsigned int
-fwd_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
+fwd_mcast_copies(const struct fwd_tables *t, struct rte_mbuf *m,
 		uint16_t route, struct rte_mbuf **out, uint16_t *port,
 		struct app_port_ctr *ic)
 {
-	const struct fwd_mroute *r = &fc->mroutes->s.r[route];
-	struct fwd_mroute_ctr *c = fwd_mroute_ctr_of(fc->mroutes, route);
+	const struct fwd_mroute *r = &t->mroutes->s.r[route];
+	struct fwd_mroute_ctr *c = fwd_mroute_ctr_of(t->mroutes, route);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *), *ip, gmac[6];
 	const uint16_t l2 = fwd_rd16(p + 12) ==
 		RTE_BE16(RTE_ETHER_TYPE_VLAN) ? RTE_ETHER_HDR_LEN + 4 :
@@ -256,7 +256,7 @@ fwd_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
 
 	ip = p + l2;
 	ip_len = ip_len_of(ip, r->v6);
-	oifs = oifs_for(fc, r, ip[r->v6 ? 7 : 8], ip_len);
+	oifs = oifs_for(t, r, ip[r->v6 ? 7 : 8], ip_len);
 	group_mac(ip, r->v6, gmac);
 	fwd_ttl_dec(ip, r->v6);
 	if (__builtin_popcountll(oifs) == 1) {
@@ -264,7 +264,7 @@ fwd_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
 		rte_pktmbuf_adj(m, l2 - RTE_ETHER_HDR_LEN);
 		trim(m, RTE_ETHER_HDR_LEN + ip_len);
 		port[0] = (uint16_t)__builtin_ctzll(oifs);
-		eth_fill(fc, rte_pktmbuf_mtod(m, uint8_t *), gmac, port[0],
+		eth_fill(t, rte_pktmbuf_mtod(m, uint8_t *), gmac, port[0],
 				r->v6);
 		m->port = FWD_PORT_MCAST;
 		out[n++] = m;
@@ -284,7 +284,7 @@ fwd_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
 		for (s = m; n != 0 && s != NULL; s = s->next)
 			rte_mbuf_refcnt_set(s, (uint16_t)n);
 		for (k = 0; k < n; k++) {
-			eth_fill(fc, rte_pktmbuf_mtod(out[k], uint8_t *), gmac,
+			eth_fill(t, rte_pktmbuf_mtod(out[k], uint8_t *), gmac,
 					port[k], r->v6);
 			out[k]->next = m;
 			out[k]->nb_segs = (uint16_t)(1 + m->nb_segs);

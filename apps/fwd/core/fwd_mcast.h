@@ -23,19 +23,18 @@
  * Route file, one route a line (smcroute.conf's words, ports by number,
  * the thresholds as /proc/net/ip_mr_cache's Oifs column):
  *   mroute from PORT [source ADDR] group GROUP to PORT[:TTL] [PORT[:TTL]...]
- * '#' starts a comment. Written at setup, read-only while running but for
- * the counters.
+ * '#' starts a comment. Written at setup (the control side, apps/fwd's
+ * fwd_mroute.h), read-only while running but for the counters.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
 #include "app_stats.h"
-#include "fwd.h"
+#include "fwd_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +42,7 @@ extern "C" {
 
 struct fwd_meta;
 
-/** Most routes of a file (the index fits FWD_DST_MCAST's 14 bits). */
+/** Most routes of a file. */
 #define FWD_MROUTE_MAX 4096u
 
 /** mbuf->port of a multicast copy in a TX buffer: a copy the TX queue
@@ -93,39 +92,6 @@ struct fwd_mroutes {
 };
 
 /**
- * Parse a route file (the file's comment), appending to @p s.
- *
- * @param portmask
- *   Enabled ports (-p): every port of a route must be one.
- * @param lineno
- *   Set to the number of the last line read (1-based).
- * @param why
- *   Set to the reason of a bad line, else NULL.
- * @return 0; -1 for a bad line (@p lineno, @p why): syntax, an address
- *   that is no unicast source or no routable group (224.0.0.0/24 and
- *   IPv6 scopes up to link-local are never routed), families that
- *   differ, a port out of -p, an output port given twice or equal to the
- *   input port, a TTL out of 1..254, more than FWD_MROUTE_MAX routes;
- *   -2 when reading failed (errno set).
- */
-int fwd_mroutes_parse(FILE *f, uint64_t portmask, struct fwd_mroute_set *s,
-		unsigned int *lineno, const char **why);
-
-/**
- * Load --mroute @p path into fc->mroutes: parse, refuse a route given
- * twice (naming both lines), make the hash and the per-lcore counters of
- * the lcores EAL runs, register the telemetry commands. Prints a line
- * saying how many routes. Main lcore, after EAL.
- *
- * @return 0; -1 after app_err() naming --mroute and file:line (usage);
- *   -2 after app_err() when memory lacks (setup).
- */
-int fwd_mroutes_load(struct fwd_conf *fc, const char *path);
-
-/** Free fc->mroutes (NULL: nothing) and set it NULL. */
-void fwd_mroutes_free(struct fwd_conf *fc);
-
-/**
  * The multicast part of fwd_cast_classify(): a packet whose destination
  * @p ip (its IP header, in the first segment) says is IP multicast.
  *
@@ -133,7 +99,7 @@ void fwd_mroutes_free(struct fwd_conf *fc);
  *   (counted in the route's wrong_if), FWD_MC_TTL, or FWD_MCAST with
  *   md->port the route's index and md->ip_len, md->v6 set.
  */
-int fwd_mcast_classify(const struct fwd_conf *fc, const struct rte_mbuf *m,
+int fwd_mcast_classify(const struct fwd_tables *t, const struct rte_mbuf *m,
 		struct fwd_meta *md, const uint8_t *ip, bool v6);
 
 /**
@@ -149,22 +115,9 @@ int fwd_mcast_classify(const struct fwd_conf *fc, const struct rte_mbuf *m,
  *   Out: the port of each.
  * @return The copies (0 .. RTE_MAX_ETHPORTS).
  */
-unsigned int fwd_mcast_copies(const struct fwd_conf *fc, struct rte_mbuf *m,
+unsigned int fwd_mcast_copies(const struct fwd_tables *t, struct rte_mbuf *m,
 		uint16_t route, struct rte_mbuf **out, uint16_t *port,
 		struct app_port_ctr *ic);
-
-/** The counters of route @p i over all lcores (relaxed reads). Any
- * thread. */
-void fwd_mroutes_sum(const struct fwd_mroutes *mr, unsigned int i,
-		struct fwd_mroute_ctr *sum);
-
-struct app_json;
-
-/** The report's lines: one per route with its counters. */
-void fwd_mroutes_print(FILE *f, const struct fwd_mroutes *mr);
-
-/** --json: "mroutes", one object per route (NULL: nothing). */
-void fwd_mroutes_json(struct app_json *j, const struct fwd_mroutes *mr);
 
 #ifdef __cplusplus
 }

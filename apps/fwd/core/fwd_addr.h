@@ -11,7 +11,8 @@
  * router leaves the checks as the "local" verdict, off the fast path (its
  * port test fails like a disabled port's); fwd_icmp.c answers it. The
  * ICMP options (--icmp-ratelimit, --icmp-msgs-per-sec, --icmp-msgs-burst)
- * live here too. Written at setup, read-only while running.
+ * live here too. Written at setup (the control side, apps/fwd/fwd.h,
+ * parses them), read-only while running.
  */
 
 #include <stdbool.h>
@@ -19,29 +20,11 @@
 
 #include <rte_ether.h>
 
-#include "fwd.h"
+#include "fwd_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Next hop of the router's own addresses in the route tables: above
- * every port, below FWD_FIB_MISS (fits 2-byte FIB next hops). */
-#define FWD_HOP_LOCAL (FWD_FIB_MISS - 1)
-
-/** Next hop of the broadcast addresses of the router's prefixes (a port
- * address of prefix length up to 30, as Linux's local table has them):
- * a packet to one leaves the checks as "bcast" (fwd_cast.h). Below
- * FWD_HOP_BAD. */
-#define FWD_HOP_BCAST (FWD_HOP_BAD - 1)
-
-/** Whether next hop @p hop is FWD_HOP_LOCAL or FWD_HOP_BCAST: a route
- * the router adds for itself, kept as it is by fwd_routes_add(). */
-static inline bool
-fwd_hop_own(uint32_t hop)
-{
-	return hop == FWD_HOP_LOCAL || hop == FWD_HOP_BCAST;
-}
 
 /** Addresses of one family a port may have. */
 #define FWD_ADDR_MAX 8
@@ -74,38 +57,6 @@ struct fwd_addrs {
 	 * icmp_echo_ignore_broadcasts, 1 by default). */
 	bool echo_ignore_bcast;
 };
-
-/** Set the defaults (no address, Linux's ICMP limits). */
-void fwd_addr_init(struct fwd_addrs *a);
-
-/**
- * Parse one --port-addr argument "PORT,ADDR/LEN[,ADDR/LEN...]" into @p a:
- * IPv4 (LEN 1..32) or IPv6 (LEN 1..128) unicast addresses, not loopback,
- * multicast, link-local IPv6 (derived) nor given before on any port.
- *
- * @return 0, or -1 after app_err() naming --port-addr.
- */
-int fwd_addr_parse(struct fwd_addrs *a, const char *arg);
-
-/**
- * Check the ports of --port-addr against -p (after the command line).
- * @return 0, or -1 after app_err() naming --port-addr.
- */
-int fwd_addr_check(const struct fwd_addrs *a, uint64_t portmask);
-
-/** Derive each addressed port's link-local address from @p mac[port]. */
-void fwd_addr_link_local(struct fwd_addrs *a,
-		const struct rte_ether_addr *mac);
-
-/**
- * Append a host route to FWD_HOP_LOCAL for each address of one family
- * to @p s (line 0), and for each IPv4 prefix of length up to 30 a host
- * route of its broadcast address to FWD_HOP_BCAST.
- *
- * @return The routes appended, or -1 when out of memory.
- */
-int fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s,
-		bool v6);
 
 /** Whether IPv4 @p be (network order) is one of the router's. */
 bool fwd_addr_own4(const struct fwd_addrs *a, uint32_t be);

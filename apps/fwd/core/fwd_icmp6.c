@@ -95,9 +95,9 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	uint8_t *na;
 
 	if (ip6->hop_limits != 255 || ns[1] != 0 || n < 24 || tgt[0] == 0xff ||
-			!fwd_addr_own6(r->fc->addrs, r->port, tgt) ||
+			!fwd_addr_own6(r->t->addrs, r->port, tgt) ||
 			(mc ? !is_snm_of(dst, tgt) :
-			 !fwd_addr_own6(r->fc->addrs, r->port, dst)))
+			 !fwd_addr_own6(r->t->addrs, r->port, dst)))
 		return NULL;
 	for (off = 24; off + 8 <= n; off += ns[off + 1] * 8u) {
 		if (ns[off + 1] == 0)
@@ -130,7 +130,7 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	if (mc) {
 		na[24] = ND_OPT_TLLA;
 		na[25] = 1;
-		memcpy(na + 26, &r->fc->l2[r->port].src, 6);
+		memcpy(na + 26, &r->t->l2[r->port].src, 6);
 	}
 	*(uint16_t *)(na + 2) = fwd_icmp6_cksum(o, na);
 	r->ic->ev[FWD_EV_ND_ADVERT]++;
@@ -215,7 +215,7 @@ icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		uint8_t type, uint32_t info, unsigned int ev)
 {
 	const uint8_t *osrc = APP_IPV6_BYTES(ip6->src_addr);
-	const struct fwd_addrs *a = r->fc->addrs;
+	const struct fwd_addrs *a = r->t->addrs;
 	struct rte_ipv6_hdr *o;
 	uint8_t src[16], plen;
 	struct rte_mbuf *m;
@@ -287,8 +287,8 @@ to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 			fwd_to_local(r);
 		return m;
 	}
-	if (!(is_ll(dst) ? fwd_addr_own6(r->fc->addrs, r->port, dst) :
-			fwd_addr_own6_any(r->fc->addrs, dst)))
+	if (!(is_ll(dst) ? fwd_addr_own6(r->t->addrs, r->port, dst) :
+			fwd_addr_own6_any(r->t->addrs, dst)))
 		return NULL;
 	/* A martian source (not link-local) stays a martian. */
 	if (r->v == FWD_MARTIAN_SRC && !is_ll(src))
@@ -323,8 +323,8 @@ fwd_ip6_input(const struct rx_pkt *r)
 		return icmp6_error(r, ip6, 1, 0, FWD_EV_NOROUTE6);
 	case FWD_MTU:
 		/* The MTU of the port the route leads to. */
-		return icmp6_error(r, ip6, 2, fwd_egress_mtu(r->fc,
-				(uint16_t)fwd_lookup6(r->fc,
+		return icmp6_error(r, ip6, 2, fwd_egress_mtu(r->t,
+				(uint16_t)fwd_lookup6(r->t,
 					APP_IPV6_BYTES(ip6->dst_addr))),
 				FWD_EV_TOOBIG6);
 	}

@@ -71,7 +71,7 @@ arp_input(const struct rx_pkt *r)
 			q->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST))
 		return NULL;
 	tip = q->arp_data.arp_tip;
-	if (!fwd_addr_own4(r->fc->addrs, tip) ||
+	if (!fwd_addr_own4(r->t->addrs, tip) ||
 			rte_is_multicast_ether_addr(&q->arp_data.arp_sha))
 		return NULL;
 	fwd_to_local(r);
@@ -83,7 +83,7 @@ arp_input(const struct rx_pkt *r)
 			RTE_ETHER_HDR_LEN);
 	*a = *q;
 	a->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
-	a->arp_data.arp_sha = r->fc->l2[r->port].src;
+	a->arp_data.arp_sha = r->t->l2[r->port].src;
 	a->arp_data.arp_sip = tip;
 	a->arp_data.arp_tha = q->arp_data.arp_sha;
 	a->arp_data.arp_tip = q->arp_data.arp_sip;
@@ -157,7 +157,7 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 {
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
 	const uint32_t tot = rte_be_to_cpu_16(ip->total_length);
-	const struct fwd_addrs *a = r->fc->addrs;
+	const struct fwd_addrs *a = r->t->addrs;
 	uint32_t room, n, src;
 	uint8_t key[16] = { 0 };
 	struct rte_icmp_hdr *ic;
@@ -171,7 +171,7 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	 * packet: Linux's route for it has no RTCF_BROADCAST. */
 	if (rte_is_multicast_ether_addr(
 			&((const struct rte_ether_hdr *)r->h)->dst_addr) ||
-			(!r->fc->bc_forwarding &&
+			(!r->t->bc_forwarding &&
 			 fwd_addr_bcast4(a, ip->dst_addr)) ||
 			fwd_addr_bcast4(a, ip->src_addr) ||
 			fwd_addr_own4(a, ip->src_addr) ||
@@ -199,7 +199,7 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 		return NULL;
 	}
 	/* Linux: the MTU of the route back, the receiving port's. */
-	room = RTE_MIN((uint32_t)fwd_egress_mtu(r->fc, r->port), ICMP4_MAX) -
+	room = RTE_MIN((uint32_t)fwd_egress_mtu(r->t, r->port), ICMP4_MAX) -
 		IP4_HDR - ICMP_HDR;
 	if (room <= IP4_HDR)
 		return NULL;
@@ -231,13 +231,13 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
  * or, for a directed broadcast forwarded (--bc-forwarding), its prefix's
  * (the route is the router's own there). */
 static uint16_t
-egress_port4(const struct fwd_conf *fc, uint32_t dst)
+egress_port4(const struct fwd_tables *t, uint32_t dst)
 {
-	const int bp = fc->bc_forwarding ?
-		fwd_addr_bcast4_port(fc->addrs, dst) : -1;
+	const int bp = t->bc_forwarding ?
+		fwd_addr_bcast4_port(t->addrs, dst) : -1;
 
 	return (uint16_t)(bp >= 0 ? bp :
-			fwd_lookup4(fc, rte_be_to_cpu_32(dst)));
+			fwd_lookup4(t, rte_be_to_cpu_32(dst)));
 }
 
 static struct rte_mbuf *
@@ -261,9 +261,9 @@ ip4_input(const struct rx_pkt *r)
 		 * (fib_compute_spec_dst()): the receiving port's. Never to
 		 * a 0/8 source (255.255.255.255 takes one, as DHCP sends):
 		 * Linux finds no route back to it (__mkroute_output()). */
-		return r->fc->addrs->echo_ignore_bcast ||
+		return r->t->addrs->echo_ignore_bcast ||
 			(ip->src_addr & RTE_BE32(0xff000000)) == 0 ||
-			!fwd_addr_src4(r->fc->addrs, r->port, ip->src_addr,
+			!fwd_addr_src4(r->t->addrs, r->port, ip->src_addr,
 				&from) ? NULL : echo4_input(r, ip, from);
 	case FWD_TTL_EXCEEDED:
 		return icmp4_error(r, ip, ICMP4_TIME_EXCEEDED, 0, 0,
@@ -273,7 +273,7 @@ ip4_input(const struct rx_pkt *r)
 				FWD_EV_UNREACH4);
 	case FWD_MTU:
 		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 4,
-				fwd_egress_mtu(r->fc, egress_port4(r->fc,
+				fwd_egress_mtu(r->t, egress_port4(r->t,
 						ip->dst_addr)),
 				FWD_EV_FRAG_NEEDED);
 	}
@@ -281,32 +281,29 @@ ip4_input(const struct rx_pkt *r)
 }
 
 struct rte_mbuf *
-fwd_local_input(const struct fwd_conf *fc, struct app_port_ctr *ic,
+fwd_local_input(const struct fwd_tables *t, struct app_port_ctr *ic,
 		struct rte_mbuf *m, unsigned int v, uint16_t in_port)
 {
 	uint8_t buf[RTE_ETHER_HDR_LEN + 4 + 60 + 40];
-	struct rx_pkt r = { fc, ic, m, v, in_port, RTE_ETHER_HDR_LEN,
-		NULL, 0 };
-	uint16_t type;
+	struct rx_pkt r = { t, ic, m, v, in_port, m->l2_len, NULL, 0 };
 
-	if (!fwd_local_wants(fc, v) || in_port >= RTE_MAX_ETHPORTS)
+	if (!fwd_local_wants(t, v) || in_port >= RTE_MAX_ETHPORTS)
 		return NULL;
+	/* What fwd_classify() parsed: the L3 type and where it starts
+	 * (behind a VID-0 priority tag it took). The headers sit in the
+	 * first segment; a copy only of a packet shorter than the buffer's
+	 * reach in a chain. */
 	r.hlen = RTE_MIN(m->pkt_len, (uint32_t)sizeof(buf));
 	r.h = rte_pktmbuf_read(m, 0, r.hlen, buf);
-	if (r.h == NULL || r.hlen < RTE_ETHER_HDR_LEN)
+	if (r.h == NULL || r.hlen < r.l3)
 		return NULL;
-	type = ((const struct rte_ether_hdr *)r.h)->ether_type;
-	/* Behind a VID-0 priority tag (fwd_classify() took it). */
-	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
-			r.hlen >= RTE_ETHER_HDR_LEN + 4) {
-		type = *(const uint16_t *)(r.h + RTE_ETHER_HDR_LEN + 2);
-		r.l3 += 4;
-	}
-	if (type == RTE_BE16(RTE_ETHER_TYPE_ARP))
-		return v == FWD_NOT_IP ? arp_input(&r) : NULL;
-	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4))
+	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
+	case RTE_PTYPE_L3_IPV4:
 		return ip4_input(&r);
-	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
+	case RTE_PTYPE_L3_IPV6:
 		return fwd_ip6_input(&r);
+	}
+	if ((m->packet_type & RTE_PTYPE_L2_MASK) == RTE_PTYPE_L2_ETHER_ARP)
+		return v == FWD_NOT_IP ? arp_input(&r) : NULL;
 	return NULL;
 }

@@ -20,7 +20,7 @@
 #include <rte_mbuf.h>
 
 #include "app_stats.h"
-#include "fwd.h"
+#include "fwd_tables.h"
 #include "fwd_addr.h"
 
 #ifdef __cplusplus
@@ -67,24 +67,26 @@ extern const char *const fwd_event_names[FWD_NB_EVENTS];
 
 /** Whether fwd_local_input() wants a packet of drop verdict @p v. */
 static inline bool
-fwd_local_wants(const struct fwd_conf *fc, unsigned int v)
+fwd_local_wants(const struct fwd_tables *t, unsigned int v)
 {
-	return fc->addrs != NULL && fc->addrs->ports != 0 && v < 32 &&
+	return t->addrs != NULL && t->addrs->ports != 0 && v < 32 &&
 		((FWD_LOCAL_VERDICTS >> v) & 1);
 }
 
 /**
  * Answer a packet the checks dropped with verdict @p v, if anything is
  * to be answered: an ARP request or NDP solicitation for an address of
- * the router, an echo request to one, or an ICMP error. A packet that
- * was for the router moves from its drop reason to "local" in
- * @p ic->drops. @p m is left to the caller (to free).
+ * the router, an echo request to one, or an ICMP error. The packet is
+ * read as fwd_classify() parsed it (m->packet_type, m->l2_len: no header
+ * is parsed again). A packet that was for the router moves from its drop
+ * reason to "local" in @p ic->drops. @p m is left to the caller (to
+ * free).
  *
  * @param ic
  *   Counters of the port @p m came in on (drops and events).
  * @return The packet to send out of @p in_port, or NULL.
  */
-struct rte_mbuf *fwd_local_input(const struct fwd_conf *fc,
+struct rte_mbuf *fwd_local_input(const struct fwd_tables *t,
 		struct app_port_ctr *ic, struct rte_mbuf *m, unsigned int v,
 		uint16_t in_port);
 
@@ -125,7 +127,7 @@ bool fwd_icmp_rl_allow(struct fwd_rl *rl, const struct fwd_addrs *a,
  * icmpv4_global_allow() comes before the route lookup of an error for
  * the same reason: a flood costs what a drop costs).
  */
-bool fwd_icmp_rl_empty(const struct fwd_conf *fc, uint16_t port);
+bool fwd_icmp_rl_empty(const struct fwd_tables *t, uint16_t port);
 
 /** The verdicts whose error the global bucket limits (all but frag
  * needed / packet too big, as icmpv4_mask_allow() and

@@ -24,7 +24,7 @@
 
 /* What fwd_local_input() knows of a received packet. */
 struct rx_pkt {
-	const struct fwd_conf *fc;
+	const struct fwd_tables *t;
 	struct app_port_ctr *ic;
 	struct rte_mbuf *m;
 	unsigned int v;           /* its verdict */

@@ -1,36 +1,36 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The slow paths of npool-fwd's packet work. Chains: frames larger than
- * the mbuf data room arrive as chains (net_pcap, scattered RX), and a first
- * segment may hold fewer bytes than the headers the checks read. IPv4
- * fragmentation of packets above the MTU with DF clear.
+ * The slow paths of npool-fwd's packet work (fwd_check.h). Chains: frames
+ * larger than the mbuf data room arrive as chains (net_pcap, scattered
+ * RX), and a first segment may hold fewer bytes than the headers the
+ * checks read. IPv4 fragmentation of packets above the MTU with DF
+ * clear. The MACs of each port as the pass reads and writes them.
  */
 #include <string.h>
 
 #include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
-#include "fwd_pkt.h"
+#include "fwd_check.h"
 
 void
-fwd_conf_l2_prepare(struct fwd_conf *fc)
+fwd_tables_l2_prepare(struct fwd_tables *t)
 {
-	unsigned int p, v;
+	unsigned int p;
 
-	RTE_BUILD_BUG_ON(sizeof(fc->l2[0]) != 12);
+	RTE_BUILD_BUG_ON(sizeof(t->l2[0]) != 12);
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		memset(fc->eth16[p], 0, sizeof(fc->eth16[p]));
-		memcpy(fc->eth16[p], &fc->l2[p], sizeof(fc->l2[p]));
+		memset(t->eth16[p], 0, sizeof(t->eth16[p]));
+		memcpy(t->eth16[p], &t->l2[p], sizeof(t->l2[p]));
+		/* What a plain IPv4 frame received on p starts with. */
+		memset(t->rx16[p], 0, sizeof(t->rx16[p]));
+		memcpy(t->rx16[p], &t->l2[p].src, RTE_ETHER_ADDR_LEN);
+		t->rx16[p][12] = RTE_ETHER_TYPE_IPV4 >> 8;
+		t->rx16[p][13] = RTE_ETHER_TYPE_IPV4 & 0xff;
+		t->rx16[p][14] = 4 << 4 | sizeof(struct rte_ipv4_hdr) / 4;
 		/* fwd_eth_to_port(): the MAC as the low 6 bytes in memory. */
-		fc->rx_mac[p] = 0;
-		memcpy(&fc->rx_mac[p], &fc->l2[p].src, RTE_ETHER_ADDR_LEN);
-		for (v = 0; v < 2; v++) {
-			memset(fc->plain_hdr[p][v], 0, 16);
-			memcpy(fc->plain_hdr[p][v], &fc->l2[p].src,
-					RTE_ETHER_ADDR_LEN);
-			memcpy(fc->plain_hdr[p][v] + 12, v ? "\x86\xdd\x60" :
-					"\x08\x00\x45", 3);
-		}
+		t->rx_mac[p] = 0;
+		memcpy(&t->rx_mac[p], &t->l2[p].src, RTE_ETHER_ADDR_LEN);
 	}
 }
 
@@ -95,13 +95,13 @@ fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len)
 }
 
 uint32_t
-fwd_pkt_frag_count(const struct fwd_conf *fc, const struct rte_mbuf *m,
+fwd_pkt_frag_count(const struct fwd_tables *t, const struct rte_mbuf *m,
 		const struct fwd_meta *md)
 {
 	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
 			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
-	const uint32_t mtu = fwd_egress_mtu(fc, md->port);
+	const uint32_t mtu = fwd_egress_mtu(t, md->port);
 	const uint32_t step = (mtu - ihl) & ~7u;
 	const uint32_t end = ((uint32_t)(rte_be_to_cpu_16(ip->fragment_offset) &
 			RTE_IPV4_HDR_OFFSET_MASK) << 3) + md->ip_len - ihl;
@@ -115,7 +115,7 @@ fwd_pkt_frag_count(const struct fwd_conf *fc, const struct rte_mbuf *m,
 }
 
 int32_t
-fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
+fwd_pkt_fragment(const struct fwd_tables *t, struct rte_mbuf *m,
 		const struct fwd_meta *md, uint16_t in_port,
 		struct rte_mbuf **frags, uint32_t nb)
 {
@@ -128,8 +128,8 @@ fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 	memcpy(&l2, rte_pktmbuf_mtod(m, void *), sizeof(l2));
 	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 	n = rte_ipv4_fragment_packet(m, frags, (uint16_t)nb,
-			fwd_egress_mtu(fc, md->port),
-			fc->frag_direct, fc->frag_indirect);
+			fwd_egress_mtu(t, md->port),
+			t->frag_direct, t->frag_indirect);
 	/* The fragments hold references to the payload; m itself goes. */
 	rte_pktmbuf_free(m);
 	for (i = 0; i < n; i++) {
@@ -140,7 +140,9 @@ fwd_pkt_fragment(const struct fwd_conf *fc, struct rte_mbuf *m,
 		ip = (struct rte_ipv4_hdr *)(eth + 1);
 		ip->hdr_checksum = 0;
 		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		frags[i]->port = in_port;
+		/* A fragment refused by the TX queue counts once, by the
+		 * first (fwd_tx_flush()). */
+		frags[i]->port = i == 0 ? in_port : RTE_MBUF_PORT_INVALID;
 	}
 	return n;
 }

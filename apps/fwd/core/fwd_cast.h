@@ -25,7 +25,7 @@
  * Slow path: fwd_classify() hands such a frame here (fwd_cast_wants()),
  * with the verdict of the IP checks. The fast path pays a 6-byte compare
  * of the destination MAC (fwd_eth_to_port()) and, with --port-addr, a
- * look at the source's last octet (fwd_conf.own4_octet).
+ * look at the source's last octet (fwd_tables.own4_octet).
  */
 
 #include <stdbool.h>
@@ -36,7 +36,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "fwd.h"
+#include "fwd_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,7 +74,7 @@ fwd_rd32(const uint8_t *p)
 
 /**
  * Whether the frame at @p p (at least 8 bytes readable) is sent to the
- * MAC @p mac (fwd_conf.rx_mac of the receiving port): one load, one xor,
+ * MAC @p mac (fwd_tables.rx_mac of the receiving port): one load, one xor,
  * one and. Kernel: eth_type_trans()'s ether_addr_equal_64bits().
  */
 static __rte_always_inline uint32_t
@@ -86,12 +86,12 @@ fwd_eth_to_port(const uint8_t *p, uint64_t mac)
 	return ((d ^ mac) & FWD_MAC48_MASK) == 0;
 }
 
-/** fwd_conf.rx_mac of port @p port (any value: masked). */
+/** fwd_tables.rx_mac of port @p port (any value: masked). */
 static __rte_always_inline uint64_t
-fwd_rx_mac(const struct fwd_conf *fc, uint16_t port)
+fwd_rx_mac(const struct fwd_tables *t, uint16_t port)
 {
 	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(RTE_MAX_ETHPORTS));
-	return fc->rx_mac[port & (RTE_MAX_ETHPORTS - 1)];
+	return t->rx_mac[port & (RTE_MAX_ETHPORTS - 1)];
 }
 
 /**
@@ -100,12 +100,12 @@ fwd_rx_mac(const struct fwd_conf *fc, uint16_t port)
  * the port's MAC, or an IP destination that is no unicast one.
  */
 static __rte_always_inline bool
-fwd_cast_wants(const struct fwd_conf *fc, const struct rte_mbuf *m, int v)
+fwd_cast_wants(const struct fwd_tables *t, const struct rte_mbuf *m, int v)
 {
 	return v == FWD_MARTIAN_DST || v == FWD_BCAST ||
 		(m->data_len >= RTE_ETHER_HDR_LEN &&
 		 !fwd_eth_to_port(rte_pktmbuf_mtod(m, const uint8_t *),
-			 fwd_rx_mac(fc, m->port)));
+			 fwd_rx_mac(t, m->port)));
 }
 
 /**
@@ -119,7 +119,7 @@ fwd_cast_wants(const struct fwd_conf *fc, const struct rte_mbuf *m, int v)
  *   prefix and l2_bcast set; for FWD_MCAST, the route (fwd_mcast.h).
  * @return A drop reason, FWD_PASS, FWD_FRAGMENT or FWD_MCAST.
  */
-int fwd_cast_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
+int fwd_cast_classify(const struct fwd_tables *t, struct rte_mbuf *m,
 		struct fwd_meta *md, int v);
 
 /**
@@ -127,7 +127,7 @@ int fwd_cast_classify(const struct fwd_conf *fc, struct rte_mbuf *m,
  * addresses (--port-addr): a martian source, as Linux's
  * fib_validate_source() has it.
  */
-bool fwd_cast_own_src4(const struct fwd_conf *fc, uint32_t be);
+bool fwd_cast_own_src4(const struct fwd_tables *t, uint32_t be);
 
 #ifdef __cplusplus
 }

@@ -102,14 +102,14 @@ fwd_rl_of(uint16_t port)
 bool
 fwd_rl_allow(const struct rx_pkt *r, const uint8_t key[16], uint32_t tmo_ms)
 {
-	return fwd_icmp_rl_allow(fwd_rl_of(r->port), r->fc->addrs,
+	return fwd_icmp_rl_allow(fwd_rl_of(r->port), r->t->addrs,
 			fwd_now_ms(), key, tmo_ms);
 }
 
 bool
-fwd_icmp_rl_empty(const struct fwd_conf *fc, uint16_t port)
+fwd_icmp_rl_empty(const struct fwd_tables *t, uint16_t port)
 {
-	const struct fwd_addrs *a = fc->addrs;
+	const struct fwd_addrs *a = t->addrs;
 
 	return a != NULL && a->msgs_per_sec != 0 &&
 		port < RTE_MAX_ETHPORTS &&
@@ -136,7 +136,7 @@ fwd_reply_alloc(const struct rx_pkt *r, uint32_t len,
 	m->port = RTE_MBUF_PORT_INVALID;
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	eth->dst_addr = *dst;
-	eth->src_addr = r->fc->l2[r->port].src;
+	eth->src_addr = r->t->l2[r->port].src;
 	eth->ether_type = rte_cpu_to_be_16(type);
 	return m;
 }

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_PASS_H
+#define FWD_PASS_H
+
+/**
+ * @file
+ * npool-fwd's one pass over a burst: each packet is read once, checked in
+ * registers and, when it is plain IPv4, rewritten and put on the TX buffer
+ * of its port, with one branch: plain or not. A packet is plain when it is
+ * one whole segment received on the burst's port, addressed to that
+ * port's own MAC, untagged IPv4 with IHL 5, total length at least 20 and
+ * within the frame (Ethernet padding after it is cut) and the MTU, TTL
+ * above 1, neither address a martian (the source's first octet not 0, 127
+ * or 224..255, its last none of the router's addresses'; the destination
+ * by its route), the header checksum
+ * right (summed with wide adds, or the PMD's word: fwd_rx_cksum()), and
+ * its route's port enabled (the tables hold FWD_HOP_BAD for the others:
+ * one compare). Its TTL and checksum are updated as one 32-bit word
+ * (RFC 1624), its MACs with one 16-byte store, as l3fwd does. Anything
+ * else goes to the slow path (fwd_slow()), which takes IPv6 and checks
+ * the rest one packet at a time; the verdict, the counters and the bytes
+ * of a packet do not depend on which way it went.
+ *
+ * With --lookup lpm the route is looked up in the same pass, the tbl24
+ * entry read and tested in line (rte_lpm_lookup()); with fib and em the
+ * plain packets' keys are gathered and looked up in one
+ * rte_fib_lookup_bulk() / rte_hash_lookup_bulk_data(), as l3fwd does,
+ * then a second loop sends each packet in RX order.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_lpm.h>
+#include <rte_mbuf.h>
+#ifdef RTE_ARCH_X86
+#include <rte_vect.h>
+#endif
+
+#include "npool_rx.h"
+#include "fwd_check.h"
+#include "fwd_ctx.h"
+#include "fwd_em_key.h"
+#include "fwd_lookup.h"
+
+/**
+ * The slow path of one packet (fwd_slow.c): the RX checks of
+ * app_rx_burst() (mbuf->port set, a malformed chain dropped as
+ * truncated), copy-break, then plain IPv6 or fwd_classify(), and the
+ * rewrite and TX buffer, the fragments, or the drop (counted, into
+ * c->drop). Counts itself in c->nslow.
+ */
+void fwd_slow(struct fwd_ctx *c, struct rte_mbuf *m);
+
+/** How a pass takes the IPv4 header checksum, chosen once a burst. */
+enum fwd_pass_ck {
+	FWD_PASS_CK_SUM,   /**< summed: the port's PMD does not check */
+	FWD_PASS_CK_HW,    /**< every packet of the burst has GOOD */
+	FWD_PASS_CK_FLAGS, /**< per packet: GOOD taken, BAD fails, else sum */
+};
+
+/** 16 bytes in a SIMD register where the CPU has them (GCC vectors). */
+typedef uint8_t fwd_v16 __attribute__((vector_size(16)));
+
+/** First octets the pass leaves to the slow path: 0, 127 and 224..255
+ * (multicast, class E and 255.255.255.255 among them). */
+static const uint8_t fwd_fast_octet_odd[256] = {
+	[0] = 1, [127] = 1, [224 ... 255] = 1,
+};
+
+/* Read in place of a frame too short for the pass: it fails the tests
+ * (EtherType 0), and no byte past a frame's data is read. */
+static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
+		sizeof(struct rte_ipv4_hdr)] __rte_aligned(16);
+
+/** What a pass keeps for a whole burst. */
+struct fwd_pass_k {
+	fwd_v16 rx16;          /**< t->rx16[in_port] */
+	uint32_t segs_port;    /**< nb_segs 1 and the port, as one word */
+	uint32_t len_max;      /**< MTU + 14: the longest frame taken */
+	const struct rte_lpm *lpm;
+	const struct fwd_tables *t;
+	struct fwd_tx *tx;
+};
+
+/** What the checks of one packet read, for its rewrite. */
+struct fwd_fast4 {
+	uint8_t *p;     /**< the frame */
+	fwd_v16 h;      /**< its first 16 bytes */
+	uint32_t w;     /**< IP bytes 8..11: TTL, protocol, checksum */
+	uint32_t tot;   /**< IP total length */
+	uint32_t dst;   /**< destination, host order */
+};
+
+static __rte_always_inline void
+fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
+{
+	const struct fwd_tables *t = c->t;
+
+	memcpy(&k->rx16, t->rx16[c->in_port], sizeof(k->rx16));
+	k->segs_port = 1u | (uint32_t)c->in_port << 16;
+	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
+	k->lpm = t->lpm4;
+	k->t = t;
+	k->tx = c->tx;
+}
+
+/* A bit per byte of @p x equal to @p y's. */
+static __rte_always_inline uint32_t
+fwd_v16_eq_bits(fwd_v16 x, fwd_v16 y)
+{
+#ifdef RTE_ARCH_X86
+	return (uint32_t)_mm_movemask_epi8((__m128i)(x == y));
+#else
+	uint32_t bits = 0, i;
+
+	for (i = 0; i < 16; i++)
+		bits |= (uint32_t)(x[i] == y[i]) << i;
+	return bits;
+#endif
+}
+
+/*
+ * The checks of one packet, without a branch: 0 when @p m is plain IPv4
+ * (the route aside), with what the rewrite needs in @p f. The nb_segs and
+ * port words (one load with data_off), pkt_len against data_len, the
+ * 16-byte compare of destination MAC, EtherType and version/IHL, the
+ * lengths (a frame no longer than MTU + 14 holds no IP packet above the
+ * MTU: a longer one is not read) and TTL, the first octet of the source in
+ * a table (the destination's is the route's: the tables give 0/8, 127/8,
+ * 224/4 and 255.255.255.255 a next hop that is no port, FWD_HOP_MARTIAN)
+ * and its last in another (none of the router's addresses ends so), the
+ * checksum as @p ck says.
+ */
+static __rte_always_inline uint32_t
+fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
+		struct fwd_fast4 *f, const enum fwd_pass_ck ck)
+{
+	const uint32_t len = m->pkt_len;
+	uint32_t d, bad, s;
+	uint64_t rearm;
+	uint16_t t16;
+	int32_t neg;
+	uint8_t *p;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			offsetof(struct rte_mbuf, data_off) + 4 ||
+			offsetof(struct rte_mbuf, port) !=
+			offsetof(struct rte_mbuf, data_off) + 6);
+	memcpy(&rearm, &m->data_off, sizeof(rearm));
+	p = (uint8_t *)m->buf_addr + (uint16_t)rearm;
+	/* A frame shorter than the headers read, or longer than MTU + 14
+	 * (it holds no IP packet within the MTU): read in its place. */
+	if (len - sizeof(fwd_no_hdr) > k->len_max - sizeof(fwd_no_hdr))
+		p = (uint8_t *)(uintptr_t)fwd_no_hdr;
+	memcpy(&f->h, p, sizeof(f->h));
+	memcpy(&t16, p + RTE_ETHER_HDR_LEN + 2, sizeof(t16));
+	memcpy(&f->w, p + RTE_ETHER_HDR_LEN + 8, sizeof(f->w));
+	memcpy(&d, p + RTE_ETHER_HDR_LEN + 16, sizeof(d));
+	f->p = p;
+	f->tot = rte_be_to_cpu_16(t16);
+	f->dst = rte_be_to_cpu_32(d);
+	bad = ~fwd_v16_eq_bits(f->h, k->rx16) & FWD_RX16_MASK;
+	bad |= (uint32_t)(rearm >> 32) ^ k->segs_port;
+	bad |= len ^ m->data_len;
+	/* The first octet of the source; its last is none of the router's
+	 * addresses' (fwd_cast_own_src4()). */
+	bad |= fwd_fast_octet_odd[p[RTE_ETHER_HDR_LEN + 12]] |
+		k->t->own4_octet[p[RTE_ETHER_HDR_LEN + 15]];
+	/* Negative when wrong: 20 <= total length <= frame - 14 (padding
+	 * may follow), TTL > 1. */
+	neg = (int32_t)(len - RTE_ETHER_HDR_LEN - f->tot) |
+		(int32_t)(f->tot - sizeof(struct rte_ipv4_hdr)) |
+		((int32_t)(uint8_t)f->w - 2);
+	bad |= (uint32_t)neg >> 31;
+	if (ck != FWD_PASS_CK_HW) {
+		/* Version and IHL are checked: the sum is not 0. */
+		s = fwd_sum20(p + RTE_ETHER_HDR_LEN);
+		if (ck == FWD_PASS_CK_SUM) {
+			bad |= !fwd_sum20_ok(s);
+		} else {
+			const uint64_t fl = m->ol_flags &
+				RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+			bad |= (fl == RTE_MBUF_F_RX_IP_CKSUM_BAD) |
+				((fl != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &
+				 !fwd_sum20_ok(s));
+		}
+	}
+	return bad;
+}
+
+/*
+ * A plain packet @p m out to port @p hop: copy-broken with @p cb, its
+ * MACs, TTL and checksum rewritten, cut to its IP length, on the TX
+ * buffer (room for it is kept: fwd_tx_put()).
+ */
+static __rte_always_inline void
+fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
+		struct rte_mbuf *m, const struct fwd_fast4 *f, uint32_t hop)
+{
+	static const fwd_v16 keep = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+	};
+	const uint32_t len = RTE_ETHER_HDR_LEN + f->tot;
+	struct fwd_tx *tx = k->tx;
+	uint8_t *p = f->p;
+	struct rte_mbuf **q;
+	fwd_v16 mac;
+	uint32_t w;
+
+	if (cb != NULL) {
+		m = npool_rx_copybreak_pkt(cb, m);
+		p = rte_pktmbuf_mtod(m, uint8_t *);
+	}
+	/* Both MACs in one store, EtherType and version/IHL kept. */
+	memcpy(&mac, tx->port[hop].eth16, sizeof(mac));
+	mac |= f->h & keep;
+	memcpy(p, &mac, sizeof(mac));
+	/* TTL, protocol and checksum as one word: TTL - 1, the checksum +
+	 * 0x0100 with end-around carry, 0xffff folding to 0 (RFC 1624; its
+	 * bytes in memory order: the low half of the checksum comes
+	 * first). */
+	w = f->w;
+	w += 0xffffu + ((uint32_t)(w >= 0xfffe0000u) << 16);
+	memcpy(p + RTE_ETHER_HDR_LEN + 8, &w, sizeof(w));
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	q = tx->port[hop].tail;
+	*q = m;
+	tx->port[hop].tail = q + 1;
+}
+
+/* Not a port of the tables: no route (-1), FWD_HOP_BAD, FWD_HOP_LOCAL,
+ * FWD_HOP_MARTIAN. */
+static __rte_always_inline uint32_t
+fwd_hop_odd(uint32_t hop)
+{
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(RTE_MAX_ETHPORTS));
+	return hop & ~(uint32_t)(RTE_MAX_ETHPORTS - 1);
+}
+
+/** The bits of an rte_lpm tbl24 entry that the pass tests at once: valid,
+ * not extended to a tbl8 group, a next hop below RTE_MAX_ETHPORTS. */
+#define FWD_LPM_FAST_MASK (RTE_LPM_VALID_EXT_ENTRY_BITMASK | \
+		(0x00ffffffu & ~(uint32_t)(RTE_MAX_ETHPORTS - 1)))
+
+/* The port of a tbl24 entry the one test did not pass: the tbl8 step of
+ * rte_lpm_lookup(), or the default route. */
+static __rte_always_inline uint32_t
+fwd_lpm_hop(const struct fwd_pass_k *k, uint32_t dst)
+{
+	uint32_t nh;
+
+	return rte_lpm_lookup(k->lpm, dst, &nh) == 0 ? nh :
+		(uint32_t)k->t->def4;
+}
+
+/** The pass with --lookup lpm: checks, lookup and output of each packet
+ * in one loop, the tbl24 entry read and tested with the checks. @p ck and
+ * @p copy are constants. */
+static __rte_always_inline void
+fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
+		const enum fwd_pass_ck ck, const bool copy)
+{
+	struct npool_rx_cb *cb = copy ? c->cb : NULL;
+	struct fwd_pass_k k;
+	uint16_t i;
+
+	fwd_pass_k_init(&k, c);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct fwd_fast4 f;
+		uint32_t bad, e, hop;
+
+		bad = fwd_fast4_check(&k, m, &f, ck);
+		memcpy(&e, &k.lpm->tbl24[f.dst >> 8], sizeof(e));
+		if (unlikely(bad | ((e & FWD_LPM_FAST_MASK) ^
+				RTE_LPM_LOOKUP_SUCCESS))) {
+			/* A tbl8 group or the default route, or not
+			 * plain. */
+			hop = bad == 0 ? fwd_lpm_hop(&k, f.dst) :
+				FWD_HOP_BAD;
+			if (!fwd_hop_odd(hop))
+				fwd_fast4_out(&k, cb, m, &f, hop);
+			else
+				fwd_slow(c, m);
+			continue;
+		}
+		fwd_fast4_out(&k, cb, m, &f, e & (RTE_MAX_ETHPORTS - 1));
+	}
+}
+
+/* The frame of a plain packet again, for its rewrite after a bulk
+ * lookup. */
+static __rte_always_inline void
+fwd_fast4_reload(const struct rte_mbuf *m, struct fwd_fast4 *f)
+{
+	uint16_t tot;
+
+	f->p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(&f->h, f->p, sizeof(f->h));
+	memcpy(&f->w, f->p + RTE_ETHER_HDR_LEN + 8, sizeof(f->w));
+	memcpy(&tot, f->p + RTE_ETHER_HDR_LEN + 2, sizeof(tot));
+	f->tot = rte_be_to_cpu_16(tot);
+}
+
+/** The pass with --lookup fib or em: the checks and keys of the plain
+ * packets, one bulk lookup, then each packet in RX order. */
+static __rte_always_inline void
+fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
+		const enum fwd_pass_ck ck, const bool copy)
+{
+	struct npool_rx_cb *cb = copy ? c->cb : NULL;
+	const bool em = c->t->lookup == FWD_LOOKUP_EM;
+	struct fwd_em_key4 k4[FWD_BURST_MAX];
+	const void *kp[FWD_BURST_MAX];
+	void *data[FWD_BURST_MAX];
+	uint64_t nh[FWD_BURST_MAX];
+	uint32_t dst[FWD_BURST_MAX];
+	uint64_t plain = 0, hit = 0;
+	struct fwd_pass_k k;
+	uint16_t i, nk = 0;
+
+	fwd_pass_k_init(&k, c);
+	for (i = 0; i < n; i++) {
+		struct fwd_fast4 f;
+
+		/* EM has no martian routes: the destination's first
+		 * octet too. */
+		if ((fwd_fast4_check(&k, pkts[i], &f, ck) |
+				(em ? fwd_fast_octet_odd[f.p[RTE_ETHER_HDR_LEN +
+				16]] : 0)) != 0)
+			continue;
+		plain |= UINT64_C(1) << i;
+		if (em) {
+			fwd_em_key4_ihl((const struct rte_ipv4_hdr *)(f.p +
+					RTE_ETHER_HDR_LEN), f.tot,
+					sizeof(struct rte_ipv4_hdr), &k4[nk]);
+			kp[nk] = &k4[nk];
+		} else {
+			dst[nk] = f.dst;
+		}
+		nk++;
+	}
+	if (nk != 0) {
+		if (em)
+			rte_hash_lookup_bulk_data(c->t->em4, kp, nk, &hit,
+					data);
+		else
+			rte_fib_lookup_bulk(c->t->fib4, dst, nh, nk);
+	}
+	for (i = 0, nk = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct fwd_fast4 f;
+		uint32_t hop;
+
+		if ((plain >> i) & 1) {
+			/* EM: a miss goes back out of the port it came in
+			 * on (l3fwd); FIB: FWD_FIB_MISS is the default. */
+			hop = em ? ((hit >> nk) & 1 ?
+					(uint32_t)(uintptr_t)data[nk] :
+					c->in_port) :
+				(uint32_t)fwd_fib_hop(nh[nk], c->t->def4);
+			nk++;
+			if (likely(!fwd_hop_odd(hop))) {
+				fwd_fast4_reload(m, &f);
+				fwd_fast4_out(&k, cb, m, &f, hop);
+				continue;
+			}
+		}
+		fwd_slow(c, m);
+	}
+}
+
+#endif /* FWD_PASS_H */

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_TABLES_H
+#define FWD_TABLES_H
+
+/**
+ * @file
+ * What npool-fwd's pipeline (apps/fwd/core) reads: the drop reasons and
+ * the tables of a run (routes, MAC addresses, MTUs, the router's own
+ * addresses). The control side (apps/fwd: command line, route files)
+ * makes them at setup; nothing writes them while the lcores run.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_lpm.h>
+#include <rte_lpm6.h>
+#include <rte_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Drop reasons, in the order the checks run (docs/apps/npool-fwd.md) up to
+ * FWD_LOCAL; the reasons after it were added later and sit at the end so
+ * that the numbers before stay (their place among the checks: fwd_cast.h
+ * and the table of docs/apps/npool-fwd.md).
+ */
+enum fwd_reason {
+	FWD_TRUNCATED,
+	FWD_VLAN,
+	FWD_NOT_IP,
+	FWD_IP_VERSION,
+	FWD_IPV4_IHL,
+	FWD_IPV4_LEN,
+	FWD_IPV4_CSUM,
+	FWD_IPV6_LEN,
+	FWD_MARTIAN_DST,
+	FWD_MARTIAN_SRC,
+	FWD_NO_ROUTE,
+	FWD_BAD_PORT,
+	FWD_TTL_EXCEEDED,
+	FWD_MTU,
+	FWD_FRAG_FAIL,
+	FWD_TX_FULL,
+	/** To the router's own addresses (--port-addr), ARP and NDP for
+	 * them included: answered (fwd_icmp.h) or not, never forwarded.
+	 * Found with the route (a host route to FWD_HOP_LOCAL). */
+	FWD_LOCAL,
+	/** A frame to another station's unicast MAC (Linux's
+	 * PACKET_OTHERHOST), whatever it carries: first of all checks. */
+	FWD_L2_OTHERHOST,
+	/** Unicast IP to forward in a link-layer broadcast frame (Linux's
+	 * ip_forward() takes PACKET_HOST only; RFC 1812 5.3.4). */
+	FWD_L2_BCAST,
+	/** The same in a link-layer multicast frame. */
+	FWD_L2_MCAST,
+	/** IPv4 broadcast for the router: 255.255.255.255, or a directed
+	 * broadcast of a port's prefix (--port-addr) it does not forward
+	 * (--bc-forwarding 0): never forwarded as unicast. */
+	FWD_BCAST,
+	/** IP multicast for the link: 224.0.0.0/24, IGMP, IPv6 scope up to
+	 * link-local (ff00::/16 .. ff02::/16): never routed. */
+	FWD_MC_LOCAL,
+	/** IP multicast without an (S,G) or (*,G) route (--mroute). */
+	FWD_MC_NO_ROUTE,
+	/** IP multicast in on a port other than its route's (the RPF
+	 * check; Linux's "wrong interface"). */
+	FWD_MC_RPF,
+	/** IP multicast whose TTL / hop limit is not above the threshold of
+	 * any output port of its route (or whose length is above the MTU of
+	 * every one): nothing to send. */
+	FWD_MC_TTL,
+	FWD_NB_REASONS,
+};
+
+/** Verdicts of the checks beside the drop reasons. */
+#define FWD_PASS     (FWD_NB_REASONS + 0) /**< forward as is */
+#define FWD_FRAGMENT (FWD_NB_REASONS + 1) /**< IPv4 above the MTU, DF clear */
+/** IP multicast to replicate by its route (fwd_mcast.h): the route's
+ * index in fwd_meta.port, the packet not yet rewritten. */
+#define FWD_MCAST    (FWD_NB_REASONS + 2)
+
+/** JSON/table names of the reasons, indexed by enum fwd_reason. */
+extern const char *const fwd_reason_names[FWD_NB_REASONS];
+
+/** The route tables a run looks routes up in (--lookup). */
+enum fwd_lookup {
+	FWD_LOOKUP_LPM, /**< rte_lpm + rte_lpm6 (l3fwd's LPM), the default */
+	FWD_LOOKUP_FIB, /**< rte_fib DIR24_8 + rte_fib6 TRIE (l3fwd's FIB) */
+	FWD_LOOKUP_EM,  /**< rte_hash of 5-tuples (l3fwd's EM): fwd_em_key.h */
+};
+
+/**
+ * Next hop rte_fib / rte_fib6 return for an address without a route (the
+ * default_nh they are made with): above any port, within the 2-byte next
+ * hops of small tables (at most 0x7fff; larger ones have 4-byte ones).
+ * Depth 0 routes stay in def4/def6, as with LPM.
+ */
+#define FWD_FIB_MISS 0x7fff
+
+/** Next hop of the router's own addresses in the route tables: above
+ * every port, below FWD_FIB_MISS (fits 2-byte FIB next hops). */
+#define FWD_HOP_LOCAL (FWD_FIB_MISS - 1)
+
+/**
+ * Next hop the tables hold for a route to a port outside the port mask
+ * (l3fwd's default tables keep such routes; fwd_routes_add() maps them):
+ * the port is checked once, when the route is added, and a lookup gives
+ * either a port to send to, this, FWD_HOP_LOCAL or -1 (no route). Above
+ * any port, below FWD_HOP_LOCAL and FWD_FIB_MISS.
+ */
+#define FWD_HOP_BAD 0x7ffd
+
+/** Next hop of the broadcast addresses of the router's prefixes (a port
+ * address of prefix length up to 30, as Linux's local table has them):
+ * a packet to one leaves the checks as "bcast" (fwd_cast.h). Below
+ * FWD_HOP_BAD. */
+#define FWD_HOP_BCAST (FWD_HOP_BAD - 1)
+
+/** Whether next hop @p hop is FWD_HOP_LOCAL or FWD_HOP_BCAST: a route
+ * the router adds for itself, kept as it is by fwd_routes_add(). */
+static inline bool
+fwd_hop_own(uint32_t hop)
+{
+	return hop == FWD_HOP_LOCAL || hop == FWD_HOP_BCAST;
+}
+
+/**
+ * Next hop the IPv4 tables hold for the martian destinations 0/8, 127/8,
+ * 224/4 and 255.255.255.255, and for a route inside them (it can never
+ * forward: fwd_routes_add()): no port, so that the one pass needs no test
+ * of its own for them and the checks name them (martian_dst, or what
+ * fwd_cast.h makes of multicast and the limited broadcast). Below
+ * FWD_HOP_BCAST.
+ */
+#define FWD_HOP_MARTIAN (FWD_HOP_BCAST - 1)
+
+/** The next hop a table holds for a route to @p port: the port when it
+ * is enabled in @p portmask, else FWD_HOP_BAD (checked once, when the
+ * route is added, not per packet). */
+static inline uint32_t
+fwd_hop_of_port(uint64_t portmask, uint32_t port)
+{
+	return port < 64 && ((portmask >> port) & 1) ? port : FWD_HOP_BAD;
+}
+
+/** Ethernet addresses written on a packet leaving a port. */
+struct fwd_l2 {
+	struct rte_ether_addr dst; /**< --eth-dest, or 02:00:00:00:00:<port> */
+	struct rte_ether_addr src; /**< the port's MAC */
+};
+
+struct fwd_addrs;
+struct fwd_mroutes;
+struct rte_hash;
+
+/** The tables of a run: written at setup, read-only while running. */
+struct fwd_tables {
+	enum fwd_lookup lookup; /**< which of the tables below are made */
+	struct rte_lpm *lpm4;
+	struct rte_lpm6 *lpm6;
+	struct rte_fib *fib4;   /**< with FWD_LOOKUP_FIB, in place of lpm4 */
+	struct rte_fib6 *fib6;  /**< with FWD_LOOKUP_FIB, in place of lpm6 */
+	struct rte_hash *em4;   /**< with FWD_LOOKUP_EM (fwd_em_key.h) */
+	struct rte_hash *em6;
+	int32_t def4;          /**< port of the IPv4 default route, -1 none */
+	int32_t def6;          /**< port of the IPv6 default route, -1 none */
+	uint64_t portmask;     /**< enabled ports (-p) */
+	/** Ports whose PMD checks IPv4 header checksums (RX offload on):
+	 * there the PMD's word is taken (GOOD passes, BAD is dropped,
+	 * anything else summed); on the others the flags are not read. */
+	uint64_t cksum_hw;
+	uint16_t mtu;          /**< egress IP MTU of every port; with
+	                        *   --port-mtu the smallest of them */
+	/** --port-mtu: egress IP MTU of a port, 0 = @c mtu
+	 * (fwd_egress_mtu()); only packets above @c mtu look at it. */
+	uint16_t port_mtu[RTE_MAX_ETHPORTS];
+	uint16_t copybreak;    /**< --copybreak bytes, 0 = off */
+	struct rte_mempool *frag_direct;   /**< fragment headers */
+	struct rte_mempool *frag_indirect; /**< fragment payload references */
+	/** The router's addresses and ICMP settings (fwd_addr.h); NULL or
+	 * none: it says nothing itself, as l3fwd. */
+	const struct fwd_addrs *addrs;
+	/** Multicast routes (--mroute, fwd_mcast.h), read-only but for
+	 * their per-lcore counters; NULL: none, and IP multicast is not
+	 * routed (mc_no_route). */
+	struct fwd_mroutes *mroutes;
+	/** --forward-otherhost: a frame to another station's unicast MAC is
+	 * taken as one to the port (l3fwd checks no MAC), not dropped as
+	 * l2_otherhost. */
+	bool forward_otherhost;
+	/** --bc-forwarding 1: a directed broadcast to a port's prefix leaves
+	 * there as a link broadcast (Linux's bc_forwarding). */
+	bool bc_forwarding;
+	/** Non-zero at the last octet of each of the router's IPv4
+	 * addresses (fwd_routes_load()): a source ending so is checked
+	 * against them (fwd_cast_own_src4()), off the one pass. */
+	uint8_t own4_octet[256];
+	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
+	/** Each port's MAC as fwd_eth_to_port() compares it:
+	 * fwd_tables_l2_prepare(). */
+	uint64_t rx_mac[RTE_MAX_ETHPORTS];
+	/** l2[port] as 16 bytes, the last 4 zero: the MACs a packet leaving
+	 * @c port gets, in one store (fwd_tables_l2_prepare()). */
+	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
+	/** The first 16 bytes of a plain IPv4 frame received on a port: its
+	 * own MAC as destination (RFC 1812 5.3.4), EtherType 0x0800, version
+	 * 4 and IHL 5 at the places FWD_RX16_MASK says (the others 0). */
+	uint8_t rx16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
+};
+
+/** Bytes of fwd_tables.rx16 a plain IPv4 frame must have, a bit each:
+ * the destination MAC (0-5), the EtherType (12, 13), version/IHL (14). */
+#define FWD_RX16_MASK 0x703fu
+
+/** The egress IP MTU of port @p port (--port-mtu, else --mtu). */
+static inline uint16_t
+fwd_egress_mtu(const struct fwd_tables *t, uint16_t port)
+{
+	return port < RTE_MAX_ETHPORTS && t->port_mtu[port] != 0 ?
+		t->port_mtu[port] : t->mtu;
+}
+
+/** Fill t->eth16, t->rx16 and t->rx_mac from t->l2, once t->l2 is set
+ * (setup). */
+void fwd_tables_l2_prepare(struct fwd_tables *t);
+
+/** The lcore loop (lcore_function_t, fwd_lcore.c); @p arg is an array
+ * of RTE_MAX_NUMA_NODES const struct fwd_tables pointers, the one of
+ * each socket (app_numa_lcore_socket()). */
+int fwd_lcore_main(void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FWD_TABLES_H */

@@ -1,0 +1,745 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool-fwd's one pass (apps/fwd/core/fwd_pass.h) against its own slow
+ * path one packet at a time: bursts of every 4-tuple of packet kinds
+ * (plain IPv4 and IPv6, padded, martians, TTL 1, a bad checksum, the PMD's
+ * GOOD or BAD word on a port with and without the RX checksum offload, no
+ * route, a disabled port, a tbl8 route, class E, VID-0 and other tags,
+ * frames to another MAC or a group address, IP broadcast and multicast
+ * with and without a route, IPv4 options, a chain, a foreign mbuf->port,
+ * non-IP, above the MTU), each tuple in the first 4
+ * places and a tail after them, for --lookup lpm and fib. Each packet must
+ * get its kind's verdict and port (written out here), the bytes it gets
+ * alone, the drop counters the sum of the kinds' reasons, the forwarded
+ * ones must leave their port in RX order, the dropped ones wait in the
+ * context in RX order, and exactly the plain IPv4 kinds must stay in the
+ * pass (the context counts what the slow path took). Then copy-break in
+ * the pass, the default route, and the 20-byte checksum test.
+ */
+#include <string.h>
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "npool_rx.h"
+#include "unit_common.h"
+#include "fwd_check.h"
+#include "fwd_mroute.h"
+#include "fwd_unit.h"
+
+/* Routes to port 3 are loaded with -p 0xf and then hit -p 0x7. */
+static const char routes4[] =
+	"R198.18.0.0/16 1\nR198.18.3.0/24 3\nR10.0.0.0/8 2\n"
+	"R198.18.5.128/25 2\n";
+static const char routes6[] = "R2001:db8::/32 2\nR2001:db8:3::/48 3\n";
+static const char mroutes[] =
+	"mroute from 0 source 192.0.2.1 group 225.1.2.3 to 1 2\n";
+
+#define FRAME_MAX 1700
+
+enum shape {
+	PLAIN, PAD, VLAN0, VLAN5, OPTIONS, CHAIN, ARP, OTHER_MAC, BCAST_MAC,
+	MCAST_MAC, FOREIGN_PORT,
+};
+
+/* The PMD's word on the IPv4 checksum a kind's packet carries. */
+enum flag { NONE, GOOD, BAD };
+
+struct kind {
+	const char *name;
+	int v6;
+	uint8_t dst[16], src[16];
+	uint8_t ttl;
+	uint16_t ip_len;        /* IP header + payload */
+	int df, bad_csum;
+	enum flag flag;
+	enum shape shape;
+	int verdict;            /* what the rules give */
+	/* FWD_PASS / FWD_FRAGMENT: out of it; FWD_MCAST: 1, the first of
+	 * the route's ports 1 and 2 */
+	int port;
+	int fast;               /* stays in the one pass */
+	/* With the RX checksum offload on port 0: verdict, port, fast. */
+	int hw_verdict, hw_port, hw_fast;
+};
+
+#define A4(a, b, c, d) { a, b, c, d }
+#define A6(h0, h1, h2, last) { h0 >> 8, h0 & 0xff, h1 >> 8, h1 & 0xff, \
+	h2 >> 8, h2 & 0xff, [15] = last }
+/* The same verdict with and without the offload. */
+#define SAME(v, p, f) v, p, f, v, p, f
+
+static const struct kind kinds[] = {
+	{ "plain4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_PASS, 1, 1) },
+	{ "plain4-port2", 0, A4(10, 9, 9, 9), A4(192, 0, 2, 1), 2, 100, 1, 0,
+		NONE, PLAIN, SAME(FWD_PASS, 2, 1) },
+	{ "tbl8-route", 0, A4(198, 18, 5, 200), A4(192, 0, 2, 1), 64, 46, 0,
+		0, NONE, PLAIN, SAME(FWD_PASS, 2, 1) },
+	{ "martian-dst", 0, A4(127, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_MARTIAN_DST, -1, 0) },
+	{ "martian-src", 0, A4(198, 18, 1, 1), A4(224, 0, 0, 5), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_MARTIAN_SRC, -1, 0) },
+	{ "bcast-dst", 0, A4(255, 255, 255, 255), A4(192, 0, 2, 1), 64, 46, 0,
+		0, NONE, PLAIN, SAME(FWD_BCAST, -1, 0) },
+	{ "ttl1", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 1, 46, 0, 0, NONE,
+		PLAIN, SAME(FWD_TTL_EXCEEDED, -1, 0) },
+	{ "bad-csum", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 1,
+		NONE, PLAIN, SAME(FWD_IPV4_CSUM, -1, 0) },
+	/* The PMD's word is taken only on a port whose PMD checks. */
+	{ "bad-csum-pmd-good", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64,
+		46, 0, 1, GOOD, PLAIN, FWD_IPV4_CSUM, -1, 0, FWD_PASS, 1, 1 },
+	{ "pmd-bad", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		BAD, PLAIN, FWD_PASS, 1, 1, FWD_IPV4_CSUM, -1, 0 },
+	{ "no-route4", 0, A4(203, 0, 113, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
+	{ "class-e", 0, A4(240, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
+	{ "bad-port4", 0, A4(198, 18, 3, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, PLAIN, SAME(FWD_BAD_PORT, -1, 0) },
+	{ "padded4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 28, 0, 0,
+		NONE, PAD, SAME(FWD_PASS, 1, 1) },
+	{ "vlan0", 0, A4(10, 1, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, NONE,
+		VLAN0, SAME(FWD_PASS, 2, 0) },
+	{ "vlan5", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, VLAN5, SAME(FWD_VLAN, -1, 0) },
+	{ "options", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 48, 0, 0,
+		NONE, OPTIONS, SAME(FWD_PASS, 1, 0) },
+	{ "chain", 0, A4(10, 2, 2, 2), A4(192, 0, 2, 1), 64, 200, 0, 0, NONE,
+		CHAIN, SAME(FWD_PASS, 2, 0) },
+	{ "foreign-port", 0, A4(10, 2, 2, 3), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, FOREIGN_PORT, SAME(FWD_PASS, 2, 0) },
+	/* Frames not for the port's MAC: the slow path (fwd_cast.h). */
+	{ "l2-other4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, OTHER_MAC, SAME(FWD_L2_OTHERHOST, -1, 0) },
+	{ "l2-bcast4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, BCAST_MAC, SAME(FWD_L2_BCAST, -1, 0) },
+	{ "l2-mcast6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1),
+		64, 60, 0, 0, NONE, MCAST_MAC, SAME(FWD_L2_MCAST, -1, 0) },
+	{ "mcast4", 0, A4(225, 1, 2, 3), A4(192, 0, 2, 1), 64, 46, 0, 0,
+		NONE, MCAST_MAC, SAME(FWD_MCAST, 1, 0) },
+	{ "mcast6-no-route", 1, A6(0xff0e, 0, 0, 3), A6(0x2001, 0xdb8, 9, 1),
+		64, 60, 0, 0, NONE, MCAST_MAC, SAME(FWD_MC_NO_ROUTE, -1, 0) },
+	{ "arp", 0, { 0 }, { 0 }, 0, 0, 0, 0, NONE, ARP,
+		SAME(FWD_NOT_IP, -1, 0) },
+	{ "fragment", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 0, 0,
+		NONE, PLAIN, SAME(FWD_FRAGMENT, 1, 0) },
+	{ "df-mtu", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 1, 0,
+		NONE, PLAIN, SAME(FWD_MTU, -1, 0) },
+	{ "plain6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, NONE, PLAIN, SAME(FWD_PASS, 2, 0) },
+	{ "hlim1-6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 1,
+		60, 0, 0, NONE, PLAIN, SAME(FWD_TTL_EXCEEDED, -1, 0) },
+	{ "no-route6", 1, A6(0x2001, 0xdb9, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
+	{ "bad-port6", 1, A6(0x2001, 0xdb8, 3, 1), A6(0x2001, 0xdb8, 9, 1), 64,
+		60, 0, 0, NONE, PLAIN, SAME(FWD_BAD_PORT, -1, 0) },
+	{ "martian6", 1, A6(0xfe80, 0, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64, 60,
+		0, 0, NONE, PLAIN, SAME(FWD_MARTIAN_DST, -1, 0) },
+	{ "padded6", 1, A6(0x2001, 0xdb8, 0, 2), A6(0x2001, 0xdb8, 9, 1), 64,
+		41, 0, 0, NONE, PAD, SAME(FWD_PASS, 2, 0) },
+};
+
+#define NB_KINDS RTE_DIM(kinds)
+/* Most packets a kind's packet leaves as (the fragments of 1600 B). */
+#define OUT_MAX 4
+
+static uint8_t frame[NB_KINDS][FRAME_MAX];
+static uint32_t frame_len[NB_KINDS];
+/* What each kind gets alone, [offload off, on]: its verdict and port,
+ * and per port the packets it leaves as and the bytes of the first (a
+ * fragment, a multicast copy). */
+static int ref_verdict[2][NB_KINDS];
+static int ref_port[2][NB_KINDS];
+static uint8_t ref_out[2][NB_KINDS][FU_PORTS][FRAME_MAX];
+static uint32_t ref_len[2][NB_KINDS][FU_PORTS];
+static uint16_t ref_nout[2][NB_KINDS][FU_PORTS];
+static struct rte_mempool *pool;
+static struct fu_run run;
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* The frame of kind @p k into frame[k]: to port 0's MAC, unless its
+ * shape says otherwise. */
+static void
+build(unsigned int k)
+{
+	const struct kind *d = &kinds[k];
+	uint8_t *f = frame[k], *ip;
+	uint32_t l2 = RTE_ETHER_HDR_LEN, ihl, i;
+	uint16_t sum;
+
+	memset(f, 0, FRAME_MAX);
+	fu_port_mac(0, f);
+	if (d->shape == OTHER_MAC)
+		f[5] = 0x77;
+	else if (d->shape == BCAST_MAC)
+		memset(f, 0xff, 6);
+	else if (d->shape == MCAST_MAC)
+		memcpy(f, d->v6 ? "\x33\x33\x00\x00\x00\x01" :
+				"\x01\x00\x5e\x01\x02\x03", 6);
+	memset(f + 6, 0xbb, 6);
+	if (d->shape == VLAN0 || d->shape == VLAN5) {
+		put16(f + 12, RTE_ETHER_TYPE_VLAN);
+		put16(f + 14, d->shape == VLAN0 ? 0x6000 : 0x6005);
+		l2 += 4;
+	}
+	if (d->shape == ARP) {
+		put16(f + 12, RTE_ETHER_TYPE_ARP);
+		for (i = 14; i < 60; i++)
+			f[i] = (uint8_t)i;
+		frame_len[k] = 60;
+		return;
+	}
+	put16(f + l2 - 2, d->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+	ip = f + l2;
+	for (i = 0; i < d->ip_len; i++)
+		ip[i] = (uint8_t)(i * 7 + k);
+	if (d->v6) {
+		memset(ip, 0, 40);
+		ip[0] = 0x60;
+		put16(ip + 4, (uint16_t)(d->ip_len - 40));
+		ip[6] = 17;
+		ip[7] = d->ttl;
+		memcpy(ip + 8, d->src, 16);
+		memcpy(ip + 24, d->dst, 16);
+	} else {
+		ihl = d->shape == OPTIONS ? 24 : 20;
+		memset(ip, 0, ihl);
+		ip[0] = (uint8_t)(0x40 | ihl / 4);
+		put16(ip + 2, d->ip_len);
+		put16(ip + 4, (uint16_t)(0x1234 + k));
+		put16(ip + 6, d->df ? RTE_IPV4_HDR_DF_FLAG : 0);
+		ip[8] = d->ttl;
+		ip[9] = 17;
+		memcpy(ip + 12, d->src, 4);
+		memcpy(ip + 16, d->dst, 4);
+		if (d->shape == OPTIONS)
+			ip[20] = 1; /* NOP options */
+		sum = (uint16_t)~rte_raw_cksum(ip, ihl);
+		memcpy(ip + 10, &sum, 2);
+		if (d->bad_csum)
+			ip[11] ^= 0x5a;
+	}
+	frame_len[k] = l2 + d->ip_len;
+	if (d->shape == PAD)
+		frame_len[k] = RTE_MAX(frame_len[k] + 6, 60u);
+}
+
+/* Kind @p k as a packet from the pool (a chain of 2 for CHAIN), received
+ * on port 0. */
+static struct rte_mbuf *
+packet(unsigned int k)
+{
+	const uint32_t len = frame_len[k];
+	const uint32_t first = kinds[k].shape == CHAIN ? 20 : len;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool), *s;
+
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)first), frame[k], first);
+	if (first < len) {
+		s = rte_pktmbuf_alloc(pool);
+		assert_non_null(s);
+		memcpy(rte_pktmbuf_append(s, (uint16_t)(len - first)),
+				frame[k] + first, len - first);
+		assert_int_equal(rte_pktmbuf_chain(m, s), 0);
+	}
+	if (kinds[k].flag == GOOD)
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	else if (kinds[k].flag == BAD)
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	m->port = kinds[k].shape == FOREIGN_PORT ? 5 : 0;
+	return m;
+}
+
+/* What the last burst left on each port, in order. */
+static struct rte_mbuf *outs[FU_PORTS][FWD_BURST_MAX * OUT_MAX];
+static uint16_t nout[FU_PORTS];
+
+static void
+take_outputs(void)
+{
+	uint16_t p;
+
+	for (p = 0; p < FU_PORTS; p++)
+		nout[p] = fu_out(&run, p, outs[p], RTE_DIM(outs[p]));
+}
+
+static void
+free_outputs(void)
+{
+	uint16_t p, i;
+
+	for (p = 0; p < FU_PORTS; p++)
+		for (i = 0; i < nout[p]; i++)
+			rte_pktmbuf_free(outs[p][i]);
+}
+
+/* A forwarded packet of kind @p k out of @p port, @p len bytes at @p o:
+ * the port's MACs, the IP packet the frame held with TTL / hop limit - 1
+ * and (IPv4) a right checksum, no tag, no padding. */
+static void
+check_forwarded(unsigned int k, int port, const uint8_t *o, uint32_t len)
+{
+	const struct kind *d = &kinds[k];
+	const uint32_t l2 = d->shape == VLAN0 ? 18 : 14;
+	const uint8_t *in = frame[k] + l2;
+	const uint32_t ttl_at = d->v6 ? 7 : 8;
+	uint8_t mac[6];
+	uint32_t i;
+
+	assert_int_equal(len, RTE_ETHER_HDR_LEN + d->ip_len);
+	assert_int_equal(o[0], 0x02);
+	assert_int_equal(o[5], port);
+	fu_port_mac((uint16_t)port, mac);
+	assert_memory_equal(o + 6, mac, 6);
+	assert_memory_equal(o + 12, frame[k] + l2 - 2, 2);
+	for (i = 0; i < d->ip_len; i++)
+		if (i == ttl_at)
+			assert_int_equal(o[14 + i], in[i] - 1);
+		else if (d->v6 || (i != 10 && i != 11))
+			assert_int_equal(o[14 + i], in[i]);
+	/* A wrong one stays as wrong (the PMD's GOOD taken). */
+	if (!d->v6 && !d->bad_csum)
+		assert_int_equal(rte_raw_cksum(o + 14, (o[14] & 15) * 4u),
+				0xffff);
+}
+
+/* The verdict, port and bytes of each kind alone, with the offload off
+ * (@p hw 0) or on, against what the kinds say. */
+static void
+reference(int hw)
+{
+	const struct app_port_ctr *ic = &run.ctr.port[0];
+	uint64_t before[FWD_NB_REASONS];
+	unsigned int k, nports;
+	uint16_t p;
+	int v, port, fast;
+
+	for (k = 0; k < NB_KINDS; k++) {
+		const struct kind *d = &kinds[k];
+		struct rte_mbuf *m = packet(k);
+
+		memcpy(before, ic->drops, sizeof(before));
+		fu_decide(&run, 0, &m, 1);
+		take_outputs();
+		port = -1;
+		nports = 0;
+		for (p = 0; p < FU_PORTS; p++) {
+			ref_nout[hw][k][p] = nout[p];
+			if (nout[p] == 0)
+				continue;
+			if (port < 0)
+				port = p;
+			nports++;
+			ref_len[hw][k][p] = outs[p][0]->pkt_len;
+			assert_true(ref_len[hw][k][p] <= FRAME_MAX);
+			memmove(ref_out[hw][k][p], rte_pktmbuf_read(outs[p][0],
+					0, ref_len[hw][k][p],
+					ref_out[hw][k][p]), ref_len[hw][k][p]);
+		}
+		if (run.c.nd == 1) {
+			v = run.c.why[0];
+		} else {
+			for (v = 0; v < FWD_NB_REASONS &&
+					ic->drops[v] == before[v]; v++)
+				;
+			if (v == FWD_NB_REASONS)
+				v = nports > 1 ? FWD_MCAST :
+					port >= 0 && nout[port] > 1 ?
+					FWD_FRAGMENT : FWD_PASS;
+		}
+		fast = run.c.nslow == 0;
+		if (v == FWD_PASS)
+			check_forwarded(k, port, ref_out[hw][k][port],
+					ref_len[hw][k][port]);
+		fu_drops(&run);
+		free_outputs();
+		ref_verdict[hw][k] = v;
+		ref_port[hw][k] = port;
+		if (v != (hw ? d->hw_verdict : d->verdict) ||
+				port != (hw ? d->hw_port : d->port) ||
+				fast != (hw ? d->hw_fast : d->fast))
+			fail_msg("%s alone (offload %d): verdict %d port %d "
+					"pass %d, want %d %d %d", d->name, hw, v,
+					port, fast,
+					hw ? d->hw_verdict : d->verdict,
+					hw ? d->hw_port : d->port,
+					hw ? d->hw_fast : d->fast);
+	}
+}
+
+/*
+ * One burst of the kinds in @p ks received on port 0: each packet's
+ * verdict and bytes as alone, the forwarded ones out of their port in
+ * order, the dropped in the context in order, the drop counters the
+ * sum, and the slow path taken by the other packets only.
+ */
+static void
+check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
+		int hw)
+{
+	static uint8_t buf[FRAME_MAX];
+	uint64_t want[FWD_NB_REASONS] = { 0 }, before[FWD_NB_REASONS];
+	struct rte_mbuf *pkts[FWD_BURST_MAX], *orig[FWD_BURST_MAX];
+	struct app_port_ctr *ic = &run.ctr.port[0];
+	uint16_t at[FU_PORTS] = { 0 }, slow = 0, nd = 0, i, j, p;
+	unsigned int k;
+
+	memcpy(before, ic->drops, sizeof(before));
+	for (i = 0; i < n; i++)
+		pkts[i] = orig[i] = packet(ks[i]);
+	fu_decide(&run, 0, pkts, n);
+	take_outputs();
+	for (i = 0; i < n; i++) {
+		const int v = ref_verdict[hw][ks[i]];
+		const int port = ref_port[hw][ks[i]];
+
+		k = ks[i];
+		slow += !(hw ? kinds[k].hw_fast : kinds[k].fast);
+		if (v < FWD_NB_REASONS) {
+			want[v]++;
+			/* Classified drops wait in the context, in order
+			 * (with copy-break, as their copy). */
+			if (v != FWD_TRUNCATED && v != FWD_FRAG_FAIL) {
+				if (nd >= run.c.nd || run.c.why[nd] != v ||
+						(fc->t.copybreak == 0 &&
+						 run.c.drop[nd] != orig[i]) ||
+						run.c.drop[nd]->pkt_len !=
+						frame_len[k] ||
+						memcmp(rte_pktmbuf_read(
+							run.c.drop[nd], 0,
+							frame_len[k], buf),
+							frame[k],
+							frame_len[k]) != 0)
+					fail_msg("lookup %d: %s at %u of %u: "
+							"not dropped as %d in "
+							"order", fc->t.lookup,
+							kinds[k].name, i, n, v);
+				nd++;
+			}
+			continue;
+		}
+		/* Copy-broken: a small packet of one segment leaves as an
+		 * npool packet, any other in its RX mbuf. */
+		if (v == FWD_PASS && at[port] < nout[port] &&
+				(outs[port][at[port]]->pool != pool) !=
+				(fc->t.copybreak >= frame_len[k] &&
+				 kinds[k].shape != CHAIN))
+			fail_msg("%s at %u: copy-broken %d, copy-break %u",
+					kinds[k].name, i,
+					outs[port][at[port]]->pool != pool,
+					fc->t.copybreak);
+		for (p = 0; p < FU_PORTS; p++) {
+			if (ref_nout[hw][k][p] == 0)
+				continue;
+			if (at[p] + ref_nout[hw][k][p] > nout[p])
+				fail_msg("lookup %d: %s at %u of %u: not out "
+						"of port %u", fc->t.lookup,
+						kinds[k].name, i, n, p);
+			j = at[p];
+			at[p] += ref_nout[hw][k][p];
+			if (outs[p][j]->pkt_len != ref_len[hw][k][p] ||
+					memcmp(rte_pktmbuf_read(outs[p][j], 0,
+						ref_len[hw][k][p], buf),
+						ref_out[hw][k][p],
+						ref_len[hw][k][p]) != 0)
+				fail_msg("lookup %d: %s at %u of %u: bytes "
+						"differ on port %u",
+						fc->t.lookup, kinds[k].name, i,
+						n, p);
+		}
+	}
+	for (j = 0; j < FU_PORTS; j++)
+		assert_int_equal(at[j], nout[j]);
+	assert_int_equal(nd, run.c.nd);
+	if (run.c.nslow != slow)
+		fail_msg("lookup %d: the slow path took %u of %u, want %u",
+				fc->t.lookup, run.c.nslow, n, slow);
+	for (j = 0; j < FWD_NB_REASONS; j++)
+		assert_true(ic->drops[j] - before[j] == want[j]);
+	fu_drops(&run);
+	free_outputs();
+}
+
+/* Every 4-tuple of kinds, then a tail of 0..4 packets, with the
+ * offload off and on. */
+static void
+check_lookup(enum fwd_lookup lookup)
+{
+	unsigned int ks[8], t, j, n;
+	struct fwd_conf fc;
+	int hw;
+
+	fu_conf_init(&fc, lookup, 0xf, routes4, routes6);
+	fu_conf_mroutes(&fc, mroutes);
+	fu_conf_portmask(&fc, 0x7);
+	for (t = 0; t < NB_KINDS; t++)
+		build(t);
+	for (hw = 0; hw < 2; hw++) {
+		fc.t.cksum_hw = (uint64_t)hw;
+		fu_run_init(&run, &fc);
+		reference(hw);
+	}
+	for (t = 0; t < NB_KINDS * NB_KINDS * NB_KINDS * NB_KINDS; t++) {
+		for (j = 0, n = t; j < 4; j++, n /= NB_KINDS)
+			ks[j] = n % NB_KINDS;
+		n = 4 + t % 5;
+		for (j = 4; j < n; j++)
+			ks[j] = (ks[j - 4] + j) % NB_KINDS;
+		/* Port 0 summing, then taking its PMD's word. */
+		hw = t & 1;
+		fc.t.cksum_hw = (uint64_t)hw;
+		check_burst(&fc, ks, (uint16_t)n, hw);
+	}
+	fwd_mroutes_free(&fc);
+	fwd_routes_free(&fc);
+	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
+}
+
+static void
+test_pass_agrees_with_one_by_one_lpm(void **state __rte_unused)
+{
+	check_lookup(FWD_LOOKUP_LPM);
+}
+
+static void
+test_pass_agrees_with_one_by_one_fib(void **state __rte_unused)
+{
+	check_lookup(FWD_LOOKUP_FIB);
+}
+
+static unsigned int
+kind_of(const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < NB_KINDS && strcmp(kinds[k].name, name) != 0; k++)
+		;
+	assert_true(k < NB_KINDS);
+	return k;
+}
+
+/* Full bursts of plain packets of both families, and a burst where
+ * every packet has GOOD (the pass takes the PMD's word for all). */
+static void
+test_full_bursts(void **state __rte_unused)
+{
+	unsigned int ks[FWD_BURST_MAX], i;
+	const unsigned int p4 = kind_of("plain4"), p6 = kind_of("plain6");
+	const unsigned int good = kind_of("bad-csum-pmd-good");
+	struct fwd_conf fc;
+
+	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
+	fu_conf_mroutes(&fc, mroutes);
+	fu_conf_portmask(&fc, 0x7);
+	for (i = 0; i < NB_KINDS; i++)
+		build(i);
+	fu_run_init(&run, &fc);
+	reference(0);
+	for (i = 0; i < FWD_BURST_MAX; i++)
+		ks[i] = i % 2 ? p6 : p4;
+	check_burst(&fc, ks, FWD_BURST_MAX, 0);
+	for (i = 0; i < FWD_BURST_MAX; i++)
+		ks[i] = p6;
+	check_burst(&fc, ks, FWD_BURST_MAX, 0);
+	fc.t.cksum_hw = 1;
+	fu_run_init(&run, &fc);
+	reference(1);
+	for (i = 0; i < FWD_BURST_MAX; i++)
+		ks[i] = good;
+	check_burst(&fc, ks, FWD_BURST_MAX, 1);
+	fwd_mroutes_free(&fc);
+	fwd_routes_free(&fc);
+}
+
+/* A default route: an address without a route leaves by it, in the
+ * pass (the tbl24 entry is empty: the default is taken in line). */
+static void
+test_default_route(void **state __rte_unused)
+{
+	struct rte_mbuf *m, *out = NULL;
+	struct fwd_conf fc;
+	uint16_t port = 9;
+
+	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, "R0.0.0.0/0 3\nR10.0.0.0/8 2\n",
+			routes6);
+	build(kind_of("no-route4"));
+	fu_run_init(&run, &fc);
+	m = packet(kind_of("no-route4"));
+	assert_int_equal(fu_decide1(&run, 0, m, &port, &out), FWD_PASS);
+	assert_int_equal(port, 3);
+	assert_int_equal(run.c.nslow, 0);
+	rte_pktmbuf_free(out);
+	fwd_routes_free(&fc);
+}
+
+/*
+ * The router's own IPv4 address as a source (--port-addr): the pass
+ * leaves a source whose last octet is one of its addresses' to the slow
+ * path, which drops the router's own as martian_src and forwards another
+ * that ends so.
+ */
+static void
+test_own_source(void **state __rte_unused)
+{
+	static const uint8_t own[4] = { 192, 0, 2, 1 }, other[4] = {
+		198, 19, 7, 1 };
+	const unsigned int k = kind_of("plain4");
+	struct rte_mbuf *m, *out = NULL;
+	struct fwd_addrs addrs;
+	struct fwd_conf fc;
+	uint16_t port = 9;
+	uint8_t *ip;
+
+	fwd_addr_init(&addrs);
+	assert_int_equal(fwd_addr_parse(&addrs, "2,192.0.2.1/24"), 0);
+	fu_conf_init_addrs(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6, &addrs);
+	fu_run_init(&run, &fc);
+	build(k);
+	ip = frame[k] + RTE_ETHER_HDR_LEN;
+	assert_memory_equal(ip + 12, own, 4);
+	m = packet(k);
+	assert_int_equal(fu_decide1(&run, 0, m, &port, &out),
+			FWD_MARTIAN_SRC);
+	assert_int_equal(run.c.nslow, 1);
+	fu_drops(&run);
+	/* Another source ending in .1: forwarded, by the slow path. */
+	memcpy(ip + 12, other, 4);
+	memset(ip + 10, 0, 2);
+	memcpy(ip + 10, &(uint16_t){ (uint16_t)~rte_raw_cksum(ip, 20) }, 2);
+	m = packet(k);
+	assert_int_equal(fu_decide1(&run, 0, m, &port, &out), FWD_PASS);
+	assert_int_equal(port, 1);
+	assert_int_equal(run.c.nslow, 1);
+	rte_pktmbuf_free(out);
+	fwd_routes_free(&fc);
+}
+
+/*
+ * Copy-break in the pass (--copybreak 256): each packet of up to 256
+ * bytes leaves as an npool packet with the bytes it has without
+ * copy-break, its RX mbuf back in the pool; the longer ones leave as
+ * they came; nothing leaks.
+ */
+static void
+test_copybreak_in_pass(void **state __rte_unused)
+{
+	static const char *const names[] = {
+		"plain4", "padded4", "plain6", "ttl1", "options", "fragment",
+		"chain", "plain4-port2",
+	};
+	unsigned int ks[RTE_DIM(names)], i, copied = 0;
+	struct npool_rx_stats before, after;
+	struct fwd_conf fc;
+
+	assert_int_equal(ut_npool_init(0, 0, 0, 0), 0);
+	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
+	fu_conf_mroutes(&fc, mroutes);
+	fu_conf_portmask(&fc, 0x7);
+	for (i = 0; i < NB_KINDS; i++)
+		build(i);
+	fu_run_init(&run, &fc);
+	reference(0);
+	for (i = 0; i < RTE_DIM(names); i++) {
+		ks[i] = kind_of(names[i]);
+		copied += frame_len[ks[i]] <= 256 &&
+			kinds[ks[i]].shape != CHAIN;
+	}
+	fc.t.copybreak = 256;
+	npool_rx_stats_sum(&before);
+	check_burst(&fc, ks, RTE_DIM(names), 0);
+	npool_rx_stats_sum(&after);
+	assert_int_equal(after.copybreak_copied - before.copybreak_copied,
+			copied);
+	fwd_mroutes_free(&fc);
+	fwd_routes_free(&fc);
+	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
+	ut_teardown_check(NULL);
+}
+
+/*
+ * The 20-byte checksum test against rte_raw_cksum(): random headers,
+ * each also with its checksum made right, plus the edge sums (all
+ * zero: 0, not valid; all 0xff: 0xffff, valid; carries out of every
+ * 32-bit add).
+ */
+static void
+test_cksum_against_rte(void **state __rte_unused)
+{
+	uint8_t h[20];
+	unsigned int i, k, valid = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	for (i = 0; i < 200000; i++) {
+		const struct rte_ipv4_hdr *ip = (const void *)h;
+
+		for (k = 0; k < sizeof(h); k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Mostly 0xff bytes one time in four: long carries. */
+			h[k] = (i & 3) == 0 && (x & 7) ? 0xff : (uint8_t)x;
+		}
+		if (i & 1) {
+			/* Make it right: the field holds ~sum of the rest. */
+			h[10] = h[11] = 0;
+			memcpy(&h[10], &(uint16_t){ (uint16_t)~rte_raw_cksum(h,
+					sizeof(h)) }, 2);
+		}
+		assert_int_equal(fwd_ipv4_cksum_ok(ip, sizeof(h)),
+				rte_raw_cksum(h, sizeof(h)) == 0xffff);
+		valid += fwd_ipv4_cksum_ok(ip, sizeof(h));
+	}
+	/* Every made-right header, and few of the others (the mostly
+	 * 0xff ones among them: all 0xff sums to 0xffff). */
+	assert_true(valid >= 100000 && valid < 110000);
+	memset(h, 0, sizeof(h));
+	assert_false(fwd_ipv4_cksum_ok((const void *)h, sizeof(h)));
+	memset(h, 0xff, sizeof(h));
+	assert_true(fwd_ipv4_cksum_ok((const void *)h, sizeof(h)));
+}
+
+static int
+setup(void **state __rte_unused)
+{
+	pool = rte_pktmbuf_pool_create("ut_fwd_pass", 511, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	return pool == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state __rte_unused)
+{
+	rte_mempool_free(pool);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+				test_pass_agrees_with_one_by_one_lpm, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(
+				test_pass_agrees_with_one_by_one_fib, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(test_full_bursts, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(test_default_route, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(test_own_source, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(test_copybreak_in_pass, setup,
+				teardown),
+		cmocka_unit_test(test_cksum_against_rte),
+	};
+
+	return UT_MAIN("ut_fwd_pass", tests);
+}
