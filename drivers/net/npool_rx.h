@@ -135,37 +135,47 @@ int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
 		struct rte_mbuf *const *pkts, uint16_t n, uint16_t copybreak);
 
 /**
- * @internal Copy @p m (a single whole segment of @p len bytes, rearm
- * word @p w) into the next tiny packet of @p cb, which is returned:
- * what npool_rx_copybreak() keeps of the metadata, and the data.
+ * @internal Copy @p m (a single whole segment of @p len bytes, at most
+ * cb->copybreak, refcnt 1, rearm word @p w) into the next tiny packet of
+ * @p cb, which is returned, its data at *@p data: what
+ * npool_rx_copybreak() keeps of the metadata, and the data. For a loop
+ * that has made npool_rx_copybreak_pkt()'s tests itself.
  */
 static __rte_always_inline struct rte_mbuf *
 npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
-		uint32_t len, uint64_t w)
+		uint32_t len, uint64_t w, char **data)
 {
-	const size_t desc = offsetof(struct rte_mbuf, hash) +
-		sizeof(m->hash) - offsetof(struct rte_mbuf, packet_type);
+	/* ol_flags up to vlan_tci_outer: 30 bytes in two 16-byte copies
+	 * that overlap (buf_len after them stays d's). */
+	const size_t meta = offsetof(struct rte_mbuf, ol_flags);
+	const size_t meta2 = offsetof(struct rte_mbuf, vlan_tci_outer) +
+		sizeof(m->vlan_tci_outer) - 16;
+	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
 	struct rte_mbuf *d = cb->obj[cb->nd];
 	const char *s = rte_pktmbuf_mtod(m, const char *);
+	uint64_t rearm, odd;
 	char *t;
-	uint64_t rearm;
 	uint32_t o;
 
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, buf_len) != meta2 + 16 ||
+			meta2 < meta || meta2 > meta + 16);
 	/* The rearm word in one store, the port (its top 16 bits) m's. */
 	rearm = cb->rearm | (w & (UINT64_C(0xffff) << 48));
 	memcpy((char *)d + offsetof(struct rte_mbuf, data_off), &rearm,
 			sizeof(rearm));
-	/* packet_type, pkt_len, data_len, vlan_tci and hash side by side
-	 * (the PMDs' rx_descriptor_fields1): one copy. */
-	memcpy((char *)d + offsetof(struct rte_mbuf, packet_type),
-			(const char *)m + offsetof(struct rte_mbuf, packet_type),
-			desc);
-	d->ol_flags = m->ol_flags & ~(RTE_MBUF_F_EXTERNAL |
-			RTE_MBUF_F_INDIRECT);
-	d->vlan_tci_outer = m->vlan_tci_outer;
+	/* ol_flags, packet_type, pkt_len, data_len, vlan_tci, hash (the
+	 * PMDs' rx_descriptor_fields1) and vlan_tci_outer as they are. */
+	memcpy((char *)d + meta, (const char *)m + meta, 16);
+	memcpy((char *)d + meta2, (const char *)m + meta2, 16);
 	d->tx_offload = 0;
 	/* Dynamic fields (RX timestamp, ...) go with their flags. */
 	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
+	/* Whether the RX mbufs are all direct and of one pool: OR the
+	 * differences, test once at the end. The copy is direct. */
+	odd = m->ol_flags & ext;
+	if (unlikely(odd != 0))
+		d->ol_flags &= ~ext;
+	cb->odd |= ((uintptr_t)m->pool ^ cb->mp) | odd;
 	/* The data in fixed 32-byte copies, the last one ending at @p len
 	 * (overlapping the one before): no size dispatch, no byte past
 	 * @p len. A minimum frame is two copies. */
@@ -178,10 +188,7 @@ npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
 	} else {
 		memcpy(t, s, len);
 	}
-	/* Whether the RX mbufs are all direct and of one pool: OR the
-	 * differences, test once at the end. */
-	cb->odd |= ((uintptr_t)m->pool ^ cb->mp) |
-		(m->ol_flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
+	*data = t;
 	cb->done[cb->nd++] = m;
 	return d;
 }
@@ -202,6 +209,7 @@ npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
 	const uint64_t want = (uint64_t)NPOOL_PKT_RC_SEGS_ONE << 16;
 	const uint64_t rc_segs = UINT64_C(0xffffffff) << 16;
 	const uint32_t len = m->pkt_len;
+	char *data;
 	uint64_t w;
 
 	/* data_off, refcnt, nb_segs, port: one load. */
@@ -209,7 +217,7 @@ npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
 	if (!((len <= cb->copybreak) & (m->data_len == len) &
 			((w & rc_segs) == want)))
 		return m;
-	return npool_rx_copybreak_copy_pvt(cb, m, len, w);
+	return npool_rx_copybreak_copy_pvt(cb, m, len, w, &data);
 }
 
 /**

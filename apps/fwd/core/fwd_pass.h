@@ -89,6 +89,8 @@ struct fwd_pass_k {
 
 /** What the checks of one packet read, for its rewrite. */
 struct fwd_fast4 {
+	uint64_t rearm; /**< data_off, refcnt, nb_segs, port */
+	uint32_t len;   /**< pkt_len (data_len: one segment) */
 	uint8_t *p;     /**< the frame */
 	fwd_v16 h;      /**< its first 16 bytes */
 	uint32_t w;     /**< IP bytes 8..11: TTL, protocol, checksum */
@@ -152,6 +154,8 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 			offsetof(struct rte_mbuf, port) !=
 			offsetof(struct rte_mbuf, data_off) + 6);
 	memcpy(&rearm, &m->data_off, sizeof(rearm));
+	f->rearm = rearm;
+	f->len = len;
 	p = (uint8_t *)m->buf_addr + (uint16_t)rearm;
 	/* A frame shorter than the headers read, or longer than MTU + 14
 	 * (it holds no IP packet within the MTU): read in its place. */
@@ -213,10 +217,12 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	fwd_v16 mac;
 	uint32_t w;
 
-	if (cb != NULL) {
-		m = npool_rx_copybreak_pkt(cb, m);
-		p = rte_pktmbuf_mtod(m, uint8_t *);
-	}
+	/* Copy-break: the tests npool_rx_copybreak_pkt() makes that the
+	 * checks have not, refcnt 1 and the length. */
+	if (cb != NULL && f->len <= cb->copybreak &&
+			(uint16_t)(f->rearm >> 16) == 1)
+		m = npool_rx_copybreak_copy_pvt(cb, m, f->len, f->rearm,
+				(char **)&p);
 	/* Both MACs in one store, EtherType and version/IHL kept. */
 	memcpy(&mac, tx->port[hop].eth16, sizeof(mac));
 	mac |= f->h & keep;
@@ -302,6 +308,8 @@ fwd_fast4_reload(const struct rte_mbuf *m, struct fwd_fast4 *f)
 {
 	uint16_t tot;
 
+	memcpy(&f->rearm, &m->data_off, sizeof(f->rearm));
+	f->len = m->pkt_len;
 	f->p = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(&f->h, f->p, sizeof(f->h));
 	memcpy(&f->w, f->p + RTE_ETHER_HDR_LEN + 8, sizeof(f->w));
