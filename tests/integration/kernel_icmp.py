@@ -17,8 +17,11 @@ to A are compared: type, code, the MTU field, source address and the
 quoted bytes (oracle.icmp_error_fields(), checksums checked), and both
 against the case's hand-written expectation (type, code, MTU, quote
 length). Fields left out: the IPv4 header's ID and options (Linux echoes
-the packet's options, npool-fwd does not: docs/npool-fwd.md), IPv6 flow
-label (Linux's auto flow labels).
+the packet's options, npool-fwd does not: docs/apps/npool-fwd.md), IPv6
+flow label (Linux's auto flow labels). For the cases a router forwards
+(padded frames: Linux trims them, pskb_trim_rcsum()), what B receives
+(peer_tools.py raw-capture) is compared too: one frame of exactly the
+expected IP bytes, from both routers.
 
 Two things of the set-up, not of the routers, that the cases work
 around: Linux's ip_error() shares the per-destination tokens with the
@@ -124,35 +127,68 @@ class Run:
                                self.fwd.tail())
 
     def exchange(self, t, cases):
-        """Each case's frame from A; the ICMP errors A got for each."""
-        p = subprocess.run(t.cmd('a', [sys.executable, TOOLS,
-                                       'raw-exchange', t.ifs['a'],
-                                       str(WAIT_S)]),
-                           input='\n'.join(c.frame.hex()
-                                           for c in cases).encode(),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=60)
-        if p.returncode != 0:
-            raise RuntimeError('raw-exchange: ' + p.stderr.decode())
+        """Each case's frame from A; the ICMP errors A got for each, and
+        every frame B received meanwhile."""
+        cap = subprocess.Popen(t.cmd('b', [sys.executable, TOOLS,
+                                           'raw-capture', t.ifs['b']]),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+        try:
+            if cap.stdout.readline().strip() != b'ready':
+                raise RuntimeError('raw-capture did not start: ' +
+                                   cap.stderr.read().decode())
+            p = subprocess.run(t.cmd('a', [sys.executable, TOOLS,
+                                           'raw-exchange', t.ifs['a'],
+                                           str(WAIT_S)]),
+                               input='\n'.join(c.frame.hex()
+                                               for c in cases).encode(),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=60)
+            if p.returncode != 0:
+                raise RuntimeError('raw-exchange: ' + p.stderr.decode())
+            out, err = cap.communicate(b'', timeout=30)
+        finally:
+            if cap.poll() is None:
+                cap.kill()
+                cap.wait()
         got = json.loads(p.stdout.decode().splitlines()[-1])['frames']
+        at_b = [bytes.fromhex(h) for h in
+                json.loads(out.decode().splitlines()[-1])['frames']]
         return [[f for f in (oracle.icmp_error_fields(bytes.fromhex(h))
                              for h in seen) if f is not None]
-                for seen in got]
+                for seen in got], at_b
 
     def run(self):
         for t in (self.kern, self.fwdt):
             self.create(t)
         self.kernel_router()
         self.npool_router()
-        res = {}
+        res, at_b = {}, {}
         for name, t in (('kernel', self.kern), ('npool-fwd', self.fwdt)):
             cases = icmp_cases.icmp_cases(
                 oracle.mac_bytes(t.macs['a']), oracle.mac_bytes(t.macs['r0']))
-            res[name] = self.exchange(t, cases)
+            res[name], at_b[name] = self.exchange(t, cases)
         same = konly = 0
         for i, c in enumerate(cases):
             k, n = res['kernel'][i], res['npool-fwd'][i]
             want = c.expect
+            if want[0] == 'fwd':
+                # One frame of the IP bytes at B, no padding after them.
+                l3 = want[1]
+                seen = {r: [len(f) - 14 for f in at_b[r]
+                            if f[14:14 + len(l3)] == l3]
+                        for r in at_b}
+                ok_want = not k and not n and all(
+                    v == [len(l3)] for v in seen.values())
+                shown = 'forwarded, %d bytes of IP at B' % len(l3)
+                same += ok_want
+                line = '%-26s %s' % (c.name, shown)
+                if ok_want:
+                    harness.log('  ok   ' + line + ': kernel == npool-fwd')
+                else:
+                    self.fail(line + ': errors kernel %s, npool-fwd %s; IP '
+                              'lengths at B %s' % (k, n, seen))
+                continue
             if want[0] == 'none':
                 ok_want = not k and not n
                 shown = 'no error'

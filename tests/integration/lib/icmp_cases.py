@@ -6,15 +6,16 @@ from docs/npool-fwd.md and RFC 1812 / RFC 4443."""
 import struct
 
 from edgecases import Case
-from packets import eth, inet_csum, ipv4, ipv6, udp, v6addr
+from packets import eth, inet_csum, ipv4, ipv6, pad60, udp, v6addr
 
 
 # ICMP errors the router owes (npool-fwd with --port-addr and the kernel
 # alike): A (198.18.1.2 / 2001:2:0:1::2) sends into port 0 (198.18.1.1 /
 # 2001:2:0:1::1), B's network is behind port 1, whose egress MTU is
 # ICMP_MTU; nothing else is routed. A case expects ('icmp', type, code,
-# mtu field, quoted bytes) from 198.18.1.1 / 2001:2:0:1::1 back to A, or
-# ('none',): no error.
+# mtu field, quoted bytes) from 198.18.1.1 / 2001:2:0:1::1 back to A,
+# ('none',): no error, or ('fwd', L3): no error, and B gets one frame
+# of these IP bytes and nothing after them (Ethernet padding removed).
 ICMP_MTU = 1400
 ICMP_A4, ICMP_B4, ICMP_GW4 = '198.18.1.2', '198.18.2.2', '198.18.1.1'
 ICMP_A6, ICMP_B6 = '2001:2:0:1::2', '2001:2:0:2::2'
@@ -48,6 +49,16 @@ def icmp_cases(a_mac, r0_mac):
     big = udp(bytes(range(256)) * 4)            # 1032 bytes
     a4, b4, a6, b6 = ICMP_A4, ICMP_B4, ICMP_A6, ICMP_B6
     ttl1 = ipv4(a4, b4, ttl=1)
+    # A pure TCP ACK (40 bytes of IP) and an IPv6 packet with 2 bytes of
+    # payload (42): Ethernet pads both to 60 bytes.
+    ack = struct.pack('!HHIIBBHHH', 40000, 80, 1, 2, 5 << 4, 0x10, 512, 0,
+                      0)
+
+    def ack4(ttl, ident):
+        return ipv4(a4, b4, ack, ttl=ttl, proto=6, ident=ident)
+
+    def nn6(hlim):
+        return ipv6(a6, b6, b'\x01\x02', hlim=hlim, nh=59)
     cases = [
         # First: Linux's ip_error() limits no-route errors with the
         # per-destination tokens icmp_ratelimit 0 leaves empty.
@@ -85,5 +96,12 @@ def icmp_cases(a_mac, r0_mac):
          ('icmp', 1, 0, 0, 53)),
         ('v6-above-mtu', e(ipv6(a6, b6, udp(bytes(1400))), True),
          ('icmp', 2, 0, ICMP_MTU, q6(1448))),
+        # Padded frames: forwarded without the padding, and an error
+        # quotes the IP packet, not the padding.
+        ('v4-padded-fwd', pad60(e(ack4(64, 0x7701))),
+         ('fwd', ack4(63, 0x7701))),
+        ('v4-ttl1-padded', pad60(e(ack4(1, 0x7702))), ('icmp', 11, 0, 0, 40)),
+        ('v6-padded-fwd', pad60(e(nn6(64), True)), ('fwd', nn6(63))),
+        ('v6-hlim1-padded', pad60(e(nn6(1), True)), ('icmp', 3, 0, 0, 42)),
     ]
     return [Case(n, f, x) for n, f, x in cases]

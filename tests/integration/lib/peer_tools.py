@@ -38,6 +38,9 @@ saw, and every wait is bounded by a timeout (python3 stdlib only).
                                         (AF_PACKET), each followed by WAIT s
                                         of listening: per frame, the frames
                                         that came in (hex) meanwhile
+  raw-capture IFACE                     prints "ready", then every frame
+                                        IFACE receives until stdin
+                                        closes (hex, as JSON)
   tcp-flows-source FAM ADDR PORT FLOWS BYTES PPS TIMEOUT
                                         BYTES over each of FLOWS
                                         connections, 1 KiB writes
@@ -53,6 +56,7 @@ FAM is 4 or 6.
 import hashlib
 import json
 import random
+import select
 import selectors
 import socket
 import struct
@@ -350,6 +354,24 @@ def raw_exchange(iface, wait):
     out({'frames': got})
 
 
+def raw_capture(iface):
+    """Every frame IFACE receives from the moment 'ready' is printed until
+    stdin closes, as hex."""
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((iface, 0))
+    print('ready', flush=True)
+    got = []
+    while True:
+        r, _, _ = select.select([s, sys.stdin], [], [], 1.0)
+        if s in r:
+            data, addr = s.recvfrom(65536)
+            if addr[2] != socket.PACKET_OUTGOING:
+                got.append(data.hex())
+        if sys.stdin in r and not sys.stdin.readline():
+            break
+    out({'frames': got})
+
+
 TOOLS = {
     'tcp-sink': (tcp_sink, 4),
     'tcp-source': (tcp_source, 5),
@@ -360,6 +382,7 @@ TOOLS = {
     'tcp-flows-sink': (tcp_flows_sink, 5),
     'tcp-flows-source': (tcp_flows_source, 7),
     'raw-exchange': (raw_exchange, 2),
+    'raw-capture': (raw_capture, 1),
 }
 
 
