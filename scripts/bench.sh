@@ -31,14 +31,20 @@
 #               instruction budget of the fwd path (every run with fwd)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
 #               retain drop fwd)
+#   NATIVE=1    the fwd rows also on -march=native builds of npool-fwd
+#               and l3fwd (below)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
 #
-# -march: DPDK's pkg-config (Debian) adds -march=corei7 after the
-# project's c_args, so -Dc_args=-march=native alone would be overridden.
-# For native the script points meson at a copy of libdpdk.pc whose
-# -march=corei7 reads -march=native (-Dpkg_config_path); when the compiler
-# rejects -march=native it keeps DPDK's baseline. Either way it prints the
-# -march that reaches the compiler. Delete BUILD_DIR to reconfigure.
+# -march: the build is DPDK's baseline (Debian's pkg-config adds
+# -march=corei7 after the project's c_args), as a user's default build.
+# NATIVE=1 also builds npool's apps and DPDK's l3fwd with -march=native
+# (BUILD_DIR/native; meson pointed at a copy of libdpdk.pc whose
+# -march=corei7 reads -march=native, -Dpkg_config_path, since
+# -Dc_args=-march=native alone would be overridden) and runs the fwd rows
+# again on them, their case names ending in "native". When the compiler
+# rejects -march=native NATIVE=1 says so and runs the baseline only.
+# Either way the header prints the -march that reaches the compiler.
+# Delete BUILD_DIR to reconfigure.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,26 +75,47 @@ native_pc() {
 	done
 }
 
+# configure DIR [native]: a release build of the tree in DIR, DPDK's
+# baseline -march or (native) -march=native.
 configure() {
-	local opts=(-Dbuildtype=release -Dbench=true -Dtests=true)
+	local dir=$1 opts=(-Dbuildtype=release -Dbench=true -Dtests=true)
 
-	if echo 'int main(void) { return 0; }' |
-			cc -march=native -x c - -o /dev/null 2>/dev/null; then
-		native_pc "$build/dpdk-native-pc"
+	if [ "${2:-}" = native ]; then
+		native_pc "$dir/dpdk-native-pc"
 		opts+=(-Dc_args=-march=native
-			"-Dpkg_config_path=$build/dpdk-native-pc")
-	else
-		echo "bench.sh: the compiler rejects -march=native:" \
-			"DPDK's baseline" >&2
+			"-Dpkg_config_path=$dir/dpdk-native-pc")
 	fi
-	mkdir -p "$build"
-	meson setup "$build" "$root" "${opts[@]}" >"$build/setup.log" 2>&1 || {
-		cat "$build/setup.log" >&2
+	mkdir -p "$dir"
+	meson setup "$dir" "$root" "${opts[@]}" >"$dir/setup.log" 2>&1 || {
+		cat "$dir/setup.log" >&2
 		exit 1
 	}
 }
 
-[ -f "$build/build.ninja" ] || configure
+native=
+if [ "${NATIVE:-0}" != 0 ] && [[ " $benches " == *" fwd "* ]]; then
+	if echo 'int main(void) { return 0; }' |
+			cc -march=native -x c - -o /dev/null 2>/dev/null; then
+		native=$build/native
+	else
+		echo "bench.sh: the compiler rejects -march=native: NATIVE=1" \
+			"ignored" >&2
+	fi
+fi
+
+[ -f "$build/build.ninja" ] || configure "$build"
+# A build dir of the days when the bench built -march=native: back to the
+# baseline (NATIVE=1 builds its own).
+if [ -d "$build/dpdk-native-pc" ]; then
+	meson configure "$build" -Dc_args= -Dpkg_config_path= \
+		>"$build/setup.log" 2>&1
+	rm -rf "$build/dpdk-native-pc"
+fi
+if [ -n "$native" ]; then
+	[ -f "$native/build.ninja" ] || configure "$native" native
+	ninja -C "$native" apps/fwd/npool-fwd >"$native/bench-build.log" \
+		2>&1 || { cat "$native/bench-build.log" >&2; exit 1; }
+fi
 progs=()
 for b in $alloc_benches; do
 	progs+=("tests/bench/npool-bench-$b")
@@ -102,10 +129,8 @@ ninja -C "$build" "${progs[@]}" >"$build/bench-build.log" 2>&1 || {
 # The -march the compiler really got: the last one on a bench compile.
 march=$(grep -A3 'bench_frag.c.o:' "$build/build.ninja" |
 	grep -o -- '-march=[a-z0-9_-]*' | tail -1 || true)
-case $march in
-*native) mode="native (-O3 $march)" ;;
-*) mode="DPDK baseline (-O3 ${march:-?})" ;;
-esac
+mode="DPDK baseline (-O3 ${march:-?})"
+[ -n "$native" ] && mode+="; fwd rows also -march=native (NATIVE=1)"
 
 out=$build/bench
 mkdir -p "$out"
@@ -217,8 +242,6 @@ if [ -n "$app_benches" ]; then
 		--fwd "$build/apps/fwd/npool-fwd" --out "$out"
 		--l3fwd-dir "$build/l3fwd" --only "$app_benches" --plot
 		--json "$rows")
-	[ -d "$build/dpdk-native-pc" ] &&
-		app_args+=(--pkg-config-path "$build/dpdk-native-pc")
 	[ -n "$quick" ] && app_args+=(--quick)
 	[ -n "${ROUNDS:-}" ] && app_args+=(--rounds "$ROUNDS")
 	if [ -z "$huge_dir" ]; then
@@ -233,6 +256,29 @@ if [ -n "$app_benches" ]; then
 		echo "bench.sh: tests/bench/apps_bench.py failed:" >&2
 		tail -20 "$out/apps.log" >&2
 		exit 1
+	fi
+	# NATIVE=1: the fwd rows again, npool-fwd and l3fwd -march=native.
+	if [ -n "$native" ]; then
+		echo | tee -a "$table"
+		nat_args=(--fwd "$native/apps/fwd/npool-fwd" --out "$out/native"
+			--l3fwd-dir "$native/l3fwd" --only fwd --json "$rows"
+			--pkg-config-path "$native/dpdk-native-pc"
+			--build-label native --no-header)
+		[ -n "$quick" ] && nat_args+=(--quick)
+		[ -n "${ROUNDS:-}" ] && nat_args+=(--rounds "$ROUNDS")
+		if [ -n "$huge_dir" ]; then
+			nat_args+=(--mem huge --huge-dir "$huge_dir")
+		else
+			nat_args+=(--mem nohuge)
+		fi
+		if ! python3 "$root/tests/bench/apps_bench.py" \
+				"${nat_args[@]}" 2>"$out/apps-native.log" |
+				tee -a "$table"; then
+			echo "bench.sh: tests/bench/apps_bench.py (native)" \
+				"failed:" >&2
+			tail -20 "$out/apps-native.log" >&2
+			exit 1
+		fi
 	fi
 fi
 
@@ -298,10 +344,10 @@ fi
 
 # ---- The instruction budget of the fwd path, every run (issue 17) ------
 # Instructions per packet per stage, npool-fwd --copybreak 0 and 256 and
-# l3fwd-lpm, pcap -> null 64 B (tests/bench/apps_budget.py): counted,
-# so it holds on a busy machine where the Mpps do not. Needs valgrind;
-# built in BUILD/cg (-O3 -g, DPDK's baseline -march: valgrind decodes no
-# AVX-512).
+# l3fwd-lpm, pcap -> null, on the three frame sets of the fwd rows (QUICK=1:
+# the 64 B one) (tests/bench/apps_budget.py): counted, so it holds on a
+# busy machine where the Mpps do not. Needs valgrind; built in BUILD/cg
+# (-O3 -g, DPDK's baseline -march: valgrind decodes no AVX-512).
 budget_json=$out/budget.json
 rm -f "$budget_json" "$out/budget.txt"
 if [[ " $app_benches " == *" fwd "* ]] && [ "${CALLGRIND:-1}" != 0 ]; then
@@ -310,6 +356,7 @@ if [[ " $app_benches " == *" fwd "* ]] && [ "${CALLGRIND:-1}" != 0 ]; then
 		echo
 		python3 "$root/tests/bench/apps_budget.py" --build "$cg_build" \
 			--l3fwd-dir "$build/l3fwd-baseline" \
+			${quick:+--frames udp64} \
 			--out "$budget_json" | tee "$out/budget.txt" ||
 			echo "bench.sh: apps_budget.py failed" >&2
 	else

@@ -26,7 +26,8 @@ Lcores (the machine has 2 cores; DPDK lcore N is a thread, cpu M a core):
 
 import os
 
-from apps_frames import write_em6_rules, write_em_rules
+from apps_frames import (FRAME_SETS, write_em6_rules,  # noqa: F401
+                         write_em_rules)
 
 # Pool size of every tool, as npool's apps and l3fwd size theirs (8192):
 # testpmd would make one of ~160k mbufs, which a cache-0 FIFO ring walks
@@ -50,6 +51,7 @@ SEED_LC = 'issue 11 two lcores'
 SEED_FIB = 'issue 11 fib'
 SEED_EM = 'issue 20 em'
 SEED_FLOOD = 'issue 20 TTL-1 flood'
+SEED_FRAMES = 'issue 27 frame sets'
 
 MEM_LABEL = {'huge': 'hugepages', 'nohuge': 'no-huge'}
 
@@ -323,8 +325,13 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
             ('testpmd rxonly', 'testpmd',
              lambda nl: b.testpmd(null64, nq=2, nl=nl))])
     if 'fwd' in only:
+        # The three frame sets of the fwd rows (apps_frames.FRAME_SETS).
         fwd_case('pcap->null 64B', pcaps[64], SEED_FWD, size=64,
                  plot='fwd', target=True)
+        fwd_case('pcap->null rand60', pcaps['rand60'], SEED_FRAMES,
+                 target=True)
+        fwd_case('pcap->null ack60 padded', pcaps['ack60'], SEED_FRAMES,
+                 target=True)
         fwd_case('pcap->null IMIX', pcaps['imix'], SEED_FWD, target=True)
         fib_case('pcap->null 64B fib', pcaps[64])
         em_case('pcap->null 64B em', pcaps[64])
@@ -357,4 +364,6 @@ def pcap_files(pdir, write_pcap, imix_sizes):
                                ttl1_every=2)
     pcaps['em4'] = write_em_rules(os.path.join(pdir, 'em4.cfg'))
     pcaps['em6'] = write_em6_rules(os.path.join(pdir, 'em6.cfg'))
+    for fs in ('rand60', 'ack60'):
+        pcaps[fs] = FRAME_SETS[fs][1](pdir)
     return pcaps

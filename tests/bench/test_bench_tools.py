@@ -22,6 +22,7 @@ ROOT = os.path.join(HERE, '..', '..')
 sys.path.insert(0, HERE)
 
 import apps_bench  # noqa: E402
+import apps_budget  # noqa: E402
 import apps_callgrind  # noqa: E402
 import apps_cases  # noqa: E402
 import hugepages  # noqa: E402
@@ -123,7 +124,8 @@ def find(cases, name, label):
 class CasesTest(unittest.TestCase):
     def setUp(self):
         pcaps = {s: 'p%d' % s for s in apps_cases.SWEEP_SIZES}
-        pcaps.update(imix='pimix', ttl1='pttl1', em4='pem4', em6='pem6')
+        pcaps.update(imix='pimix', ttl1='pttl1', em4='pem4', em6='pem6',
+                     rand60='prand60', ack60='pack60')
         self.cases = apps_cases.make_cases(
             FakeTools(), pcaps, True, ['drop', 'fwd'], ['huge', 'nohuge'],
             '/hp')
@@ -218,6 +220,51 @@ class CasesTest(unittest.TestCase):
             self.assertEqual(lines[1], 'R198.18.1.2 198.18.0.2 5001 1025 '
                              '0x11 1\n')
 
+    def test_frame_set_rows(self):
+        # The three frame sets, each npool-fwd against l3fwd-lpm with the
+        # copy-break row, on hugepages and (with a target) no-huge too.
+        for name, pcap in (('pcap->null 64B', 'p64'),
+                           ('pcap->null rand60', 'prand60'),
+                           ('pcap->null ack60 padded', 'pack60')):
+            for suffix in ('', ' nohuge'):
+                case, v = find(self.cases, name + suffix,
+                               'npool-fwd npool cb0')
+                self.assertEqual(case.targets, {0: 1.0})
+                self.assertIn('rx_pcap=%s,' % pcap, ' '.join(v.run()[0]('P')))
+                self.assertEqual(case.variants[case.anchor].label,
+                                 'l3fwd-lpm')
+                self.assertEqual([(d.label, d.target) for d in case.derived
+                                  if d.target],
+                                 [('npool cb256 / cb0', 0.9)])
+
+    def test_frame_sets(self):
+        import apps_frames
+        import struct as st
+        with tempfile.TemporaryDirectory() as d:
+            for fs, (_, write) in apps_frames.FRAME_SETS.items():
+                with open(write(d), 'rb') as f:
+                    raw = f.read()
+                off, frames = 24, []
+                while off < len(raw):
+                    n = st.unpack('<I', raw[off + 8:off + 12])[0]
+                    frames.append(raw[off + 16:off + 16 + n])
+                    off += 16 + n
+                self.assertEqual(len(frames), 256 if fs == 'udp64' else 1024)
+                for fr in frames:
+                    # To net_pcap's MAC, IPv4, checksum right.
+                    self.assertEqual(fr[:6], apps_frames.PCAP_MAC)
+                    self.assertEqual(fr[12:15], b'\x08\x00\x45')
+                    self.assertEqual(apps_frames._csum(fr[14:34]), 0)
+                    tot = st.unpack('!H', fr[16:18])[0]
+                    if fs == 'ack60':
+                        # 40 B of IP, 6 B of padding.
+                        self.assertEqual((len(fr), tot, fr[23]), (60, 40, 6))
+                    else:
+                        self.assertEqual(len(fr), 14 + tot)
+                    if fs != 'udp64':
+                        self.assertEqual(fr[26:29], bytes([198, 19, 0]))
+                        self.assertEqual(fr[30:33], bytes([198, 18, 1]))
+
     def test_targets(self):
         case, _ = find(self.cases, 'net_null 64B', 'npool-drop npool')
         self.assertEqual(case.targets, {0: 1.2, 1: 1.0})
@@ -252,6 +299,68 @@ ROWS = [
      'callgrind': [{'variant': 'npool-drop npool', 'ir_per_pkt': 62.4},
                    {'variant': 'testpmd rxonly', 'ir_per_pkt': 88.1}]},
 ]
+
+
+# A callgrind dump of a forwarding lcore, 10 packets: the loop's own 500
+# instructions, the RX driver's 1000,
+# ethdev's RX callback dispatch 50 of its own plus 180 in l3fwd's
+# cb_parse_ptype (a function of the loop's binary), TX 800.
+BUDGET_DUMP = """positions: line
+events: Ir
+ob=(1) /x/l3fwd
+fl=(1) l3fwd_lpm_sse.h
+fn=(1) lpm_main_loop
+1 300
+fl=(2) main.c
+1 200
+cob=(2) /x/librte_net_pcap.so
+cfn=(2) eth_pcap_rx
+calls=1 1
+1 1000
+cob=(3) /x/librte_ethdev.so
+cfn=(3) rte_eth_call_rx_callbacks
+calls=1 1
+1 230
+cob=(4) /x/librte_net_null.so
+cfn=(4) eth_null_tx
+calls=1 1
+1 800
+ob=(3)
+fl=(3) rte_ethdev.c
+fn=(3)
+1 50
+cob=(1)
+cfn=(5) cb_parse_ptype
+calls=1 1
+1 180
+ob=(1)
+fl=(4) l3fwd_lpm.c
+fn=(5)
+1 180
+"""
+
+
+class BudgetTest(unittest.TestCase):
+    def test_each_instruction_in_one_stage(self):
+        fd, path = tempfile.mkstemp()
+        with os.fdopen(fd, 'w') as f:
+            f.write(BUDGET_DUMP)
+        self.addCleanup(os.unlink, path)
+        total = 300 + 200 + 1000 + 230 + 800
+        st = apps_budget.stages(path, __import__('re').compile(
+            apps_budget.L3FWD_LOOP), 10, total)
+        self.assertEqual(st['ptype parse'], 18.0)
+        self.assertEqual(st['RX callbacks'], 5.0)
+        self.assertEqual(st['driver RX'], 100.0)
+        self.assertEqual(st['loop, other'], 50.0)
+        self.assertEqual(st['TX + free'], 80.0)
+        # The stages ("of which" rows aside) sum to the total.
+        parts = sum(v for k, v in st.items()
+                    if k not in apps_budget.OF_WHICH)
+        self.assertAlmostEqual(parts, total / 10)
+        ent = {'ir_per_pkt': total / 10, 'stages': st}
+        self.assertAlmostEqual(apps_budget.outside_drivers(ent),
+                               total / 10 - 180)
 
 
 class ReadmeTest(unittest.TestCase):
