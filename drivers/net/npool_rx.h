@@ -135,15 +135,15 @@ int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
 		struct rte_mbuf *const *pkts, uint16_t n, uint16_t copybreak);
 
 /**
- * @internal Copy @p m (a single whole segment of @p len bytes, at most
- * cb->copybreak, refcnt 1, rearm word @p w) into the next tiny packet of
- * @p cb, which is returned, its data at *@p data: what
+ * @internal Copy @p m (a single whole segment of @p len bytes at @p s, at
+ * most cb->copybreak, refcnt 1, rearm word @p w) into the next tiny
+ * packet of @p cb, which is returned, its data at *@p s: what
  * npool_rx_copybreak() keeps of the metadata, and the data. For a loop
  * that has made npool_rx_copybreak_pkt()'s tests itself.
  */
 static __rte_always_inline struct rte_mbuf *
 npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
-		uint32_t len, uint64_t w, char **data)
+		uint32_t len, uint64_t w, char **s)
 {
 	/* ol_flags up to vlan_tci_outer: 30 bytes in two 16-byte copies
 	 * that overlap (buf_len after them stays d's). */
@@ -152,7 +152,7 @@ npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
 		sizeof(m->vlan_tci_outer) - 16;
 	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
 	struct rte_mbuf *d = cb->obj[cb->nd];
-	const char *s = rte_pktmbuf_mtod(m, const char *);
+	const char *f = *s;
 	uint64_t rearm, odd;
 	char *t;
 	uint32_t o;
@@ -181,14 +181,14 @@ npool_rx_copybreak_copy_pvt(struct npool_rx_cb *cb, struct rte_mbuf *m,
 	 * @p len. A minimum frame is two copies. */
 	t = rte_pktmbuf_mtod(d, char *);
 	if (likely(len >= 32)) {
-		memcpy(t, s, 32);
+		memcpy(t, f, 32);
 		for (o = 32; unlikely(o + 32 < len); o += 32)
-			memcpy(t + o, s + o, 32);
-		memcpy(t + len - 32, s + len - 32, 32);
+			memcpy(t + o, f + o, 32);
+		memcpy(t + len - 32, f + len - 32, 32);
 	} else {
-		memcpy(t, s, len);
+		memcpy(t, f, len);
 	}
-	*data = t;
+	*s = t;
 	cb->done[cb->nd++] = m;
 	return d;
 }
@@ -217,6 +217,7 @@ npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
 	if (!((len <= cb->copybreak) & (m->data_len == len) &
 			((w & rc_segs) == want)))
 		return m;
+	data = (char *)m->buf_addr + (uint16_t)w;
 	return npool_rx_copybreak_copy_pvt(cb, m, len, w, &data);
 }
 
