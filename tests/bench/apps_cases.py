@@ -37,6 +37,7 @@ SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
 TARGET = 1.2        # npool-drop against testpmd rxonly
 FWD_TARGET = 1.0    # npool-fwd against l3fwd, every lookup (issue 17, 20)
 CB_TARGET = 0.9     # --copybreak 256 against --copybreak 0 (issue 17)
+LC_TARGET = 1.9     # 2 forwarding lcores against 1, npool's apps (issue 27)
 # Forwarded Mpps during a TTL-1 flood with ICMP errors on, against the
 # same flood dropped silently (issue 20).
 FLOOD_TARGET = 0.95
@@ -299,7 +300,7 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
                 else label.split()[0]
             npool = tool.startswith('npool')
             der.append(Derived('%s 2lc/1lc' % short, 2 * i + 1, 2 * i,
-                               1.8 if npool else None))
+                               LC_TARGET if npool else None))
             if npool:
                 der.append(Derived('%s 2lc/1lc / %s\'s' % (
                     short, anc_short), 2 * i + 1, 2 * i, 1.0, anc,

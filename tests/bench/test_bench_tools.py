@@ -173,7 +173,7 @@ class CasesTest(unittest.TestCase):
         d = {x.label: x for x in case.derived}
         self.assertEqual(apps_bench.derived_values(
             case, d['npool 2lc/1lc']), [1.9, 1.6])
-        self.assertEqual(d['npool 2lc/1lc'].target, 1.8)
+        self.assertEqual(d['npool 2lc/1lc'].target, 1.9)
         self.assertIsNone(d['testpmd 2lc/1lc'].target)
         # Ratio of ratios, paired by round: 1.9 / 1.0 and 1.6 / 2.0.
         vals = apps_bench.derived_values(case, d["npool 2lc/1lc / "
