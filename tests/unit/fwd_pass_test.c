@@ -7,14 +7,15 @@
  * route, a disabled port, a tbl8 route, class E, VID-0 and other tags,
  * frames to another MAC or a group address, IP broadcast and multicast
  * with and without a route, IPv4 options, a chain, a foreign mbuf->port,
- * non-IP, above the MTU), each tuple in the first 4
- * places and a tail after them, for --lookup lpm and fib. Each packet must
- * get its kind's verdict and port (written out here), the bytes it gets
- * alone, the drop counters the sum of the kinds' reasons, the forwarded
- * ones must leave their port in RX order, the dropped ones wait in the
- * context in RX order, and exactly the plain IPv4 kinds must stay in the
- * pass (the context counts what the slow path took). Then copy-break in
- * the pass, the default route, and the 20-byte checksum test.
+ * non-IP, above the MTU), each tuple in the first 4 places and a tail
+ * after them, for --lookup lpm and fib. Each packet must get its kind's
+ * verdict and port (fwd_pass_kinds.c writes them out, with the frames),
+ * the bytes it gets alone, the drop counters the sum of the kinds'
+ * reasons, the forwarded ones must leave their ports in RX order, the
+ * dropped ones wait in the context in RX order, and exactly the plain
+ * IPv4 kinds must stay in the pass (the context counts what the slow path
+ * took). Then copy-break in the pass, the default route, the router's own
+ * address as a source, and the 20-byte checksum test.
  */
 #include <string.h>
 
@@ -26,6 +27,7 @@
 #include "fwd_check.h"
 #include "fwd_mroute.h"
 #include "fwd_unit.h"
+#include "fwd_pass_kinds.h"
 
 /* Routes to port 3 are loaded with -p 0xf and then hit -p 0x7. */
 static const char routes4[] =
@@ -35,117 +37,9 @@ static const char routes6[] = "R2001:db8::/32 2\nR2001:db8:3::/48 3\n";
 static const char mroutes[] =
 	"mroute from 0 source 192.0.2.1 group 225.1.2.3 to 1 2\n";
 
-#define FRAME_MAX 1700
-
-enum shape {
-	PLAIN, PAD, VLAN0, VLAN5, OPTIONS, CHAIN, ARP, OTHER_MAC, BCAST_MAC,
-	MCAST_MAC, FOREIGN_PORT,
-};
-
-/* The PMD's word on the IPv4 checksum a kind's packet carries. */
-enum flag { NONE, GOOD, BAD };
-
-struct kind {
-	const char *name;
-	int v6;
-	uint8_t dst[16], src[16];
-	uint8_t ttl;
-	uint16_t ip_len;        /* IP header + payload */
-	int df, bad_csum;
-	enum flag flag;
-	enum shape shape;
-	int verdict;            /* what the rules give */
-	/* FWD_PASS / FWD_FRAGMENT: out of it; FWD_MCAST: 1, the first of
-	 * the route's ports 1 and 2 */
-	int port;
-	int fast;               /* stays in the one pass */
-	/* With the RX checksum offload on port 0: verdict, port, fast. */
-	int hw_verdict, hw_port, hw_fast;
-};
-
-#define A4(a, b, c, d) { a, b, c, d }
-#define A6(h0, h1, h2, last) { h0 >> 8, h0 & 0xff, h1 >> 8, h1 & 0xff, \
-	h2 >> 8, h2 & 0xff, [15] = last }
-/* The same verdict with and without the offload. */
-#define SAME(v, p, f) v, p, f, v, p, f
-
-static const struct kind kinds[] = {
-	{ "plain4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_PASS, 1, 1) },
-	{ "plain4-port2", 0, A4(10, 9, 9, 9), A4(192, 0, 2, 1), 2, 100, 1, 0,
-		NONE, PLAIN, SAME(FWD_PASS, 2, 1) },
-	{ "tbl8-route", 0, A4(198, 18, 5, 200), A4(192, 0, 2, 1), 64, 46, 0,
-		0, NONE, PLAIN, SAME(FWD_PASS, 2, 1) },
-	{ "martian-dst", 0, A4(127, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_MARTIAN_DST, -1, 0) },
-	{ "martian-src", 0, A4(198, 18, 1, 1), A4(224, 0, 0, 5), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_MARTIAN_SRC, -1, 0) },
-	{ "bcast-dst", 0, A4(255, 255, 255, 255), A4(192, 0, 2, 1), 64, 46, 0,
-		0, NONE, PLAIN, SAME(FWD_BCAST, -1, 0) },
-	{ "ttl1", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 1, 46, 0, 0, NONE,
-		PLAIN, SAME(FWD_TTL_EXCEEDED, -1, 0) },
-	{ "bad-csum", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 1,
-		NONE, PLAIN, SAME(FWD_IPV4_CSUM, -1, 0) },
-	/* The PMD's word is taken only on a port whose PMD checks. */
-	{ "bad-csum-pmd-good", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64,
-		46, 0, 1, GOOD, PLAIN, FWD_IPV4_CSUM, -1, 0, FWD_PASS, 1, 1 },
-	{ "pmd-bad", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		BAD, PLAIN, FWD_PASS, 1, 1, FWD_IPV4_CSUM, -1, 0 },
-	{ "no-route4", 0, A4(203, 0, 113, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
-	{ "class-e", 0, A4(240, 0, 0, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
-	{ "bad-port4", 0, A4(198, 18, 3, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, PLAIN, SAME(FWD_BAD_PORT, -1, 0) },
-	{ "padded4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 28, 0, 0,
-		NONE, PAD, SAME(FWD_PASS, 1, 1) },
-	{ "vlan0", 0, A4(10, 1, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0, NONE,
-		VLAN0, SAME(FWD_PASS, 2, 0) },
-	{ "vlan5", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, VLAN5, SAME(FWD_VLAN, -1, 0) },
-	{ "options", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 48, 0, 0,
-		NONE, OPTIONS, SAME(FWD_PASS, 1, 0) },
-	{ "chain", 0, A4(10, 2, 2, 2), A4(192, 0, 2, 1), 64, 200, 0, 0, NONE,
-		CHAIN, SAME(FWD_PASS, 2, 0) },
-	{ "foreign-port", 0, A4(10, 2, 2, 3), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, FOREIGN_PORT, SAME(FWD_PASS, 2, 0) },
-	/* Frames not for the port's MAC: the slow path (fwd_cast.h). */
-	{ "l2-other4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, OTHER_MAC, SAME(FWD_L2_OTHERHOST, -1, 0) },
-	{ "l2-bcast4", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, BCAST_MAC, SAME(FWD_L2_BCAST, -1, 0) },
-	{ "l2-mcast6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1),
-		64, 60, 0, 0, NONE, MCAST_MAC, SAME(FWD_L2_MCAST, -1, 0) },
-	{ "mcast4", 0, A4(225, 1, 2, 3), A4(192, 0, 2, 1), 64, 46, 0, 0,
-		NONE, MCAST_MAC, SAME(FWD_MCAST, 1, 0) },
-	{ "mcast6-no-route", 1, A6(0xff0e, 0, 0, 3), A6(0x2001, 0xdb8, 9, 1),
-		64, 60, 0, 0, NONE, MCAST_MAC, SAME(FWD_MC_NO_ROUTE, -1, 0) },
-	{ "arp", 0, { 0 }, { 0 }, 0, 0, 0, 0, NONE, ARP,
-		SAME(FWD_NOT_IP, -1, 0) },
-	{ "fragment", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 0, 0,
-		NONE, PLAIN, SAME(FWD_FRAGMENT, 1, 0) },
-	{ "df-mtu", 0, A4(198, 18, 1, 1), A4(192, 0, 2, 1), 64, 1600, 1, 0,
-		NONE, PLAIN, SAME(FWD_MTU, -1, 0) },
-	{ "plain6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, NONE, PLAIN, SAME(FWD_PASS, 2, 0) },
-	{ "hlim1-6", 1, A6(0x2001, 0xdb8, 0, 1), A6(0x2001, 0xdb8, 9, 1), 1,
-		60, 0, 0, NONE, PLAIN, SAME(FWD_TTL_EXCEEDED, -1, 0) },
-	{ "no-route6", 1, A6(0x2001, 0xdb9, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, NONE, PLAIN, SAME(FWD_NO_ROUTE, -1, 0) },
-	{ "bad-port6", 1, A6(0x2001, 0xdb8, 3, 1), A6(0x2001, 0xdb8, 9, 1), 64,
-		60, 0, 0, NONE, PLAIN, SAME(FWD_BAD_PORT, -1, 0) },
-	{ "martian6", 1, A6(0xfe80, 0, 0, 1), A6(0x2001, 0xdb8, 9, 1), 64, 60,
-		0, 0, NONE, PLAIN, SAME(FWD_MARTIAN_DST, -1, 0) },
-	{ "padded6", 1, A6(0x2001, 0xdb8, 0, 2), A6(0x2001, 0xdb8, 9, 1), 64,
-		41, 0, 0, NONE, PAD, SAME(FWD_PASS, 2, 0) },
-};
-
-#define NB_KINDS RTE_DIM(kinds)
 /* Most packets a kind's packet leaves as (the fragments of 1600 B). */
 #define OUT_MAX 4
 
-static uint8_t frame[NB_KINDS][FRAME_MAX];
-static uint32_t frame_len[NB_KINDS];
 /* What each kind gets alone, [offload off, on]: its verdict and port,
  * and per port the packets it leaves as and the bytes of the first (a
  * fragment, a multicast copy). */
@@ -156,106 +50,6 @@ static uint32_t ref_len[2][NB_KINDS][FU_PORTS];
 static uint16_t ref_nout[2][NB_KINDS][FU_PORTS];
 static struct rte_mempool *pool;
 static struct fu_run run;
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-/* The frame of kind @p k into frame[k]: to port 0's MAC, unless its
- * shape says otherwise. */
-static void
-build(unsigned int k)
-{
-	const struct kind *d = &kinds[k];
-	uint8_t *f = frame[k], *ip;
-	uint32_t l2 = RTE_ETHER_HDR_LEN, ihl, i;
-	uint16_t sum;
-
-	memset(f, 0, FRAME_MAX);
-	fu_port_mac(0, f);
-	if (d->shape == OTHER_MAC)
-		f[5] = 0x77;
-	else if (d->shape == BCAST_MAC)
-		memset(f, 0xff, 6);
-	else if (d->shape == MCAST_MAC)
-		memcpy(f, d->v6 ? "\x33\x33\x00\x00\x00\x01" :
-				"\x01\x00\x5e\x01\x02\x03", 6);
-	memset(f + 6, 0xbb, 6);
-	if (d->shape == VLAN0 || d->shape == VLAN5) {
-		put16(f + 12, RTE_ETHER_TYPE_VLAN);
-		put16(f + 14, d->shape == VLAN0 ? 0x6000 : 0x6005);
-		l2 += 4;
-	}
-	if (d->shape == ARP) {
-		put16(f + 12, RTE_ETHER_TYPE_ARP);
-		for (i = 14; i < 60; i++)
-			f[i] = (uint8_t)i;
-		frame_len[k] = 60;
-		return;
-	}
-	put16(f + l2 - 2, d->v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
-	ip = f + l2;
-	for (i = 0; i < d->ip_len; i++)
-		ip[i] = (uint8_t)(i * 7 + k);
-	if (d->v6) {
-		memset(ip, 0, 40);
-		ip[0] = 0x60;
-		put16(ip + 4, (uint16_t)(d->ip_len - 40));
-		ip[6] = 17;
-		ip[7] = d->ttl;
-		memcpy(ip + 8, d->src, 16);
-		memcpy(ip + 24, d->dst, 16);
-	} else {
-		ihl = d->shape == OPTIONS ? 24 : 20;
-		memset(ip, 0, ihl);
-		ip[0] = (uint8_t)(0x40 | ihl / 4);
-		put16(ip + 2, d->ip_len);
-		put16(ip + 4, (uint16_t)(0x1234 + k));
-		put16(ip + 6, d->df ? RTE_IPV4_HDR_DF_FLAG : 0);
-		ip[8] = d->ttl;
-		ip[9] = 17;
-		memcpy(ip + 12, d->src, 4);
-		memcpy(ip + 16, d->dst, 4);
-		if (d->shape == OPTIONS)
-			ip[20] = 1; /* NOP options */
-		sum = (uint16_t)~rte_raw_cksum(ip, ihl);
-		memcpy(ip + 10, &sum, 2);
-		if (d->bad_csum)
-			ip[11] ^= 0x5a;
-	}
-	frame_len[k] = l2 + d->ip_len;
-	if (d->shape == PAD)
-		frame_len[k] = RTE_MAX(frame_len[k] + 6, 60u);
-}
-
-/* Kind @p k as a packet from the pool (a chain of 2 for CHAIN), received
- * on port 0. */
-static struct rte_mbuf *
-packet(unsigned int k)
-{
-	const uint32_t len = frame_len[k];
-	const uint32_t first = kinds[k].shape == CHAIN ? 20 : len;
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool), *s;
-
-	assert_non_null(m);
-	memcpy(rte_pktmbuf_append(m, (uint16_t)first), frame[k], first);
-	if (first < len) {
-		s = rte_pktmbuf_alloc(pool);
-		assert_non_null(s);
-		memcpy(rte_pktmbuf_append(s, (uint16_t)(len - first)),
-				frame[k] + first, len - first);
-		assert_int_equal(rte_pktmbuf_chain(m, s), 0);
-	}
-	if (kinds[k].flag == GOOD)
-		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	else if (kinds[k].flag == BAD)
-		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	m->port = kinds[k].shape == FOREIGN_PORT ? 5 : 0;
-	return m;
-}
 
 /* What the last burst left on each port, in order. */
 static struct rte_mbuf *outs[FU_PORTS][FWD_BURST_MAX * OUT_MAX];
@@ -323,7 +117,7 @@ reference(int hw)
 
 	for (k = 0; k < NB_KINDS; k++) {
 		const struct kind *d = &kinds[k];
-		struct rte_mbuf *m = packet(k);
+		struct rte_mbuf *m = kind_packet(k, pool);
 
 		memcpy(before, ic->drops, sizeof(before));
 		fu_decide(&run, 0, &m, 1);
@@ -393,7 +187,7 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
 
 	memcpy(before, ic->drops, sizeof(before));
 	for (i = 0; i < n; i++)
-		pkts[i] = orig[i] = packet(ks[i]);
+		pkts[i] = orig[i] = kind_packet(ks[i], pool);
 	fu_decide(&run, 0, pkts, n);
 	take_outputs();
 	for (i = 0; i < n; i++) {
@@ -467,6 +261,29 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
 	free_outputs();
 }
 
+/* The kinds' tables (loaded with -p 0xf, then -p 0x7; the multicast
+ * route), their frames, and what each gets alone with the offload off. */
+static void
+kinds_conf(struct fwd_conf *fc, enum fwd_lookup lookup)
+{
+	unsigned int k;
+
+	fu_conf_init(fc, lookup, 0xf, routes4, routes6);
+	fu_conf_mroutes(fc, mroutes);
+	fu_conf_portmask(fc, 0x7);
+	for (k = 0; k < NB_KINDS; k++)
+		kind_build(k);
+	fu_run_init(&run, fc);
+	reference(0);
+}
+
+static void
+kinds_conf_free(struct fwd_conf *fc)
+{
+	fwd_mroutes_free(fc);
+	fwd_routes_free(fc);
+}
+
 /* Every 4-tuple of kinds, then a tail of 0..4 packets, with the
  * offload off and on. */
 static void
@@ -476,16 +293,10 @@ check_lookup(enum fwd_lookup lookup)
 	struct fwd_conf fc;
 	int hw;
 
-	fu_conf_init(&fc, lookup, 0xf, routes4, routes6);
-	fu_conf_mroutes(&fc, mroutes);
-	fu_conf_portmask(&fc, 0x7);
-	for (t = 0; t < NB_KINDS; t++)
-		build(t);
-	for (hw = 0; hw < 2; hw++) {
-		fc.t.cksum_hw = (uint64_t)hw;
-		fu_run_init(&run, &fc);
-		reference(hw);
-	}
+	kinds_conf(&fc, lookup);
+	fc.t.cksum_hw = 1;
+	fu_run_init(&run, &fc);
+	reference(1);
 	for (t = 0; t < NB_KINDS * NB_KINDS * NB_KINDS * NB_KINDS; t++) {
 		for (j = 0, n = t; j < 4; j++, n /= NB_KINDS)
 			ks[j] = n % NB_KINDS;
@@ -497,8 +308,7 @@ check_lookup(enum fwd_lookup lookup)
 		fc.t.cksum_hw = (uint64_t)hw;
 		check_burst(&fc, ks, (uint16_t)n, hw);
 	}
-	fwd_mroutes_free(&fc);
-	fwd_routes_free(&fc);
+	kinds_conf_free(&fc);
 	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
 }
 
@@ -535,13 +345,7 @@ test_full_bursts(void **state __rte_unused)
 	const unsigned int good = kind_of("bad-csum-pmd-good");
 	struct fwd_conf fc;
 
-	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
-	fu_conf_mroutes(&fc, mroutes);
-	fu_conf_portmask(&fc, 0x7);
-	for (i = 0; i < NB_KINDS; i++)
-		build(i);
-	fu_run_init(&run, &fc);
-	reference(0);
+	kinds_conf(&fc, FWD_LOOKUP_LPM);
 	for (i = 0; i < FWD_BURST_MAX; i++)
 		ks[i] = i % 2 ? p6 : p4;
 	check_burst(&fc, ks, FWD_BURST_MAX, 0);
@@ -554,8 +358,24 @@ test_full_bursts(void **state __rte_unused)
 	for (i = 0; i < FWD_BURST_MAX; i++)
 		ks[i] = good;
 	check_burst(&fc, ks, FWD_BURST_MAX, 1);
-	fwd_mroutes_free(&fc);
-	fwd_routes_free(&fc);
+	kinds_conf_free(&fc);
+}
+
+/* Kind @p k alone through the pipeline: verdict @p want, out of
+ * @p want_port when forwarded, @p want_slow packets on the slow path. */
+static void
+decide_one(unsigned int k, int want, uint16_t want_port, uint16_t want_slow)
+{
+	struct rte_mbuf *out = NULL;
+	uint16_t port = 9;
+
+	assert_int_equal(fu_decide1(&run, 0, kind_packet(k, pool), &port,
+				&out), want);
+	if (want == FWD_PASS)
+		assert_int_equal(port, want_port);
+	assert_int_equal(run.c.nslow, want_slow);
+	rte_pktmbuf_free(out);
+	fu_drops(&run);
 }
 
 /* A default route: an address without a route leaves by it, in the
@@ -563,19 +383,13 @@ test_full_bursts(void **state __rte_unused)
 static void
 test_default_route(void **state __rte_unused)
 {
-	struct rte_mbuf *m, *out = NULL;
 	struct fwd_conf fc;
-	uint16_t port = 9;
 
 	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, "R0.0.0.0/0 3\nR10.0.0.0/8 2\n",
 			routes6);
-	build(kind_of("no-route4"));
+	kind_build(kind_of("no-route4"));
 	fu_run_init(&run, &fc);
-	m = packet(kind_of("no-route4"));
-	assert_int_equal(fu_decide1(&run, 0, m, &port, &out), FWD_PASS);
-	assert_int_equal(port, 3);
-	assert_int_equal(run.c.nslow, 0);
-	rte_pktmbuf_free(out);
+	decide_one(kind_of("no-route4"), FWD_PASS, 3, 0);
 	fwd_routes_free(&fc);
 }
 
@@ -591,33 +405,23 @@ test_own_source(void **state __rte_unused)
 	static const uint8_t own[4] = { 192, 0, 2, 1 }, other[4] = {
 		198, 19, 7, 1 };
 	const unsigned int k = kind_of("plain4");
-	struct rte_mbuf *m, *out = NULL;
 	struct fwd_addrs addrs;
 	struct fwd_conf fc;
-	uint16_t port = 9;
 	uint8_t *ip;
 
 	fwd_addr_init(&addrs);
 	assert_int_equal(fwd_addr_parse(&addrs, "2,192.0.2.1/24"), 0);
 	fu_conf_init_addrs(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6, &addrs);
 	fu_run_init(&run, &fc);
-	build(k);
+	kind_build(k);
 	ip = frame[k] + RTE_ETHER_HDR_LEN;
 	assert_memory_equal(ip + 12, own, 4);
-	m = packet(k);
-	assert_int_equal(fu_decide1(&run, 0, m, &port, &out),
-			FWD_MARTIAN_SRC);
-	assert_int_equal(run.c.nslow, 1);
-	fu_drops(&run);
+	decide_one(k, FWD_MARTIAN_SRC, 0, 1);
 	/* Another source ending in .1: forwarded, by the slow path. */
 	memcpy(ip + 12, other, 4);
 	memset(ip + 10, 0, 2);
 	memcpy(ip + 10, &(uint16_t){ (uint16_t)~rte_raw_cksum(ip, 20) }, 2);
-	m = packet(k);
-	assert_int_equal(fu_decide1(&run, 0, m, &port, &out), FWD_PASS);
-	assert_int_equal(port, 1);
-	assert_int_equal(run.c.nslow, 1);
-	rte_pktmbuf_free(out);
+	decide_one(k, FWD_PASS, 1, 1);
 	fwd_routes_free(&fc);
 }
 
@@ -639,13 +443,7 @@ test_copybreak_in_pass(void **state __rte_unused)
 	struct fwd_conf fc;
 
 	assert_int_equal(ut_npool_init(0, 0, 0, 0), 0);
-	fu_conf_init(&fc, FWD_LOOKUP_LPM, 0xf, routes4, routes6);
-	fu_conf_mroutes(&fc, mroutes);
-	fu_conf_portmask(&fc, 0x7);
-	for (i = 0; i < NB_KINDS; i++)
-		build(i);
-	fu_run_init(&run, &fc);
-	reference(0);
+	kinds_conf(&fc, FWD_LOOKUP_LPM);
 	for (i = 0; i < RTE_DIM(names); i++) {
 		ks[i] = kind_of(names[i]);
 		copied += frame_len[ks[i]] <= 256 &&
@@ -657,8 +455,7 @@ test_copybreak_in_pass(void **state __rte_unused)
 	npool_rx_stats_sum(&after);
 	assert_int_equal(after.copybreak_copied - before.copybreak_copied,
 			copied);
-	fwd_mroutes_free(&fc);
-	fwd_routes_free(&fc);
+	kinds_conf_free(&fc);
 	assert_int_equal(rte_mempool_avail_count(pool), pool->size);
 	ut_teardown_check(NULL);
 }
