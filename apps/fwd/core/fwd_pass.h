@@ -72,8 +72,9 @@ static const uint8_t fwd_fast_octet_odd[256] = {
 	[0] = 1, [127] = 1, [224 ... 255] = 1,
 };
 
-/* Read in place of a frame too short for the pass: it fails the tests
- * (EtherType 0), and no byte past a frame's data is read. */
+/* Read in place of a frame too short for the pass, or too long for the
+ * MTU: it fails the tests (EtherType 0), and no byte past a frame's data
+ * is read. */
 static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
 		sizeof(struct rte_ipv4_hdr)] __rte_aligned(16);
 
