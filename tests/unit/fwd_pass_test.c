@@ -25,6 +25,7 @@
 #include "npool_rx.h"
 #include "unit_common.h"
 #include "fwd_check.h"
+#include "fwd_icmp.h"
 #include "fwd_mroute.h"
 #include "fwd_unit.h"
 #include "fwd_pass_kinds.h"
@@ -182,7 +183,8 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
 	uint64_t want[FWD_NB_REASONS] = { 0 }, before[FWD_NB_REASONS];
 	struct rte_mbuf *pkts[FWD_BURST_MAX], *orig[FWD_BURST_MAX];
 	struct app_port_ctr *ic = &run.ctr.port[0];
-	uint16_t at[FU_PORTS] = { 0 }, slow = 0, nd = 0, i, j, p;
+	uint16_t at[FU_PORTS] = { 0 }, slow = 0, nd = 0, good = 0, i, j, p;
+	const uint64_t pmd = ic->ev[FWD_EV_CKSUM_PMD];
 	unsigned int k;
 
 	memcpy(before, ic->drops, sizeof(before));
@@ -196,6 +198,7 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
 
 		k = ks[i];
 		slow += !(hw ? kinds[k].hw_fast : kinds[k].fast);
+		good += kinds[k].flag == GOOD;
 		if (v < FWD_NB_REASONS) {
 			want[v]++;
 			/* Classified drops wait in the context, in order
@@ -257,6 +260,9 @@ check_burst(const struct fwd_conf *fc, const unsigned int *ks, uint16_t n,
 				fc->t.lookup, run.c.nslow, n, slow);
 	for (j = 0; j < FWD_NB_REASONS; j++)
 		assert_true(ic->drops[j] - before[j] == want[j]);
+	/* The PMD's word taken for the whole burst when all are GOOD. */
+	assert_true(ic->ev[FWD_EV_CKSUM_PMD] - pmd ==
+			(hw && good == n ? n : 0u));
 	fu_drops(&run);
 	free_outputs();
 }

@@ -91,6 +91,8 @@ fwd_burst_decide(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n)
 	c->nslow = 0;
 	c->nd = 0;
 	c->cb = NULL;
+	if (ck == FWD_PASS_CK_HW)
+		c->ic->ev[FWD_EV_CKSUM_PMD] += n;
 	if (unlikely(c->t->copybreak != 0)) {
 		/* In the pass where the lcore can, else before it. */
 		if (npool_rx_copybreak_begin(&cb, pkts, n,

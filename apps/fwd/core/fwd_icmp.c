@@ -36,6 +36,7 @@ const char *const fwd_event_names[FWD_NB_EVENTS] = {
 	[FWD_EV_NOMEM] = "icmp_nomem",
 	[FWD_EV_MC_TX_FULL] = "mc_tx_full",
 	[FWD_EV_MC_NOMEM] = "mc_nomem",
+	[FWD_EV_CKSUM_PMD] = "cksum_pmd",
 };
 
 /* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes. */

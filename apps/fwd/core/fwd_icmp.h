@@ -28,7 +28,8 @@ extern "C" {
 #endif
 
 /** What the router said (the "router" counters of the table, --json and
- * telemetry), counted on the port the packet came in on. */
+ * telemetry), counted on the port the packet came in on; and how its
+ * checks took the IPv4 checksum (FWD_EV_CKSUM_PMD). */
 enum fwd_event {
 	FWD_EV_ARP_REPLY,
 	FWD_EV_ND_ADVERT,
@@ -48,6 +49,10 @@ enum fwd_event {
 	FWD_EV_MC_TX_FULL,
 	/** A multicast copy not made: no head for it (fwd_mcast.h). */
 	FWD_EV_MC_NOMEM,
+	/** Not said but seen: IPv4 packets of bursts whose checksum the
+	 * one pass took from the PMD (every packet GOOD, on a port with
+	 * the RX checksum offload: none summed). */
+	FWD_EV_CKSUM_PMD,
 	FWD_NB_EVENTS,
 };
 
