@@ -62,6 +62,17 @@ def json_checks(R, dev, js, port_lines, taps, tap_names, row):
                           t['dropped'], lost))
     else:
         R.info('lost on the way: %s' % lost)
+    # The PMD's IPv4 checksum word (RX offload on): the bursts whose
+    # packets all had GOOD were not summed (router.cksum_pmd).
+    pmd = [ports.get(i, {}).get('router', {}).get('cksum_pmd', 0)
+           for i in range(2)]
+    if dev.cksum_pmd:
+        ok &= R.check(all(pmd), 'IPv4 checksums taken from the PMD '
+                      '(cksum_pmd): port 0 %d, port 1 %d' % tuple(pmd))
+    else:
+        R.info('IPv4 checksums taken from the PMD (cksum_pmd): port 0 %d, '
+               'port 1 %d' % tuple(pmd))
+    row['cksum_pmd'] = '%d/%d' % tuple(pmd)
     drops = {k: v for k, v in t['drops'].items() if v}
     R.info('drops by reason: %s' % (', '.join(
         '%s %d' % kv for kv in sorted(drops.items())) or 'none'))

@@ -88,10 +88,12 @@ class Device:
     and how npool-fwd runs on it: DPDK PMD, PCI ID, guest PCI slots of
     NICs a and b, RX queues per port with the lcores and --config polling
     them, guest CPUs, the kernel driver control, two NUMA nodes with the
-    NICs on node 1 (vm_numa.py) or not."""
+    NICs on node 1 (vm_numa.py) or not, and whether npool-fwd must take
+    IPv4 checksums from the PMD (QEMU's model checks them)."""
 
     def __init__(self, name, model, pmd, pci_id, slots, nq=1, lcores='0-1',
-                 config='', smp=2, kdriver=None, numa=False):
+                 config='', smp=2, kdriver=None, numa=False, cksum_pmd=False):
+        self.cksum_pmd = cksum_pmd
         self.name, self.model, self.pmd, self.pci_id = name, model, pmd, pci_id
         self.slots = dict(zip(NODES, slots))
         self.nq, self.lcores, self.config = nq, lcores, config
@@ -106,9 +108,11 @@ DEVICES = {d.name: d for d in (
     # lcore 0 the idle main one: 3 guest CPUs.  The second NIC in slot 8:
     # igb's 8 VFs sit at devfn PF + 0x80, stride 2 (slots 20-21 for a PF
     # in slot 4), and those of a PF in slot 5 would collide (21-22).
+    # igb's PMD marks each packet GOOD or BAD: npool-fwd takes its word
+    # (cksum_pmd). em's marks only BAD, so e1000 and e1000e sum.
     Device('igb', 'igb', 'net_e1000_igb', '8086:10c9', (4, 8), nq=2,
            lcores='0-2', config='(0,0,1),(0,1,2),(1,0,1),(1,1,2)', smp=3,
-           kdriver='igb'),
+           kdriver='igb', cksum_pmd=True),
     # Two NUMA nodes, both e1000e behind a pxb on node 1, polled by lcores
     # 1 and 2 of node 1, lcore 0 the main one on node 0.
     Device('numa', 'e1000e', 'net_e1000_em', '8086:10d3', (4, 5),
