@@ -331,19 +331,6 @@ load_family(struct fwd_conf *fc, bool v6)
 	return rc;
 }
 
-/* fc->t.own4_octet from the router's IPv4 addresses (fwd_cast.h). */
-static void
-own4_octets(struct fwd_conf *fc)
-{
-	unsigned int p, i;
-
-	memset(fc->t.own4_octet, 0, sizeof(fc->t.own4_octet));
-	for (p = 0; fc->addrs != NULL && p < RTE_MAX_ETHPORTS; p++)
-		for (i = 0; i < fc->addrs->p[p].n4; i++)
-			fc->t.own4_octet[((const uint8_t *)
-					&fc->addrs->p[p].v4[i])[3]] = 1;
-}
-
 int
 fwd_routes_load(struct fwd_conf *fc)
 {
@@ -351,7 +338,7 @@ fwd_routes_load(struct fwd_conf *fc)
 
 	/* The addresses the routes below hold, as the pipeline reads them. */
 	fc->t.addrs = fc->addrs;
-	own4_octets(fc);
+	fwd_tables_octets_prepare(&fc->t);
 	if (fc->t.lookup == FWD_LOOKUP_EM)
 		return fwd_em_load(fc);
 	fc->t.def4 = -1;

@@ -66,12 +66,6 @@ enum fwd_pass_ck {
 /** 16 bytes in a SIMD register where the CPU has them (GCC vectors). */
 typedef uint8_t fwd_v16 __attribute__((vector_size(16)));
 
-/** First octets the pass leaves to the slow path: 0, 127 and 224..255
- * (multicast, class E and 255.255.255.255 among them). */
-static const uint8_t fwd_fast_octet_odd[256] = {
-	[0] = 1, [127] = 1, [224 ... 255] = 1,
-};
-
 /* Read in place of a frame too short for the pass, or too long for the
  * MTU: it fails the tests (EtherType 0), and no byte past a frame's data
  * is read. */
@@ -173,9 +167,9 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	bad |= (uint32_t)(rearm >> 32) ^ k->segs_port;
 	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
-	 * addresses' (fwd_cast_own_src4()). */
-	bad |= fwd_fast_octet_odd[p[RTE_ETHER_HDR_LEN + 12]] |
-		k->t->own4_octet[p[RTE_ETHER_HDR_LEN + 15]];
+	 * addresses' (fwd_cast_own_src4()). Both tables from one base. */
+	bad |= (uint32_t)k->t->src_odd4[p[RTE_ETHER_HDR_LEN + 12]];
+	bad |= (uint32_t)k->t->own4_octet[p[RTE_ETHER_HDR_LEN + 15]];
 	/* Negative when wrong: 20 <= total length <= frame - 14 (padding
 	 * may follow), TTL > 1. */
 	neg = (int32_t)(len - RTE_ETHER_HDR_LEN - f->tot) |
@@ -342,7 +336,7 @@ fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 		/* EM has no martian routes: the destination's first
 		 * octet too. */
 		if ((fwd_fast4_check(&k, pkts[i], &f, ck) |
-				(em ? fwd_fast_octet_odd[f.p[RTE_ETHER_HDR_LEN +
+				(em ? k.t->src_odd4[f.p[RTE_ETHER_HDR_LEN +
 				16]] : 0)) != 0)
 			continue;
 		plain |= UINT64_C(1) << i;

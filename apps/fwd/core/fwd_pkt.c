@@ -34,6 +34,22 @@ fwd_tables_l2_prepare(struct fwd_tables *t)
 	}
 }
 
+void
+fwd_tables_octets_prepare(struct fwd_tables *t)
+{
+	const struct fwd_addrs *a = t->addrs;
+	unsigned int p, i;
+
+	memset(t->src_odd4, 0, sizeof(t->src_odd4));
+	t->src_odd4[0] = 1;
+	t->src_odd4[127] = 1;
+	memset(t->src_odd4 + 224, 1, 256 - 224);
+	memset(t->own4_octet, 0, sizeof(t->own4_octet));
+	for (p = 0; a != NULL && p < RTE_MAX_ETHPORTS; p++)
+		for (i = 0; i < a->p[p].n4; i++)
+			t->own4_octet[((const uint8_t *)&a->p[p].v4[i])[3]] = 1;
+}
+
 int
 fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need)
 {

@@ -197,9 +197,15 @@ struct fwd_tables {
 	/** --bc-forwarding 1: a directed broadcast to a port's prefix leaves
 	 * there as a link broadcast (Linux's bc_forwarding). */
 	bool bc_forwarding;
+	/** Non-zero at the first octets of the IPv4 sources the one pass
+	 * leaves to the slow path: 0, 127 and 224..255 (multicast, class E
+	 * and 255.255.255.255 among them). Beside own4_octet, so that the
+	 * pass reads both from one base. fwd_tables_octets_prepare(). */
+	uint8_t src_odd4[256];
 	/** Non-zero at the last octet of each of the router's IPv4
-	 * addresses (fwd_routes_load()): a source ending so is checked
-	 * against them (fwd_cast_own_src4()), off the one pass. */
+	 * addresses: a source ending so is checked against them
+	 * (fwd_cast_own_src4()), off the one pass.
+	 * fwd_tables_octets_prepare(). */
 	uint8_t own4_octet[256];
 	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
 	/** Each port's MAC as fwd_eth_to_port() compares it:
@@ -225,6 +231,10 @@ fwd_egress_mtu(const struct fwd_tables *t, uint16_t port)
 	return port < RTE_MAX_ETHPORTS && t->port_mtu[port] != 0 ?
 		t->port_mtu[port] : t->mtu;
 }
+
+/** Fill t->src_odd4, and t->own4_octet from t->addrs (NULL: none), once
+ * t->addrs is set (setup). */
+void fwd_tables_octets_prepare(struct fwd_tables *t);
 
 /** Fill t->eth16, t->rx16 and t->rx_mac from t->l2, once t->l2 is set
  * (setup). */
