@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-fwd's one pass (apps/fwd/core/fwd_pass.h) against its own slow
- * path one packet at a time: bursts of every 4-tuple of packet kinds
+ * path one packet at a time: bursts of every 3-tuple of packet kinds
  * (plain IPv4 and IPv6, padded, martians, TTL 1, a bad checksum, the PMD's
  * GOOD or BAD word on a port with and without the RX checksum offload, no
  * route, a disabled port, a tbl8 route, class E, VID-0 and other tags,
  * frames to another MAC or a group address, IP broadcast and multicast
  * with and without a route, IPv4 options, a chain, a foreign mbuf->port,
- * non-IP, above the MTU), each tuple in the first 4 places and a tail
- * after them, for --lookup lpm and fib. Each packet must get its kind's
- * verdict and port (fwd_pass_kinds.c writes them out, with the frames),
- * the bytes it gets alone, the drop counters the sum of the kinds'
- * reasons, the forwarded ones must leave their ports in RX order, the
- * dropped ones wait in the context in RX order, and exactly the plain
- * IPv4 kinds must stay in the pass (the context counts what the slow path
- * took). Then copy-break in the pass, the default route, the router's own
- * address as a source, and the 20-byte checksum test.
+ * non-IP, above the MTU), each tuple in the first 3 places and a tail
+ * after them, with the offload off and on, for --lookup lpm and fib. Each
+ * packet must get its kind's verdict and port (fwd_pass_kinds.c writes
+ * them out, with the frames), the bytes it gets alone, the drop counters
+ * the sum of the kinds' reasons, the forwarded ones must leave their ports
+ * in RX order, the dropped ones wait in the context in RX order, and
+ * exactly the plain IPv4 kinds must stay in the pass (the context counts
+ * what the slow path took). Then copy-break in the pass, the default
+ * route, the router's own address as a source, and the 20-byte checksum
+ * test.
  */
 #include <string.h>
 
@@ -161,8 +162,8 @@ reference(int hw)
 				port != (hw ? d->hw_port : d->port) ||
 				fast != (hw ? d->hw_fast : d->fast))
 			fail_msg("%s alone (offload %d): verdict %d port %d "
-					"pass %d, want %d %d %d", d->name, hw, v,
-					port, fast,
+					"pass %d, want %d %d %d", d->name, hw,
+					v, port, fast,
 					hw ? d->hw_verdict : d->verdict,
 					hw ? d->hw_port : d->port,
 					hw ? d->hw_fast : d->fast);
@@ -290,8 +291,8 @@ kinds_conf_free(struct fwd_conf *fc)
 	fwd_routes_free(fc);
 }
 
-/* Every 4-tuple of kinds, then a tail of 0..4 packets, with the
- * offload off and on. */
+/* Every 3-tuple of kinds (each packet beside every pair of others),
+ * then a tail of 0..5 packets, with the offload off and on. */
 static void
 check_lookup(enum fwd_lookup lookup)
 {
@@ -303,12 +304,12 @@ check_lookup(enum fwd_lookup lookup)
 	fc.t.cksum_hw = 1;
 	fu_run_init(&run, &fc);
 	reference(1);
-	for (t = 0; t < NB_KINDS * NB_KINDS * NB_KINDS * NB_KINDS; t++) {
-		for (j = 0, n = t; j < 4; j++, n /= NB_KINDS)
+	for (t = 0; t < 2 * NB_KINDS * NB_KINDS * NB_KINDS; t++) {
+		for (j = 0, n = t / 2; j < 3; j++, n /= NB_KINDS)
 			ks[j] = n % NB_KINDS;
-		n = 4 + t % 5;
-		for (j = 4; j < n; j++)
-			ks[j] = (ks[j - 4] + j) % NB_KINDS;
+		n = 3 + t / 2 % 6;
+		for (j = 3; j < n; j++)
+			ks[j] = (ks[j - 3] + j) % NB_KINDS;
 		/* Port 0 summing, then taking its PMD's word. */
 		hw = t & 1;
 		fc.t.cksum_hw = (uint64_t)hw;
