@@ -22,7 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "npool_rx.h"
+#include "npool.h"
 #include "app_port.h"
 #include "app_stats.h"
 
@@ -58,27 +58,20 @@ uint16_t app_rx_fix_pvt(struct app_lcore_ctr *c, uint16_t port,
 static __rte_always_inline uint32_t
 app_rx_odd_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 {
-	const uint16_t one_seg_here[2] = { 1, port }; /* nb_segs, port */
-	uint32_t odd = 0, want, segs_port;
+	const uint32_t want = NPOOL_MBUF_SEGS_PORT(1, port);
+	uint32_t odd = 0;
 	uint16_t k;
 
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, port) !=
-			offsetof(struct rte_mbuf, nb_segs) + sizeof(uint16_t));
-	memcpy(&want, one_seg_here, sizeof(want));
-	for (k = 0; k < n; k++) {
-		memcpy(&segs_port, &pkts[k]->nb_segs, sizeof(segs_port));
+	for (k = 0; k < n; k++)
 		odd |= (pkts[k]->pkt_len ^ pkts[k]->data_len) |
-			(segs_port ^ want);
-	}
+			(npool_mbuf_segs_port(pkts[k]) ^ want);
 	return odd;
 }
 
 /** @internal The loads of app_rx_odd_plain_pvt() for packet @p m, each
  * ORed into its own accumulator: the masks wait for the end. */
 #define APP_RX_PLAIN_ACC_PVT(m) do { \
-	uint64_t rearm_; \
-	memcpy(&rearm_, &(m)->data_off, sizeof(rearm_)); \
-	rearm_x |= rearm_ ^ want; \
+	rearm_x |= npool_mbuf_rearm(m) ^ want; \
 	flags |= (m)->ol_flags; \
 	len_x |= (m)->pkt_len ^ (m)->data_len; \
 	pool_x |= (uintptr_t)(m)->pool ^ mp; \
@@ -87,26 +80,20 @@ app_rx_odd_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 /**
  * @internal Zero when every packet of the burst is a plain RX mbuf of
  * pkts[0]'s pool on @p port: direct, refcnt 1, one whole segment.
- * refcnt, nb_segs and port follow data_off: one 64-bit load for three.
+ * refcnt, nb_segs and port follow data_off: one 64-bit load for three
+ * (npool_mbuf.h).
  * Branch-free: each condition is ORed over the burst and masked once,
  * four packets a round (the loads of one round are independent).
  */
 static __rte_always_inline uint64_t
 app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 {
-	const uint64_t want = UINT64_C(1) << 16 | UINT64_C(1) << 32 |
-		(uint64_t)port << 48; /* refcnt 1, nb_segs 1, port */
+	const uint64_t want = NPOOL_MBUF_REARM(0, 1, 1, port);
 	const uintptr_t mp = (uintptr_t)pkts[0]->pool;
 	struct rte_mbuf *const *p = pkts, *const *end = pkts + n;
 	uint64_t rearm_x = 0, flags = 0, pool_x = 0;
 	uint32_t len_x = 0;
 
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
-			offsetof(struct rte_mbuf, data_off) + 2 ||
-			offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, data_off) + 4 ||
-			offsetof(struct rte_mbuf, port) !=
-			offsetof(struct rte_mbuf, data_off) + 6);
 	for (; end - p >= 4; p += 4) {
 		APP_RX_PLAIN_ACC_PVT(p[0]);
 		APP_RX_PLAIN_ACC_PVT(p[1]);
@@ -116,7 +103,7 @@ app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 	for (; p < end; p++)
 		APP_RX_PLAIN_ACC_PVT(p[0]);
 	/* data_off is free; only the extbuf and indirect flags count. */
-	return (rearm_x & ~UINT64_C(0xffff)) | pool_x | len_x |
+	return (rearm_x & ~NPOOL_MBUF_REARM(0xffff, 0, 0, 0)) | pool_x | len_x |
 		(flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
 }
 

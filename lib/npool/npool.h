@@ -20,12 +20,14 @@
 #include "npool_build_config.h"
 #include "npool_arena.h"
 #include "npool_audit.h"
+#include "npool_copybreak.h"
 #include "npool_core.h"
 #include "npool_frag.h"
 #include "npool_head_cache.h"
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
 #include "npool_stats.h"
+#include "rte_mempool_npool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -100,6 +100,7 @@
 
 #include "npool_frag.h"
 #include "npool_head_cache.h"
+#include "npool_mbuf.h"
 #include "npool_pkt_consume.h"
 
 #ifdef __cplusplus
@@ -176,24 +177,12 @@ npool_pkt_fragsz(uint32_t len)
 			npool_lcore_np_pvt[npool_slot()]->headroom, len);
 }
 
-/** @internal The rearm word of an mbuf (data_off, refcnt, nb_segs,
- * port) of a fresh npool packet with @p data_off: refcnt 1, one segment,
- * no port. */
+/** @internal The rearm word (npool_mbuf.h) of a fresh npool packet with
+ * @p data_off: refcnt 1, one segment, no port. */
 static __rte_always_inline uint64_t
 npool_pkt_rearm_pvt(uint16_t data_off)
 {
-	union {
-		uint64_t u64;
-		struct {
-			uint16_t data_off, refcnt, nb_segs, port;
-		};
-	} rearm;
-
-	rearm.data_off = data_off;
-	rearm.refcnt = 1;
-	rearm.nb_segs = 1;
-	rearm.port = RTE_MBUF_PORT_INVALID;
-	return rearm.u64;
+	return NPOOL_MBUF_REARM(data_off, 1, 1, RTE_MBUF_PORT_INVALID);
 }
 
 /** @internal Make @p m, a free object of the tiny packets' pool, an
@@ -204,8 +193,7 @@ npool_pkt_rearm_pvt(uint16_t data_off)
 static __rte_always_inline void
 npool_pkt_tiny_init_pvt(struct rte_mbuf *m, uint64_t rearm)
 {
-	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm,
-			sizeof(rearm));
+	npool_mbuf_rearm_set(m, rearm);
 	m->ol_flags = 0;
 	m->packet_type = 0;
 	m->pkt_len = 0;
@@ -253,8 +241,7 @@ npool_pkt_attach_at_pvt(struct rte_mbuf *m, char *frag,
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
 	m->buf_addr = frag;
 	rte_mbuf_iova_set(m, iova);
-	memcpy((char *)m + offsetof(struct rte_mbuf, data_off), &rearm,
-			sizeof(rearm));
+	npool_mbuf_rearm_set(m, rearm);
 	m->ol_flags = RTE_MBUF_F_EXTERNAL;
 	m->packet_type = 0;
 	m->pkt_len = 0;

@@ -14,6 +14,7 @@
 #include <rte_mempool.h>
 
 #include "npool_frag.h"
+#include "npool_mbuf.h"
 #include "npool_tsan.h"
 
 #ifdef __cplusplus
@@ -32,32 +33,17 @@ void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
 /** @internal Most packets npool_napi_consume_bulk() frees inline. */
 #define NPOOL_CONSUME_FAST_MAX 64
 
-/** @internal npool_pkt_rc_segs_pvt() of an mbuf with refcnt 1 and
- * nb_segs 1 (the same in either byte order). */
-#define NPOOL_PKT_RC_SEGS_ONE (1u | 1u << 16)
-
 /**
- * @internal refcnt and nb_segs of @p m in one value (refcnt in the low
- * half in little-endian order), read with acquire order.
- *
- * They sit side by side in the aligned 64-bit rearm word: one load
- * checks both. It is an atomic load with acquire, as another lcore may
- * be dropping its reference to a shared mbuf right now
- * (rte_mbuf_refcnt_update()): a plain read of refcnt races with it, and
- * seeing 1 must order that lcore's last accesses before this free. On
- * x86 it is the same single mov as a plain read of refcnt.
+ * @internal Whether @p m is a lone unshared segment: refcnt 1 and nb_segs
+ * 1, both seen in one load of the rearm word (npool_mbuf.h) with acquire
+ * order, as another lcore may be dropping its reference to a shared mbuf
+ * right now (rte_mbuf_refcnt_update()): seeing 1 must order that lcore's
+ * last accesses before this free.
  */
-static __rte_always_inline uint32_t
-npool_pkt_rc_segs_pvt(const struct rte_mbuf *m)
+static __rte_always_inline int
+npool_pkt_lone_pvt(const struct rte_mbuf *m)
 {
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_off) % 8 != 0);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
-			offsetof(struct rte_mbuf, data_off) + 2);
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, refcnt) + 2);
-	uint64_t w = __atomic_load_n((const uint64_t *)
-			((const char *)m + offsetof(struct rte_mbuf, data_off)),
-			__ATOMIC_ACQUIRE);
+	uint64_t w = npool_mbuf_rearm_acquire(m);
 
 	/*
 	 * ThreadSanitizer orders atomics per address: it would not see this
@@ -65,7 +51,7 @@ npool_pkt_rc_segs_pvt(const struct rte_mbuf *m)
 	 * of refcnt published, as the CPU does (npool_tsan.h).
 	 */
 	npool_tsan_acquire(&m->refcnt);
-	return (uint32_t)(w >> 16);
+	return (w & NPOOL_MBUF_REFCNT_SEGS_MASK) == NPOOL_MBUF_LONE;
 }
 
 /**
@@ -84,8 +70,7 @@ npool_pkt_all_plain_pvt(struct rte_mbuf * const *pkts, unsigned int n,
 		if (unlikely(m == NULL))
 			return 0;
 		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
-				npool_pkt_rc_segs_pvt(m) !=
-				NPOOL_PKT_RC_SEGS_ONE))
+				!npool_pkt_lone_pvt(m)))
 			return 0;
 	}
 	return 1;
@@ -146,7 +131,7 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 	/* An external buffer always has its shinfo (rte_pktmbuf_attach_
 	 * extbuf()): npool_pkt_is_npool() without the NULL test. */
 	if (m->pool != np->head_pool || m->next != NULL ||
-			npool_pkt_rc_segs_pvt(m) != NPOOL_PKT_RC_SEGS_ONE ||
+			!npool_pkt_lone_pvt(m) ||
 			!RTE_MBUF_HAS_EXTBUF(m) ||
 			m->shinfo->free_cb != npool_pkt_free_cb_pvt ||
 			__atomic_load_n(&m->shinfo->refcnt,
@@ -186,9 +171,7 @@ npool_napi_consume_pkt(struct rte_mbuf *m)
 	if (likely(m != NULL && np != NULL)) {
 		/* A lone tiny packet: DPDK's direct free, inline. */
 		if (m->pool == np->small_pool && m->next == NULL &&
-				RTE_MBUF_DIRECT(m) &&
-				npool_pkt_rc_segs_pvt(m) ==
-				NPOOL_PKT_RC_SEGS_ONE) {
+				RTE_MBUF_DIRECT(m) && npool_pkt_lone_pvt(m)) {
 			rte_mempool_put(m->pool, m);
 			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
 			return;

@@ -72,6 +72,10 @@ typedef uint8_t fwd_v16 __attribute__((vector_size(16)));
 static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
 		sizeof(struct rte_ipv4_hdr)] __rte_aligned(16);
 
+/* Where nb_segs and port sit in the rearm word (npool_mbuf.h). */
+#define FWD_SEGS_PORT_SHIFT \
+	RTE_MIN(NPOOL_MBUF_NB_SEGS_SHIFT, NPOOL_MBUF_PORT_SHIFT)
+
 /** What a pass keeps for a whole burst. */
 struct fwd_pass_k {
 	fwd_v16 rx16;          /**< t->rx16[in_port] */
@@ -99,7 +103,7 @@ fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
 	const struct fwd_tables *t = c->t;
 
 	memcpy(&k->rx16, t->rx16[c->in_port], sizeof(k->rx16));
-	k->segs_port = 1u | (uint32_t)c->in_port << 16;
+	k->segs_port = NPOOL_MBUF_SEGS_PORT(1, c->in_port);
 	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
 	k->lpm = t->lpm4;
 	k->t = t;
@@ -144,14 +148,11 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	int32_t neg;
 	uint8_t *p;
 
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
-			offsetof(struct rte_mbuf, data_off) + 4 ||
-			offsetof(struct rte_mbuf, port) !=
-			offsetof(struct rte_mbuf, data_off) + 6);
-	memcpy(&rearm, &m->data_off, sizeof(rearm));
+	rearm = npool_mbuf_rearm(m);
 	f->rearm = rearm;
 	f->len = len;
-	p = (uint8_t *)m->buf_addr + (uint16_t)rearm;
+	p = (uint8_t *)m->buf_addr +
+		(uint16_t)(rearm >> NPOOL_MBUF_DATA_OFF_SHIFT);
 	/* A frame shorter than the headers read, or longer than MTU + 14
 	 * (it holds no IP packet within the MTU): read in its place. */
 	if (len - sizeof(fwd_no_hdr) > k->len_max - sizeof(fwd_no_hdr))
@@ -164,7 +165,7 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	f->tot = rte_be_to_cpu_16(t16);
 	f->dst = rte_be_to_cpu_32(d);
 	bad = ~fwd_v16_eq_bits(f->h, k->rx16) & FWD_RX16_MASK;
-	bad |= (uint32_t)(rearm >> 32) ^ k->segs_port;
+	bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^ k->segs_port;
 	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
 	 * addresses' (fwd_cast_own_src4()). Both tables from one base. */
@@ -215,8 +216,8 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	/* Copy-break: the tests npool_rx_copybreak_pkt() makes that the
 	 * checks have not, refcnt 1 and the length. */
 	if (cb != NULL && f->len <= cb->copybreak &&
-			(uint16_t)(f->rearm >> 16) == 1)
-		m = npool_rx_copybreak_copy_pvt(cb, m, f->len, f->rearm,
+			(uint16_t)(f->rearm >> NPOOL_MBUF_REFCNT_SHIFT) == 1)
+		m = npool_rx_copybreak_copy(cb, m, f->len, f->rearm,
 				(char **)&p);
 	/* Both MACs in one store, EtherType and version/IHL kept. */
 	memcpy(&mac, tx->port[hop].eth16, sizeof(mac));
@@ -303,7 +304,7 @@ fwd_fast4_reload(const struct rte_mbuf *m, struct fwd_fast4 *f)
 {
 	uint16_t tot;
 
-	memcpy(&f->rearm, &m->data_off, sizeof(f->rearm));
+	f->rearm = npool_mbuf_rearm(m);
 	f->len = m->pkt_len;
 	f->p = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(&f->h, f->p, sizeof(f->h));

@@ -145,15 +145,14 @@ void
 fwd_slow(struct fwd_ctx *c, struct rte_mbuf *m)
 {
 	const struct fwd_tables *t = c->t;
-	uint32_t segs_port;
 	struct fwd_meta md;
 	int v;
 
 	c->nslow++;
 	/* The RX checks: one whole segment received here, else the fix
 	 * of app_rx_burst(). */
-	memcpy(&segs_port, &m->nb_segs, sizeof(segs_port));
-	if (unlikely(segs_port != (1u | (uint32_t)c->in_port << 16) ||
+	if (unlikely(npool_mbuf_segs_port(m) !=
+			NPOOL_MBUF_SEGS_PORT(1, c->in_port) ||
 			m->data_len != m->pkt_len)) {
 		m->port = c->in_port;
 		if (unlikely(!app_rx_chain_ok(m))) {

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NPOOL_COPYBREAK_H
+#define NPOOL_COPYBREAK_H
+
+/**
+ * @file
+ * Copy-break under any PMD, with its counters.
+ *
+ * The kernel's ixgbe, igb and fm10k drivers receive into page halves and,
+ * for a packet up to RX_HDR_LEN (256) bytes, copy it into a small buffer
+ * from napi_alloc_skb() and give the page half straight back to the ring
+ * (copy-break). npool_rx_copybreak() does the copy for any PMD, on the
+ * received burst: small packets become npool packets (tiny packets, one
+ * object each, up to npool_conf.tiny_len: npool_pkt.h) and their RX mbufs
+ * go back to the RX pool at once, so the RX ring never waits for them.
+ *
+ * Copy-break needs an mbuf, not an ethdev: it is part of libnpool. To run
+ * it under an unchanged application, npool_rx_copybreak_install()
+ * (npool_rx.h, libnpool_rx) installs it as an ethdev RX callback.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "npool_mbuf.h"
+#include "npool_pkt_bulk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Copy-break counters of one lcore. */
+struct npool_rx_stats {
+	/** Packets copied into npool packets (their RX mbufs released). */
+	uint64_t copybreak_copied;
+	/** Packets of at most the copy-break length left in their RX mbuf
+	 * because no npool packet could be had (no tiny packet, head or
+	 * fragment left). The first one also logs a warning (lib.npool, once
+	 * per process) naming what ran dry.
+	 * Kernel: rx_ring->rx_stats.alloc_rx_buff_failed (ixgbe, igb). */
+	uint64_t copybreak_nomem;
+};
+
+/** Slot of the counters of threads without an lcore id. */
+#define NPOOL_RX_NON_EAL_SLOT RTE_MAX_LCORE
+
+/**
+ * Read the copy-break counters of one lcore.
+ *
+ * @param slot
+ *   An lcore id (0 .. RTE_MAX_LCORE - 1) or NPOOL_RX_NON_EAL_SLOT.
+ * @param out
+ *   Where to copy them.
+ * @return
+ *   0, or -EINVAL (slot out of range, @p out NULL; also in rte_errno).
+ *   Any thread; a slot being updated may lag by one burst.
+ */
+int npool_rx_stats_get(unsigned int slot, struct npool_rx_stats *out);
+
+/**
+ * Sum the copy-break counters of every slot into @p out.
+ *
+ * @param out
+ *   Where to write the sums.
+ * @return 0, or -EINVAL (@p out NULL; also in rte_errno). Any thread.
+ */
+int npool_rx_stats_sum(struct npool_rx_stats *out);
+
+/** Zero every slot. Main lcore, while no lcore copy-breaks. */
+void npool_rx_stats_reset(void);
+
+/**
+ * Copy-break a received burst in place: each single-segment packet of at
+ * most @p copybreak bytes is copied into a new npool packet (from the
+ * calling lcore's napi caches) that takes its place in @p pkts, and the RX
+ * mbuf is released at once. Metadata that the copy keeps: port,
+ * packet_type, ol_flags, hash, vlan_tci(_outer) and every dynamic field
+ * (the RX timestamp among them).
+ * Kernel: ixgbe_fetch_rx_buffer()/igb_construct_skb() with RX_HDR_LEN.
+ *
+ * When no npool packet can be had the original mbuf is kept (a packet is
+ * never lost for lack of memory here) and counted in the calling lcore's
+ * npool_rx_stats.copybreak_nomem; each copy counts in copybreak_copied.
+ *
+ * Context: owner lcore (an EAL lcore), the RX loop: the napi flavor. A
+ * thread without an lcore id copies nothing (npool_napi_alloc_pkt()
+ * fails there with EPERM): each small packet stays in its RX mbuf and
+ * counts in copybreak_nomem.
+ *
+ * @param pkts
+ *   The burst, as returned by rte_eth_rx_burst().
+ * @param n
+ *   Packets in @p pkts.
+ * @param copybreak
+ *   Largest packet to copy, bytes; 0 copies nothing.
+ * @return
+ *   Number of packets copied.
+ */
+uint16_t npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n,
+		uint16_t copybreak);
+
+/**
+ * Copy-break of one burst, one packet at a time, for a receive loop that
+ * visits each packet once anyway (npool-fwd's forwarding pass): the tiny
+ * npool packets got in one bulk at the start (npool_rx_copybreak_begin()),
+ * each packet copied where the loop has it in hand
+ * (npool_rx_copybreak_pkt()), the RX mbufs released and the unused packets
+ * given back in one bulk each at the end (npool_rx_copybreak_end()).
+ * npool_rx_copybreak() is the three over a whole burst. Lives on the
+ * caller's stack for one burst; the fields are the implementation's.
+ */
+struct npool_rx_cb {
+	uint16_t copybreak;      /**< largest packet copied, bytes */
+	uint16_t n;              /**< tiny packets got for the burst */
+	uint16_t nd;             /**< packets copied so far */
+	uint64_t rearm;          /**< rearm word of a copy, port 0 */
+	uint64_t odd;            /**< RX mbufs not plain, OR'ed */
+	uintptr_t mp;            /**< pool of the burst's first */
+	struct npool *np;        /**< the lcore's instance */
+	unsigned int slot;       /**< its slot */
+	/** The tiny packets got; the first @c nd are taken. */
+	struct rte_mbuf *obj[NPOOL_PKT_BULK_MAX];
+	/** The RX mbufs copied, released at the end. */
+	struct rte_mbuf *done[NPOOL_PKT_BULK_MAX];
+};
+
+/**
+ * Start the copy-break of a burst of @p n packets, @p pkts[0] among them:
+ * @p n tiny npool packets got in one bulk from the calling lcore's cache.
+ * Kernel: the napi_alloc_skb() calls of a driver's poll, batched.
+ * Context: owner lcore (an EAL lcore), as npool_rx_copybreak().
+ *
+ * @param cb
+ *   The burst's state, on the caller's stack.
+ * @param pkts
+ *   The burst (its first packet's pool is the one expected of all).
+ * @param n
+ *   Packets in the burst, 1 .. NPOOL_PKT_BULK_MAX.
+ * @param copybreak
+ *   Largest packet to copy, bytes, at most npool_conf.tiny_len.
+ * @return 0; -1 when this lcore cannot copy-break a packet at a time (no
+ *   npool instance or tiny packets, @p copybreak above their room, a
+ *   thread without an lcore id, @p n outside 1 .. NPOOL_PKT_BULK_MAX, or
+ *   fewer than @p n tiny packets left): then npool_rx_copybreak() takes
+ *   the burst, nothing to end. rte_errno is not set.
+ */
+int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
+		struct rte_mbuf *const *pkts, uint16_t n, uint16_t copybreak);
+
+/**
+ * Copy @p m into the next tiny packet of @p cb, for a loop that has made
+ * npool_rx_copybreak_pkt()'s tests itself: @p m is a single whole segment
+ * of @p len bytes, at most cb->copybreak, refcnt 1, its rearm word @p w
+ * (npool_mbuf_rearm()) and its data at *@p s. What npool_rx_copybreak()
+ * keeps of the metadata is copied, and the data; *@p s becomes the copy's
+ * data. Context: as npool_rx_copybreak_begin().
+ *
+ * @return The tiny packet, in @p m's place; @p m is released by
+ *   npool_rx_copybreak_end().
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
+		uint32_t len, uint64_t w, char **s)
+{
+	/* ol_flags up to vlan_tci_outer: 30 bytes in two 16-byte copies
+	 * that overlap (buf_len after them stays d's). */
+	const size_t meta = offsetof(struct rte_mbuf, ol_flags);
+	const size_t meta2 = offsetof(struct rte_mbuf, vlan_tci_outer) +
+		sizeof(m->vlan_tci_outer) - 16;
+	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
+	struct rte_mbuf *d = cb->obj[cb->nd];
+	const char *f = *s;
+	uint64_t odd;
+	char *t;
+	uint32_t o;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, buf_len) != meta2 + 16 ||
+			meta2 < meta || meta2 > meta + 16);
+	/* The rearm word in one store, the port m's. */
+	npool_mbuf_rearm_set(d, cb->rearm | (w & NPOOL_MBUF_PORT_MASK));
+	/* ol_flags, packet_type, pkt_len, data_len, vlan_tci, hash (the
+	 * PMDs' rx_descriptor_fields1) and vlan_tci_outer as they are. */
+	memcpy((char *)d + meta, (const char *)m + meta, 16);
+	memcpy((char *)d + meta2, (const char *)m + meta2, 16);
+	d->tx_offload = 0;
+	/* Dynamic fields (RX timestamp, ...) go with their flags. */
+	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
+	/* Whether the RX mbufs are all direct and of one pool: OR the
+	 * differences, test once at the end. The copy is direct. */
+	odd = m->ol_flags & ext;
+	if (unlikely(odd != 0))
+		d->ol_flags &= ~ext;
+	cb->odd |= ((uintptr_t)m->pool ^ cb->mp) | odd;
+	/* The data in fixed 32-byte copies, the last one ending at @p len
+	 * (overlapping the one before): no size dispatch, no byte past
+	 * @p len. A minimum frame is two copies. */
+	t = rte_pktmbuf_mtod(d, char *);
+	if (likely(len >= 32)) {
+		memcpy(t, f, 32);
+		for (o = 32; unlikely(o + 32 < len); o += 32)
+			memcpy(t + o, f + o, 32);
+		memcpy(t + len - 32, f + len - 32, 32);
+	} else {
+		memcpy(t, f, len);
+	}
+	*s = t;
+	cb->done[cb->nd++] = m;
+	return d;
+}
+
+/**
+ * Copy-break one packet of the burst of npool_rx_copybreak_begin(): a
+ * single whole segment of at most cb->copybreak bytes, refcnt 1, is
+ * copied into a tiny npool packet (the metadata as npool_rx_copybreak()
+ * keeps it), which is returned; its RX mbuf is released by
+ * npool_rx_copybreak_end(). Any other packet is returned as it is.
+ * Call it at most once per packet of the burst.
+ * Kernel: ixgbe_fetch_rx_buffer()'s copy of a small packet.
+ * Context: as npool_rx_copybreak_begin().
+ *
+ * @return The copy, or @p m.
+ */
+static __rte_always_inline struct rte_mbuf *
+npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
+{
+	const uint32_t len = m->pkt_len;
+	const uint64_t w = npool_mbuf_rearm(m);
+	char *data;
+
+	if (!((len <= cb->copybreak) & (m->data_len == len) &
+			((w & NPOOL_MBUF_REFCNT_SEGS_MASK) == NPOOL_MBUF_LONE)))
+		return m;
+	data = (char *)m->buf_addr + (uint16_t)(w >> NPOOL_MBUF_DATA_OFF_SHIFT);
+	return npool_rx_copybreak_copy(cb, m, len, w, &data);
+}
+
+/**
+ * End the copy-break of a burst: the RX mbufs copied released in one
+ * bulk (back to their pool, hot for the next refill), the tiny packets
+ * not used given back in one, the counters (npool_rx_stats) added.
+ * Context: as npool_rx_copybreak_begin().
+ *
+ * @param cb
+ *   The burst's state, begun with npool_rx_copybreak_begin() == 0.
+ */
+void npool_rx_copybreak_end(struct npool_rx_cb *cb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPOOL_COPYBREAK_H */
