@@ -11,7 +11,8 @@
 #include "npool.h"
 #include "npool_log.h"
 /* The head store is on the "npool" ops (npool_head_cache_ops.c). */
-#include "npool_head_cache.h"
+#include "npool_head_cache_pvt.h"
+#include "npool_core_pvt.h"
 
 RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);
 
@@ -63,7 +64,7 @@ lcore_map_update(void)
 				(rte_lcore_has_role(i, ROLE_RTE) ||
 				 rte_lcore_has_role(i, ROLE_SERVICE)))
 			np = instance_of((int)rte_lcore_to_socket_id(i));
-		npool_lcore_np_pvt[i] = np != NULL ? np : def;
+		npool_lcore_np[i] = np != NULL ? np : def;
 	}
 }
 
@@ -221,7 +222,7 @@ npool_create(const struct npool_conf *conf)
 					NPOOL_PKT_SMALL_LEN +
 					NPOOL_SHINFO_SIZE,
 					RTE_CACHE_LINE_SIZE));
-	/* Heads sit in DPDK's mempool cache of NPOOL_HC_SIZE per lcore,
+	/* Heads sit in DPDK's mempool cache of NPOOL_MEMPOOL_CACHE_SIZE,
 	 * which every rte_mempool_get/put() of a PMD or of npool reaches
 	 * inline; the "npool" ops behind it are the backing store (debug
 	 * and ASan builds: the ops' own caches, npool_hc_mempool_cache_size()). */
@@ -286,9 +287,15 @@ npool_lookup_socket(int socket_id)
 }
 
 struct npool *
+npool_default(void)
+{
+	return npool_g_pvt;
+}
+
+struct npool *
 npool_local(void)
 {
-	return npool_lcore_np_pvt[npool_slot()];
+	return npool_lcore_np[npool_slot()];
 }
 
 int

@@ -23,7 +23,6 @@
 #include "npool_copybreak.h"
 #include "npool_core.h"
 #include "npool_frag.h"
-#include "npool_head_cache.h"
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
 #include "npool_stats.h"
@@ -32,9 +31,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Name of npool's rte_mempool ops (npool_head_cache_ops.c). */
-#define NPOOL_MEMPOOL_OPS_NAME "npool"
 
 /** Settings of npool_create() and npool_init() (the kernel's struct
  * page_pool_params). Fill with npool_conf_defaults() first. */
@@ -81,8 +77,8 @@ void npool_conf_defaults(struct npool_conf *conf);
 /**
  * Create an npool instance serving one NUMA socket: a chunk arena,
  * per-lcore fragment caches and a head pool (an rte_mempool with ops
- * "npool" behind a mempool cache of NPOOL_HC_SIZE per lcore), all on
- * @c conf->socket_id. Kernel: page_pool_create() with params.nid.
+ * "npool" behind a mempool cache of NPOOL_MEMPOOL_CACHE_SIZE per lcore),
+ * all on @c conf->socket_id. Kernel: page_pool_create() with params.nid.
  *
  * From then on the EAL lcores of that socket allocate from it (the
  * napi and guarded flavors, packets and copy-break alike). An instance
@@ -164,6 +160,17 @@ int npool_fini(void);
  *   The instance, or NULL.
  */
 struct npool *npool_lookup_socket(int socket_id);
+
+/**
+ * The default instance: the one made with SOCKET_ID_ANY, else the first
+ * created; NULL while there is none. It serves the lcores of sockets
+ * without an instance, threads without an lcore id, and the ids that
+ * rte_thread_register() hands out. Any thread.
+ *
+ * @return
+ *   The instance, or NULL.
+ */
+struct npool *npool_default(void);
 
 /**
  * The instance the calling thread allocates from (its lcore's socket's,

@@ -9,7 +9,7 @@
 #include <rte_stack.h>
 
 #include "npool_arena.h"
-#include "npool_debug.h"
+#include "npool_debug_pvt.h"
 #include "npool_log.h"
 #include "npool_tsan.h"
 

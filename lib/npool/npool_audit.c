@@ -14,6 +14,9 @@
 
 #include "npool.h"
 #include "npool_audit.h"
+#include "npool_core_pvt.h"
+#include "npool_debug_pvt.h"
+#include "npool_head_cache_pvt.h"
 #include "npool_log.h"
 
 /* Inconsistencies logged one by one; the rest are only counted. */

@@ -181,7 +181,7 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 		npool_napi_consume_plain((struct rte_mempool *)(uintptr_t)mp,
 				done, nd);
 	else
-		npool_napi_consume_bulk_pvt(done, nd);
+		npool_napi_consume_bulk_slow(done, nd);
 	return nd;
 }
 
@@ -190,13 +190,13 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 		uint16_t n, uint16_t copybreak)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	if (np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			np->small_pool == NULL || copybreak > np->tiny_len ||
 			n == 0 || n > NPOOL_PKT_BULK_MAX)
 		return -1;
-	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)cb->obj,
 			n) < 0))
 		return -1;
@@ -229,7 +229,7 @@ npool_rx_copybreak_end(struct npool_rx_cb *cb)
 		npool_napi_consume_plain((struct rte_mempool *)cb->mp,
 				cb->done, cb->nd);
 	else
-		npool_napi_consume_bulk_pvt(cb->done, cb->nd);
+		npool_napi_consume_bulk_slow(cb->done, cb->nd);
 	rx_stats_add(cb->nd, 0);
 }
 

@@ -8,10 +8,10 @@
  */
 #include <rte_common.h>
 
-#include "npool_core.h"
+#include "npool_core_pvt.h"
 
 struct npool *npool_g_pvt;
-struct npool *npool_lcore_np_pvt[NPOOL_NON_EAL_SLOT + 1];
+struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
 struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
 unsigned int npool_nb_instances_pvt;
 

@@ -9,13 +9,14 @@
  *
  * Each instance is the kernel's per-node page_pool: its own chunk arena
  * and head pool on its socket, and its own fragment caches per lcore. An
- * lcore allocates from the instance of its socket (npool_lcore_np_pvt[]); a
+ * lcore allocates from the instance of its socket (npool_lcore_np[]); a
  * fragment or head goes back to the instance that owns its address, from
  * any lcore.
  *
- * Exposed only because the fast paths in npool_frag.h, npool_pkt.h and
- * npool_head_cache.h are inline, as rte_mempool.h exposes struct
- * rte_mempool: applications should not touch these fields.
+ * Exposed only because the fast paths in npool_frag.h and npool_pkt.h
+ * are inline, as rte_mempool.h exposes struct rte_mempool: applications
+ * should not touch these fields. Installed as an indirect header (npool.h
+ * includes it).
  */
 
 #include <stdint.h>
@@ -112,19 +113,15 @@ struct npool {
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
 };
 
-/** The default instance: the one of SOCKET_ID_ANY if there is one,
- * else the first created; NULL while there is none. */
-extern struct npool *npool_g_pvt;
-
-/** Instance of each slot (lcore id, or NPOOL_NON_EAL_SLOT): the one of
- * the lcore's socket, else the default one; NULL while there is none.
- * Written only by npool_create() and npool_destroy(). */
-extern struct npool *npool_lcore_np_pvt[NPOOL_NON_EAL_SLOT + 1];
-
-/** @internal Every instance, in creation order (slow paths walk it). */
-extern struct npool *npool_instances_pvt[RTE_MAX_NUMA_NODES + 1];
-/** @internal Number of entries of npool_instances_pvt[]. */
-extern unsigned int npool_nb_instances_pvt;
+/**
+ * The instance of each slot (lcore id, or NPOOL_NON_EAL_SLOT): the one of
+ * the lcore's socket, else the default one (npool_default()); NULL while
+ * there is none. The inline fast paths read it (one indexed load), as
+ * rte_eth_rx_burst() reads rte_eth_fp_ops[]; applications call
+ * npool_local() instead. Written only by npool_create() and
+ * npool_destroy().
+ */
+extern struct npool *npool_lcore_np[NPOOL_NON_EAL_SLOT + 1];
 
 /** Slot of the calling thread: its lcore id, or NPOOL_NON_EAL_SLOT.
  *
@@ -151,16 +148,7 @@ npool_slot(void)
 
 /** NPOOL_STAT_ADD_NP() on the slot's own instance. */
 #define NPOOL_STAT_ADD(slot, field, n) \
-	NPOOL_STAT_ADD_NP(npool_lcore_np_pvt[slot], slot, field, n)
-
-/** @internal Fragments out of @p np by its lifetime counters (allocs +
- * guarded_allocs - frees of every slot), for npool_audit(). */
-int64_t npool_instance_frags_counted_pvt(const struct npool *np);
-
-/** @internal Instance owning address @p p and its chunk header in @p cp;
- * NULL if no instance does (out of line: a free of another socket's
- * fragment, or of an address outside every arena). */
-struct npool *npool_owner_pvt(const void *p, struct npool_chunk **cp);
+	NPOOL_STAT_ADD_NP(npool_lcore_np[slot], slot, field, n)
 
 #ifdef __cplusplus
 }

@@ -7,13 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "npool_build_config.h"
-#if NPOOL_ASAN
-/* rte_mempool_event_callback_register(): DPDK-internal (npool_debug_hc_
- * arm_pvt() below says why). */
-#define ALLOW_INTERNAL_API
-#endif
-
+/* ASan builds call rte_mempool_event_callback_register(), DPDK-internal
+ * (npool_debug_hc_arm_pvt() below says why): libnpool is built with
+ * ALLOW_INTERNAL_API, as DPDK builds its own libraries. */
 #include <rte_debug.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
@@ -21,8 +17,8 @@
 
 #include "npool.h"
 #include "npool_core.h"
-#include "npool_debug.h"
-#include "npool_head_cache.h"
+#include "npool_debug_pvt.h"
+#include "npool_head_cache_pvt.h"
 #include "npool_asan.h"
 
 /* One bit per byte of a chunk, 64 to a word. */
@@ -89,7 +85,7 @@ npool_debug_chunk_reset_pvt(const struct npool_arena *a,
 }
 
 void
-npool_debug_frag_alloc_pvt(const struct npool_arena *a,
+npool_debug_frag_alloc(const struct npool_arena *a,
 		const struct npool_chunk *c, const void *p, uint32_t size)
 {
 	uint64_t *starts = chunk_map(a, c), *live = starts + map_words(c);
@@ -127,7 +123,7 @@ frag_end(const uint64_t *starts, const struct npool_chunk *c, uint32_t start)
 #endif
 
 void
-npool_debug_frag_free_pvt(const struct npool_arena *a,
+npool_debug_frag_free(const struct npool_arena *a,
 		const struct npool_chunk *c, const void *p)
 {
 	uint64_t *starts = chunk_map(a, c), *live = starts + map_words(c);
@@ -179,10 +175,10 @@ npool_debug_chunk_live_pvt(const struct npool_arena *a,
 }
 
 void
-npool_debug_napi_owner_pvt(unsigned int slot)
+npool_debug_napi_owner(unsigned int slot)
 {
 	/* One owner per lcore id, kept in its own instance's slot. */
-	int *owner = &npool_lcore_np_pvt[slot]->lc[slot].dbg_owner;
+	int *owner = &npool_lcore_np[slot]->lc[slot].dbg_owner;
 	int self = rte_gettid(), cur = 0;
 
 	if (likely(__atomic_load_n(owner, __ATOMIC_RELAXED) == self))
@@ -201,7 +197,7 @@ static void *lcore_cb_handle;
 static void
 lcore_uninit(unsigned int lcore_id, void *arg __rte_unused)
 {
-	struct npool *np = npool_lcore_np_pvt[lcore_id];
+	struct npool *np = npool_lcore_np[lcore_id];
 
 	if (np != NULL && lcore_id < RTE_MAX_LCORE)
 		__atomic_store_n(&np->lc[lcore_id].dbg_owner, 0,

@@ -30,9 +30,9 @@
  *   panics. The mark lives in the spare bytes of the mempool object
  *   header (pools created without RTE_MEMPOOL_F_NO_CACHE_ALIGN).
  *
- * Everything here is internal to libnpool; the header is installed only
- * because npool_frag.h and npool_head_cache.h call these hooks from their
- * inline functions (an indirect header: do not include it directly).
+ * Installed only because the inline fast paths of npool_frag.h and
+ * npool_pkt.h call these hooks (an indirect header: do not include it
+ * directly); the library's other hooks are private (npool_debug_pvt.h).
  */
 
 #include <stdint.h>
@@ -89,73 +89,53 @@ extern "C" {
 
 struct npool_arena;
 struct npool_chunk;
-struct npool_hc;
-
-/** @internal Allocate the fragment maps of arena @p a (every chunk).
- * @return 0, or -ENOMEM. */
-int npool_debug_arena_init_pvt(struct npool_arena *a, int socket_id);
-
-/** @internal Free the fragment maps of arena @p a. */
-void npool_debug_arena_fini_pvt(struct npool_arena *a);
-
-/** @internal A cache starts carving chunk @p c afresh (refill or in-place
- * reuse): forget the fragments of its previous life (ASan builds: poison
- * the whole chunk until its fragments are carved). */
-void npool_debug_chunk_reset_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c);
-
-/** @internal Fragment @p p of @p size bytes has just been carved from
- * chunk @p c. Panics if a live fragment already starts there (ASan
- * builds: unpoisons it). */
-void npool_debug_frag_alloc_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p, uint32_t size);
-
-/** @internal Free through address @p p of chunk @p c: panics unless @p p
- * is inside a live fragment, then marks that fragment freed (ASan builds:
- * poisons it, up to the next fragment or the chunk's end). Call before
- * the reference is dropped. */
-void npool_debug_frag_free_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p);
-
-/** @internal Live fragments of chunk @p c according to its map. */
-uint32_t npool_debug_chunk_live_pvt(const struct npool_arena *a,
-		const struct npool_chunk *c);
-
-/** @internal The calling thread uses the napi cache of lcore @p slot:
- * take ownership if it has none, panic if another thread owns it. */
-void npool_debug_napi_owner_pvt(unsigned int slot);
-
-/** @internal Register the lcore callback that releases napi cache
- * ownership when an lcore id is unregistered. 0 or -ENOMEM. */
-int npool_debug_lcore_cb_register_pvt(void);
-
-/** @internal Unregister what npool_debug_lcore_cb_register_pvt() did. */
-void npool_debug_lcore_cb_unregister_pvt(void);
-
-/** @internal @p n objects are about to be put into @p hc: panic if one is
- * not of hc's pool or is already free; mark them free (ASan builds, once
- * npool_debug_hc_arm_pvt() armed @p hc: poison them). */
-void npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
-		unsigned int n);
-
-/** @internal The store of @p hc refused @p n objects: panic. */
-void npool_debug_hc_store_full_pvt(const struct npool_hc *hc,
-		unsigned int n);
-
-/** @internal @p n objects were taken from @p hc: mark them in use (ASan
- * builds: unpoison them). */
-void npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
-		unsigned int n);
 
 /**
- * @internal ASan builds: from now on poison the objects of @p hc's pool
- * while they are free, starting with every one free now. Called once the
- * pool is populated and initialised (rte_pktmbuf_init() writes to every
- * object after they are all put). Main lcore, nobody using the pool;
- * nothing in other builds. rte_mempool_free() takes every object out
- * through the ops before it frees their memory: each is unpoisoned then.
+ * Debug and AddressSanitizer builds (NPOOL_DEBUG_HOOKS): fragment @p p
+ * of @p size bytes has just been carved from chunk @p c of arena @p a.
+ * Debug builds panic if a live fragment already starts there; ASan builds
+ * unpoison it. The inline carve of npool_frag.h calls it (through
+ * NPOOL_DEBUG_HOOK(), so never in other builds); applications do not.
+ *
+ * @param a
+ *   The arena.
+ * @param c
+ *   The chunk carved.
+ * @param p
+ *   The fragment.
+ * @param size
+ *   Its size in bytes.
  */
-void npool_debug_hc_arm_pvt(struct npool_hc *hc);
+void npool_debug_frag_alloc(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p, uint32_t size);
+
+/**
+ * Debug and AddressSanitizer builds: a free through address @p p of
+ * chunk @p c, before its reference is dropped. Debug builds panic unless
+ * @p p is inside a live fragment, then mark that fragment freed; ASan
+ * builds poison it, up to the next fragment or the chunk's end.
+ * npool_free_frag() calls it (NPOOL_DEBUG_HOOK()); applications do not.
+ *
+ * @param a
+ *   The arena.
+ * @param c
+ *   The chunk holding @p p.
+ * @param p
+ *   Any address inside the fragment freed.
+ */
+void npool_debug_frag_free(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p);
+
+/**
+ * Debug builds: the calling thread uses the napi caches of lcore
+ * @p slot: it takes ownership if none has it, and panics if another
+ * thread owns them. The napi allocators call it (NPOOL_DEBUG_CHECK());
+ * applications do not.
+ *
+ * @param slot
+ *   An lcore id, 0 .. RTE_MAX_LCORE - 1.
+ */
+void npool_debug_napi_owner(unsigned int slot);
 
 #ifdef __cplusplus
 }

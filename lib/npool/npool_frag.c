@@ -8,11 +8,13 @@
 #include <rte_spinlock.h>
 
 #include "npool_frag.h"
+#include "npool_core_pvt.h"
+#include "npool_debug_pvt.h"
 
 void *
-npool_frag_fail_pvt(unsigned int slot, int err)
+npool_frag_fail(unsigned int slot, int err)
 {
-	if (npool_lcore_np_pvt[slot] != NULL)
+	if (npool_lcore_np[slot] != NULL)
 		NPOOL_STAT_ADD(slot, failures, 1);
 	rte_errno = err;
 	return NULL;
@@ -90,7 +92,7 @@ chunk_release(struct npool_chunk *c, uint32_t bias)
  * decrement per fragment and two stack operations per chunk.
  */
 void *
-npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
+npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 		uint32_t align_mask)
 {
 	struct npool_arena *a = &nc->np->arena;
@@ -149,7 +151,7 @@ npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
 		old = nc->prev;
 		nc->prev = NULL;
 		if (old == NULL || !chunk_release(old, nc->prev_bias))
-			return npool_frag_fail_pvt(slot, ENOMEM);
+			return npool_frag_fail(slot, ENOMEM);
 		c = old;
 		NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
 		goto install;
@@ -169,15 +171,25 @@ reset:
 	nc->pagecnt_bias--;
 	nc->offset = offset;
 	NPOOL_DEBUG_HOOK(npool_debug_chunk_reset_pvt(a, c));
-	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(a, c, nc->va + offset,
+	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc(a, c, nc->va + offset,
 			size));
 	return nc->va + offset;
 }
 
 void *
-npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align)
+npool_alloc_frag_align(uint32_t size, uint32_t align)
 {
 	return npool_frag_alloc_pvt(npool_slot(), size, align, 1);
+}
+
+rte_iova_t
+npool_frag_iova(const void *p)
+{
+	struct npool_chunk *c;
+
+	if (npool_owner_pvt(p, &c) == NULL)
+		return RTE_BAD_IOVA;
+	return c->iova + (uintptr_t)((const char *)p - c->va);
 }
 
 /* Give back what cache @p nc holds (page_frag_cache_drain()), its
@@ -280,7 +292,7 @@ npool_frag_cache_drain_local(void)
 	unsigned int k;
 
 	if (self != NPOOL_NON_EAL_SLOT && npool_nb_instances_pvt != 0)
-		NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(self));
+		NPOOL_DEBUG_CHECK(npool_debug_napi_owner(self));
 	for (k = 0; k < npool_nb_instances_pvt; k++) {
 		struct npool_lcore *lc = &npool_instances_pvt[k]->lc[self];
 
@@ -291,7 +303,7 @@ npool_frag_cache_drain_local(void)
 }
 
 void
-npool_free_frag_other_pvt(unsigned int slot, const void *p)
+npool_free_frag_other(unsigned int slot, const void *p)
 {
 	struct npool_chunk *c;
 	struct npool *np = npool_owner_pvt(p, &c);

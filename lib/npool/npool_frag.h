@@ -38,13 +38,47 @@ extern "C" {
  */
 #define NPOOL_FRAG_BIAS_MAX ((uint32_t)NPOOL_CHUNK_SIZE + 1)
 
-/** @internal Refill slow path of a fragment cache. */
-void *npool_frag_refill_pvt(struct npool_frag_cache *nc, uint32_t size,
+/**
+ * Refill a fragment cache and carve one fragment from its new chunk: the
+ * out-of-line half of the allocators in this header and npool_pkt.h
+ * (the slow half of the kernel's __page_frag_alloc_align()), which call
+ * it when the current chunk cannot hold the request. Applications call
+ * those allocators, not this.
+ *
+ * The used-up chunk is reused in place if every fragment is back; a napi
+ * cache keeps it as its previous chunk (and gives up the one before);
+ * else a chunk of the cache's kind comes from the arena, then one of the
+ * other kind (npool_stats.small_fallbacks, big_fallbacks).
+ *
+ * Context: the cache's owner (a napi cache), or under its lock (a
+ * guarded cache).
+ *
+ * @param nc
+ *   The cache (npool_core.h).
+ * @param size
+ *   Fragment size in bytes, 1 .. NPOOL_CHUNK_SIZE.
+ * @param align_mask
+ *   -align, align a power of two up to NPOOL_CHUNK_SIZE.
+ * @return
+ *   The fragment, or NULL with rte_errno set to ENOMEM (no chunk), the
+ *   failure counted.
+ */
+void *npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 		uint32_t align_mask);
-/** @internal Fail an allocation: count it, set rte_errno, return NULL. */
-void *npool_frag_fail_pvt(unsigned int slot, int err);
-/** @internal Guarded allocation (out of line: takes the lock). */
-void *npool_alloc_frag_guarded_pvt(uint32_t size, uint32_t align);
+
+/**
+ * Count an allocation failure on slot @p slot (npool_stats.failures) and
+ * set rte_errno: the out-of-line failure path of the allocators in this
+ * header. Applications do not call it.
+ *
+ * @param slot
+ *   The caller's slot (npool_slot()).
+ * @param err
+ *   The errno value for rte_errno.
+ * @return
+ *   NULL.
+ */
+void *npool_frag_fail(unsigned int slot, int err);
 
 /** @internal Whether (size, align) is out of the documented range. */
 static __rte_always_inline int
@@ -118,14 +152,14 @@ npool_frag_carve_pvt(struct npool_frag_carve_pvt *k, uint32_t size,
 		k->off = o;
 		k->taken++;
 		frag = k->nc->va + o;
-		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc_pvt(&k->nc->np->arena,
+		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc(&k->nc->np->arena,
 				k->nc->chunk, frag, size));
 		*iova = k->nc->iova + (uint32_t)o;
 		return frag;
 	}
 	/* The chunk cannot hold it: one refill for this fragment. */
 	npool_frag_carve_commit_pvt(k);
-	frag = npool_frag_refill_pvt(k->nc, size, align_mask);
+	frag = npool_frag_refill(k->nc, size, align_mask);
 	npool_frag_carve_init_pvt(k, k->nc, -1);
 	*iova = k->nc->iova + (uint32_t)k->off;
 	return frag;
@@ -168,23 +202,23 @@ static __rte_always_inline void *
 npool_frag_alloc_pvt(unsigned int slot, uint32_t size, uint32_t align,
 		int guarded)
 {
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_frag_cache *nc;
 	struct npool_lcore *lc;
 	rte_iova_t iova;
 	void *p;
 
 	if (unlikely(np == NULL))
-		return npool_frag_fail_pvt(NPOOL_NON_EAL_SLOT, ENODEV);
+		return npool_frag_fail(NPOOL_NON_EAL_SLOT, ENODEV);
 	if (!guarded) {
 		if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
 			NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
-			return npool_frag_fail_pvt(slot, EPERM);
+			return npool_frag_fail(slot, EPERM);
 		}
-		NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+		NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 	}
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
-		return npool_frag_fail_pvt(slot, EINVAL);
+		return npool_frag_fail(slot, EINVAL);
 	lc = &np->lc[slot];
 	nc = npool_frag_cache_of_pvt(lc, guarded, 0);
 	if (guarded)
@@ -265,11 +299,7 @@ npool_napi_alloc_frag(uint32_t size)
  *   The fragment, or NULL with rte_errno set: EINVAL, ENOMEM, ENODEV as
  *   for npool_napi_alloc_frag_align().
  */
-static inline void *
-npool_alloc_frag_align(uint32_t size, uint32_t align)
-{
-	return npool_alloc_frag_guarded_pvt(size, align);
-}
+void *npool_alloc_frag_align(uint32_t size, uint32_t align);
 
 /**
  * Allocate a fragment from any thread. Kernel: netdev_alloc_frag().
@@ -284,7 +314,7 @@ npool_alloc_frag_align(uint32_t size, uint32_t align)
 static inline void *
 npool_alloc_frag(uint32_t size)
 {
-	return npool_alloc_frag_guarded_pvt(size, 1);
+	return npool_alloc_frag_align(size, 1);
 }
 
 /** @internal Free of a fragment of instance @p np whose chunk (header
@@ -295,7 +325,7 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 {
 	RTE_SET_USED(p);
 	/* Before the reference goes: the chunk may be reused right after. */
-	NPOOL_DEBUG_HOOK(npool_debug_frag_free_pvt(&np->arena, c, p));
+	NPOOL_DEBUG_HOOK(npool_debug_frag_free(&np->arena, c, p));
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
 		struct npool_lcore *lc = &np->lc[slot];
 		uint32_t *bias;
@@ -315,7 +345,7 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		else
 			bias = NULL;
 		if (bias != NULL) {
-			NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+			NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 			NPOOL_DEBUG_PANIC_IF(*bias >=
 					__atomic_load_n(&c->refcnt,
 						__ATOMIC_RELAXED),
@@ -336,9 +366,21 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		npool_arena_put(&np->arena, c);
 }
 
-/** @internal npool_free_frag() of @p p, not in @p np's arena: another
- * instance's fragment, or not an npool address (out of line). */
-void npool_free_frag_other_pvt(unsigned int slot, const void *p);
+/**
+ * npool_free_frag() of a fragment @p p that is not of the caller's
+ * instance: it goes back to the instance that owns it, found by a walk
+ * over the instances; an address in no instance's arena is counted as a
+ * failure (debug builds panic). The out-of-line half of npool_free_frag();
+ * applications call that.
+ *
+ * Context: any thread.
+ *
+ * @param slot
+ *   The caller's slot (npool_slot()).
+ * @param p
+ *   Any address inside a fragment, not NULL.
+ */
+void npool_free_frag_other(unsigned int slot, const void *p);
 
 /** @internal npool_free_frag() of a non-NULL @p p by the thread of slot
  * @p slot (npool_slot()), whose instance is @p np (non-NULL): a
@@ -351,7 +393,7 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 	if (likely(c != NULL))
 		npool_free_frag_chunk_pvt(np, slot, c, p);
 	else
-		npool_free_frag_other_pvt(slot, p);
+		npool_free_frag_other(slot, p);
 }
 
 /**
@@ -467,7 +509,7 @@ static __rte_always_inline void
 npool_free_frag(const void *p)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	if (unlikely(p == NULL || np == NULL))
 		return;
@@ -476,27 +518,15 @@ npool_free_frag(const void *p)
 
 /**
  * IO address of any byte of an npool fragment (for DMA descriptors).
+ * Any thread.
  *
  * @param p
  *   Any address inside a fragment.
  * @return
  *   Its IOVA, or RTE_BAD_IOVA if @p p is not inside an instance's arena
  *   (or npool is not initialised).
- *   Any thread.
  */
-static __rte_always_inline rte_iova_t
-npool_frag_iova(const void *p)
-{
-	struct npool *np = npool_lcore_np_pvt[npool_slot()];
-	struct npool_chunk *c;
-
-	if (unlikely(np == NULL))
-		return RTE_BAD_IOVA;
-	c = npool_arena_chunk(&np->arena, p);
-	if (unlikely(c == NULL) && npool_owner_pvt(p, &c) == NULL)
-		return RTE_BAD_IOVA;
-	return c->iova + (uintptr_t)((const char *)p - c->va);
-}
+rte_iova_t npool_frag_iova(const void *p);
 
 /**
  * Give back the chunks held by the fragment caches, as the kernel's

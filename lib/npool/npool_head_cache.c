@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The head cache (npool_head_cache.h): creation, the slow halves of its
+ * per-lcore get and put, and their out-of-line forms for npool's tests.
+ */
 #include <errno.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include "npool_head_cache.h"
+#include "npool_head_cache_pvt.h"
 
 struct npool_hc *
 npool_hc_create(const char *name, uint32_t size, int socket_id)
@@ -123,4 +127,16 @@ npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
 	c->flushes++;
 	memcpy(&c->objs[c->len], objs, n * sizeof(void *));
 	c->len += n;
+}
+
+int
+npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
+{
+	return npool_hc_get_pvt(hc, objs, n);
+}
+
+void
+npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
+{
+	npool_hc_put_pvt(hc, objs, n);
 }

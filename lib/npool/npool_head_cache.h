@@ -15,20 +15,25 @@
  * the ring. The "npool" mempool ops use only its store and its per-lcore
  * counters: DPDK's own mempool cache is the per-lcore cache in front of
  * them, and a pool with cache size 0 caches nothing, as DPDK's contract
- * says (npool_head_cache_ops.c). The per-lcore get/put here serve callers
- * that hold a bare head cache (hc->mp == NULL).
+ * says (npool_head_cache_ops.c). The per-lcore get/put serve the ops of
+ * npool's own pools in debug and ASan builds (npool_hc.lcore_cache), and
+ * tests.
+ *
+ * Internal to npool, as DPDK's ethdev_driver.h is to ethdev: the head
+ * cache is how the "npool" mempool ops work, not API. The functions are
+ * exported in the INTERNAL version node and declared __rte_internal, so
+ * a program calling one fails to compile unless it defines
+ * ALLOW_INTERNAL_API (npool's tests and benchmarks do). Applications use
+ * the ops: npool_pktmbuf_pool_create() (rte_mempool_npool.h).
  */
 
 #include <stdint.h>
-#include <string.h>
 #include <rte_common.h>
+#include <rte_compat.h>
 #include <rte_lcore.h>
-#include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include "npool_build_config.h"
 #include "npool_debug.h"
-#include "npool_tsan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,6 +58,9 @@ struct npool_hc_lcore {
 	uint64_t misses;     /**< gets that failed: store empty */
 	void *objs[NPOOL_HC_SIZE]; /**< LIFO: objs[len - 1] is the hottest */
 } __rte_cache_aligned;
+
+struct rte_ring;
+struct rte_mempool;
 
 /** A head cache: the store plus one cache per lcore. */
 struct npool_hc {
@@ -87,34 +95,16 @@ struct npool_hc {
  * @return
  *   The cache, or NULL with rte_errno set: EINVAL, ENOMEM, EEXIST.
  */
+__rte_internal
 struct npool_hc *npool_hc_create(const char *name, uint32_t size,
 		int socket_id);
-
-/**
- * Register the "npool" mempool ops in this process, once; later calls
- * return the same index. npool_init() and npool_pktmbuf_pool_create()
- * call it, so an app needs it only to name the ops itself before either
- * (rte_mempool_set_ops_byname(), --mbuf-pool-ops-name). An unmodified
- * DPDK app gets it from EAL's -d librte_mempool_npool.so instead.
- *
- * Call it after rte_eal_init(): mempool ops indexes are per process, and
- * registering after EAL's driver plugins keeps the stock ops at the
- * indexes a secondary process (dpdk-dumpcap, dpdk-pdump) gives them.
- *
- * Context: main lcore (slow path); not multi-thread safe against pool
- * creation.
- *
- * @return
- *   The ops index (>= 0), or a negative errno with rte_errno set:
- *   -ENOSPC, the ops table is full (RTE_MEMPOOL_MAX_OPS_IDX).
- */
-int npool_mempool_ops_register(void);
 
 /** Free a head cache (the objects themselves are not touched).
  *
  * @param hc
  *   A head cache, or NULL.
  */
+__rte_internal
 void npool_hc_free(struct npool_hc *hc);
 
 /**
@@ -126,129 +116,8 @@ void npool_hc_free(struct npool_hc *hc);
  * @return
  *   The number of objects available.
  */
+__rte_internal
 unsigned int npool_hc_count(const struct npool_hc *hc);
-
-/**
- * @internal Mempool cache size of a pool of @p n objects on the "npool"
- * ops (npool's head pool, npool_pktmbuf_pool_create()): NPOOL_HC_SIZE,
- * or the largest rte_mempool_create() accepts for @p n (cache_size * 1.5
- * <= n). 0 in debug and AddressSanitizer builds: every get and put then
- * reaches the ops, whose checks (npool_debug.h) and poisoning
- * (npool_asan.h) DPDK's inline cache would skip.
- */
-static inline unsigned int
-npool_hc_mempool_cache_size(unsigned int n)
-{
-	if (NPOOL_DEBUG_HOOKS)
-		return 0;
-	return RTE_MIN((unsigned int)NPOOL_HC_SIZE,
-			(unsigned int)((uint64_t)n * 2 / 3));
-}
-
-/**
- * @internal Mark @p mp, a pool npool itself just created on the "npool"
- * ops (its head pool, npool_pktmbuf_pool_create()), as one whose ops keep
- * per-lcore caches when it has no mempool cache (debug and ASan builds).
- */
-static inline void
-npool_hc_own_pool_pvt(struct rte_mempool *mp)
-{
-	struct npool_hc *hc = mp->pool_data;
-
-	hc->lcore_cache = NPOOL_DEBUG_HOOKS && mp->cache_size == 0;
-}
-
-/**
- * @internal Count a refill, a flush or a miss of the calling lcore on
- * @p hc (the store behind DPDK's mempool cache: npool_mempool.c). Threads
- * without an lcore id are not counted, as on the ops' own caches.
- */
-static __rte_always_inline void
-npool_hc_count_pvt(struct npool_hc *hc, unsigned int refills,
-		unsigned int flushes, unsigned int misses)
-{
-	unsigned int lcore = rte_lcore_id();
-
-	if (unlikely(lcore >= RTE_MAX_LCORE))
-		return;
-	hc->lc[lcore].refills += refills;
-	hc->lc[lcore].flushes += flushes;
-	hc->lc[lcore].misses += misses;
-}
-
-/**
- * @internal Zero the refills, flushes and misses of lcore @p lcore
- * (0 .. RTE_MAX_LCORE - 1) on @p hc. Only while that lcore does not use
- * @p hc, or counts are lost.
- */
-static inline void
-npool_hc_count_reset_pvt(struct npool_hc *hc, unsigned int lcore)
-{
-	hc->lc[lcore].refills = 0;
-	hc->lc[lcore].flushes = 0;
-	hc->lc[lcore].misses = 0;
-}
-
-/** @internal Get slow path: refill @p c, then take @p n objects. */
-int npool_hc_get_slow_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
-		void **objs, unsigned int n);
-/** @internal Flush slow path: store @p n objects that do not fit. */
-void npool_hc_flush_pvt(struct npool_hc *hc, struct npool_hc_lcore *c,
-		void * const *objs, unsigned int n);
-
-/** @internal Put @p n objects into the store. It has room for every
- * object: debug builds panic if it refuses (the objects would be lost). */
-static __rte_always_inline void
-npool_hc_store_put_pvt(struct npool_hc *hc, void * const *objs,
-		unsigned int n)
-{
-	unsigned int done;
-
-	/* See npool_hc_store_acquire_pvt(). */
-	npool_tsan_release(&hc->store->prod);
-	done = rte_ring_enqueue_bulk(hc->store, objs, n, NULL);
-	if (unlikely(done != n))
-		NPOOL_DEBUG_CHECK(npool_debug_hc_store_full_pvt(hc, n));
-}
-
-/** @internal After a get from the store: ThreadSanitizer builds take
- * what every earlier put released (npool_tsan.h). TSan does not see the
- * store's own ordering: the RTS tail is released by a 64-bit
- * compare-and-swap and acquired by a 32-bit load of its position half,
- * at another address. Nothing in other builds. */
-static __rte_always_inline void
-npool_hc_store_acquire_pvt(const struct npool_hc *hc)
-{
-	npool_tsan_acquire(&hc->store->prod);
-}
-
-/** @internal npool_hc_get_bulk() without the debug-build marks. */
-static __rte_always_inline int
-npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
-{
-	unsigned int lcore = rte_lcore_id();
-	struct npool_hc_lcore *c;
-	unsigned int i, len;
-
-	if (unlikely(lcore >= RTE_MAX_LCORE)) {
-		if (rte_ring_dequeue_bulk(hc->store, objs, n, NULL) != n)
-			return -ENOBUFS;
-		npool_hc_store_acquire_pvt(hc);
-		return 0;
-	}
-	c = &hc->lc[lcore];
-	/* Empty cache: one bulk refill, never one object at a time. A get
-	 * larger than the cache is slow too (and then n > 64 never reaches
-	 * the loop below, which the compiler must see for a constant n). */
-	if (unlikely(n > NPOOL_HC_SIZE || c->len < n))
-		return npool_hc_get_slow_pvt(hc, c, objs, n);
-	/* Hottest first: the objects freed last are still in cache. */
-	len = c->len;
-	for (i = 0; i < n; i++)
-		objs[i] = c->objs[len - 1 - i];
-	c->len = len - n;
-	return 0;
-}
 
 /**
  * Get @p n objects, all or none. Kernel: napi_skb_cache_get().
@@ -267,43 +136,8 @@ npool_hc_get_bulk_pvt(struct npool_hc *hc, void **objs, unsigned int n)
  *   0, or -ENOBUFS if fewer than @p n objects could be had (nothing is
  *   taken then).
  */
-static __rte_always_inline int
-npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n)
-{
-	int ret = npool_hc_get_bulk_pvt(hc, objs, n);
-
-	if (ret == 0)
-		NPOOL_DEBUG_HOOK(npool_debug_hc_got_pvt(hc, objs, n));
-	return ret;
-}
-
-/** @internal npool_hc_put_bulk() for a caller that knows its lcore id
- * (@p lcore, rte_lcore_id(); LCORE_ID_ANY or any id >= RTE_MAX_LCORE for
- * a thread without one). */
-static __rte_always_inline void
-npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
-		void * const *objs, unsigned int n)
-{
-	struct npool_hc_lcore *c;
-
-	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, objs, n));
-	if (unlikely(lcore >= RTE_MAX_LCORE)) {
-		npool_hc_store_put_pvt(hc, objs, n);
-		return;
-	}
-	c = &hc->lc[lcore];
-	/* Full: flush half in one bulk rather than object by object. */
-	if (unlikely(n > NPOOL_HC_SIZE || c->len + n > NPOOL_HC_SIZE)) {
-		npool_hc_flush_pvt(hc, c, objs, n);
-		return;
-	}
-	/* One packet at a time is the consume path's common case. */
-	if (n == 1)
-		c->objs[c->len] = objs[0];
-	else
-		memcpy(&c->objs[c->len], objs, n * sizeof(void *));
-	c->len += n;
-}
+__rte_internal
+int npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n);
 
 /**
  * Put @p n objects back. Kernel: napi_skb_cache_put().
@@ -320,11 +154,9 @@ npool_hc_put_bulk_lcore_pvt(struct npool_hc *hc, unsigned int lcore,
  * @param n
  *   How many.
  */
-static __rte_always_inline void
-npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
-{
-	npool_hc_put_bulk_lcore_pvt(hc, rte_lcore_id(), objs, n);
-}
+__rte_internal
+void npool_hc_put_bulk(struct npool_hc *hc, void * const *objs,
+		unsigned int n);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,8 @@
 #include <rte_mempool.h>
 
 #include "npool.h"
-#include "npool_head_cache.h"
+#include "rte_mempool_npool.h"
+#include "npool_head_cache_pvt.h"
 
 static int
 npool_mp_alloc(struct rte_mempool *mp)
@@ -63,7 +64,7 @@ npool_mp_enqueue(struct rte_mempool *mp, void * const *obj_table,
 	struct npool_hc *hc = mp->pool_data;
 
 	if (unlikely(hc->lcore_cache)) {
-		npool_hc_put_bulk(hc, obj_table, n);
+		npool_hc_put_pvt(hc, obj_table, n);
 		return 0;
 	}
 	NPOOL_DEBUG_HOOK(npool_debug_hc_put_pvt(hc, obj_table, n));
@@ -78,7 +79,7 @@ npool_mp_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 	struct npool_hc *hc = mp->pool_data;
 
 	if (unlikely(hc->lcore_cache))
-		return npool_hc_get_bulk(hc, obj_table, n);
+		return npool_hc_get_pvt(hc, obj_table, n);
 	/* All or none, as every mempool ops must. */
 	if (rte_ring_dequeue_bulk(hc->store, obj_table, n, NULL) != n) {
 		npool_hc_count_pvt(hc, 0, 0, 1);

@@ -16,6 +16,7 @@
 
 #include "npool.h"
 #include "rte_mempool_npool.h"
+#include "npool_head_cache_pvt.h"
 
 struct rte_mempool *
 npool_pktmbuf_pool_create(const char *name, unsigned int n,

@@ -5,20 +5,21 @@
 
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
+#include "npool_core_pvt.h"
 
 /* Heads released in one batch by the consume path. */
 #define NPOOL_CONSUME_BATCH 64
 
 void
-npool_pkt_free_cb_pvt(void *addr, void *opaque __rte_unused)
+npool_pkt_free_cb(void *addr, void *opaque __rte_unused)
 {
 	npool_free_frag(addr);
 }
 
 struct rte_mbuf *
-npool_pkt_fail_pvt(unsigned int slot, int err)
+npool_pkt_fail(unsigned int slot, int err)
 {
-	if (npool_lcore_np_pvt[slot] != NULL)
+	if (npool_lcore_np[slot] != NULL)
 		NPOOL_STAT_ADD(slot, pkt_failures, 1);
 	rte_errno = err;
 	return NULL;
@@ -30,7 +31,7 @@ pkt_head_get(struct npool *np, unsigned int slot)
 	struct rte_mbuf *m;
 
 	if (rte_mempool_get(np->head_pool, (void **)&m) != 0)
-		return npool_pkt_fail_pvt(slot, ENOBUFS);
+		return npool_pkt_fail(slot, ENOBUFS);
 	return m;
 }
 
@@ -38,10 +39,10 @@ struct rte_mbuf *
 npool_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	if (np == NULL)
-		return npool_pkt_fail_pvt(slot, ENODEV);
+		return npool_pkt_fail(slot, ENODEV);
 	return npool_pkt_alloc_pvt(np, slot, len, 1);
 }
 
@@ -49,13 +50,13 @@ struct rte_mbuf *
 npool_build_pkt(void *frag, uint32_t fragsz)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_chunk *c;
 	struct rte_mbuf *m;
 	uintptr_t off, buf_len;
 
 	if (np == NULL)
-		return npool_pkt_fail_pvt(slot, ENODEV);
+		return npool_pkt_fail(slot, ENODEV);
 	/* The head from the caller's instance, whichever owns the frag. */
 	c = npool_arena_chunk(&np->arena, frag);
 	if (c == NULL)
@@ -63,11 +64,11 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 	if (c == NULL || ((uintptr_t)frag & (sizeof(uintptr_t) - 1)) != 0 ||
 			fragsz <= NPOOL_SHINFO_SIZE ||
 			fragsz > UINT16_MAX + NPOOL_SHINFO_SIZE)
-		return npool_pkt_fail_pvt(slot, EINVAL);
+		return npool_pkt_fail(slot, EINVAL);
 	/* A fragment never straddles two chunks. */
 	off = (uintptr_t)((char *)frag - c->va);
 	if (off + fragsz > c->size)
-		return npool_pkt_fail_pvt(slot, EINVAL);
+		return npool_pkt_fail(slot, EINVAL);
 	m = pkt_head_get(np, slot);
 	if (m == NULL)
 		return NULL;
@@ -82,12 +83,12 @@ npool_build_pkt(void *frag, uint32_t fragsz)
 }
 
 void
-npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n)
+npool_napi_consume_bulk_slow(struct rte_mbuf **pkts, unsigned int n)
 {
 	void *pending[NPOOL_CONSUME_BATCH];
 	struct rte_mempool *mp = NULL;
 	unsigned int i, np = 0, slot = npool_slot();
-	struct npool *inst = npool_lcore_np_pvt[slot];
+	struct npool *inst = npool_lcore_np[slot];
 	struct npool_frag_free_batch_pvt b;
 	uint64_t segs = 0;
 
@@ -140,14 +141,14 @@ npool_pkt_truesize(const struct rte_mbuf *m)
 }
 
 unsigned int
-npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts, const uint32_t *lens,
+npool_napi_alloc_pkt_bulk_slow(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
 	unsigned int i, got = 0;
 
 	if (n > NPOOL_PKT_BULK_MAX) {
 		for (i = 0; i < n; i++)
-			pkts[i] = npool_pkt_fail_pvt(npool_slot(), EINVAL);
+			pkts[i] = npool_pkt_fail(npool_slot(), EINVAL);
 		return 0;
 	}
 	/* No lens: tiny packets (npool_napi_alloc_tiny_bulk_pvt()). */

@@ -99,7 +99,6 @@
 #include <rte_mempool.h>
 
 #include "npool_frag.h"
-#include "npool_head_cache.h"
 #include "npool_mbuf.h"
 #include "npool_pkt_consume.h"
 
@@ -148,8 +147,20 @@ extern "C" {
  */
 #define NPOOL_PKT_SMALL_POOL_PER_CHUNK 8
 
-/** @internal Out-of-line failure of the packet allocators. */
-struct rte_mbuf *npool_pkt_fail_pvt(unsigned int slot, int err);
+/**
+ * Count a packet that could not be made on slot @p slot
+ * (npool_stats.pkt_failures) and set rte_errno: the out-of-line failure
+ * path of the packet allocators in this header and npool_pkt_bulk.h.
+ * Applications do not call it.
+ *
+ * @param slot
+ *   The caller's slot (npool_slot()).
+ * @param err
+ *   The errno value for rte_errno.
+ * @return
+ *   NULL.
+ */
+struct rte_mbuf *npool_pkt_fail(unsigned int slot, int err);
 
 /** @internal npool_pkt_fragsz() with headroom @p headroom. */
 static __rte_always_inline uint32_t
@@ -174,7 +185,7 @@ static __rte_always_inline uint32_t
 npool_pkt_fragsz(uint32_t len)
 {
 	return npool_pkt_fragsz_pvt(
-			npool_lcore_np_pvt[npool_slot()]->headroom, len);
+			npool_lcore_np[npool_slot()]->headroom, len);
 }
 
 /** @internal The rearm word (npool_mbuf.h) of a fresh npool packet with
@@ -220,7 +231,7 @@ npool_pkt_tiny_get_pvt(struct npool *np, unsigned int slot)
 	struct rte_mbuf *m;
 
 	if (unlikely(rte_mempool_get(np->small_pool, (void **)&m) < 0))
-		return npool_pkt_fail_pvt(slot, ENOBUFS);
+		return npool_pkt_fail(slot, ENOBUFS);
 	npool_pkt_tiny_init_pvt(m,
 			npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom));
 	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
@@ -236,7 +247,7 @@ npool_pkt_attach_at_pvt(struct rte_mbuf *m, char *frag,
 		struct rte_mbuf_ext_shared_info *shinfo, rte_iova_t iova,
 		uint64_t rearm)
 {
-	shinfo->free_cb = npool_pkt_free_cb_pvt;
+	shinfo->free_cb = npool_pkt_free_cb;
 	shinfo->fcb_opaque = NULL;
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
 	m->buf_addr = frag;
@@ -321,9 +332,9 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 		return npool_pkt_tiny_get_pvt(np, slot);
 	fragsz = npool_pkt_fragsz_pvt(np->headroom, len);
 	if (unlikely(npool_pkt_len_bad_pvt(len, fragsz)))
-		return npool_pkt_fail_pvt(slot, EINVAL);
+		return npool_pkt_fail(slot, EINVAL);
 	if (unlikely(rte_mempool_get(np->head_pool, (void **)&m) < 0))
-		return npool_pkt_fail_pvt(slot, ENOBUFS);
+		return npool_pkt_fail(slot, ENOBUFS);
 	lc = &np->lc[slot];
 	nc = npool_frag_cache_of_pvt(lc, guarded,
 			npool_pkt_frag_small_pvt(fragsz, np->small_fragsz));
@@ -335,7 +346,7 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 		rte_spinlock_unlock(&lc->lock);
 	if (unlikely(frag == NULL)) {
 		rte_mempool_put(np->head_pool, m);
-		return npool_pkt_fail_pvt(slot, rte_errno);
+		return npool_pkt_fail(slot, rte_errno);
 	}
 	if (guarded) {
 		NPOOL_STAT_ADD_NP(np, slot, guarded_allocs, 1);
@@ -373,14 +384,14 @@ static __rte_always_inline struct rte_mbuf *
 npool_napi_alloc_pkt(uint32_t len)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT)) {
 		NPOOL_DEBUG_PANIC_IF(np != NULL,
 				"npool: napi flavor called from a non-EAL thread\n");
-		return npool_pkt_fail_pvt(slot, np == NULL ? ENODEV : EPERM);
+		return npool_pkt_fail(slot, np == NULL ? ENODEV : EPERM);
 	}
-	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 	return npool_pkt_alloc_pvt(np, slot, len, 0);
 }
 

@@ -13,18 +13,33 @@
 #include <rte_mbuf.h>
 
 #include "npool_pkt.h"
+#include "rte_mempool_npool.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Most packets one npool_napi_alloc_pkt_bulk() call makes: what one
- * lcore's head cache holds (NPOOL_HC_SIZE). */
-#define NPOOL_PKT_BULK_MAX NPOOL_HC_SIZE
+ * lcore's mempool cache of heads holds (NPOOL_MEMPOOL_CACHE_SIZE). */
+#define NPOOL_PKT_BULK_MAX NPOOL_MEMPOOL_CACHE_SIZE
 
-/** @internal npool_napi_alloc_pkt_bulk() one npool_napi_alloc_pkt() at
- * a time: no lcore id, @p n out of range, or fewer heads than packets. */
-unsigned int npool_napi_alloc_pkt_each_pvt(struct rte_mbuf **pkts,
+/**
+ * npool_napi_alloc_pkt_bulk() one npool_napi_alloc_pkt() at a time: its
+ * out-of-line path when the calling thread has no lcore id, @p n is out
+ * of range (every entry NULL, EINVAL), or the head pool (or the tiny
+ * packets' pool, @p lens NULL) has fewer objects than @p n. Applications
+ * call npool_napi_alloc_pkt_bulk().
+ *
+ * @param pkts
+ *   Array of @p n entries to fill, as for npool_napi_alloc_pkt_bulk().
+ * @param lens
+ *   Bytes of room of each packet, or NULL for @p n tiny packets.
+ * @param n
+ *   Number of packets.
+ * @return
+ *   Number of packets made, as npool_napi_alloc_pkt_bulk().
+ */
+unsigned int npool_napi_alloc_pkt_bulk_slow(struct rte_mbuf **pkts,
 		const uint32_t *lens, unsigned int n);
 
 /** @internal npool_pkt_lens_scan_pvt(): every len is tiny. */
@@ -67,7 +82,7 @@ npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
 
 	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)pkts,
 			n) < 0))
-		return npool_napi_alloc_pkt_each_pvt(pkts, NULL, n);
+		return npool_napi_alloc_pkt_bulk_slow(pkts, NULL, n);
 	for (i = 0; i < n; i++)
 		npool_pkt_tiny_init_pvt(pkts[i], rearm);
 	np->lc[slot].stats.pkt_allocs += n;
@@ -131,7 +146,7 @@ npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k, struct rte_mbuf **pkts,
 		}
 		if (unlikely(frag == NULL)) {
 			k->spare[k->nspare++] = pkts[i];
-			pkts[i] = npool_pkt_fail_pvt(k->slot, rte_errno);
+			pkts[i] = npool_pkt_fail(k->slot, rte_errno);
 			continue;
 		}
 		npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova,
@@ -177,14 +192,14 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
 	unsigned int slot = npool_slot(), got, lens_kind;
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 	struct npool_pkt_bulk_pvt k;
 	struct npool_lcore *lc;
 
 	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
 			n - 1 >= NPOOL_PKT_BULK_MAX))
-		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
-	NPOOL_DEBUG_CHECK(npool_debug_napi_owner_pvt(slot));
+		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 	/* All tiny (a copy-break burst): one bulk get of whole objects. */
 	lens_kind = npool_pkt_lens_scan_pvt(np, lens, n);
 	if (lens_kind & NPOOL_PKT_LENS_TINY_PVT)
@@ -193,7 +208,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	 * and a head given back on a fragment failure serves the next. */
 	if (unlikely(rte_mempool_get_bulk(np->head_pool, (void **)pkts,
 			n) < 0))
-		return npool_napi_alloc_pkt_each_pvt(pkts, lens, n);
+		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
 	lc = &np->lc[slot];
 	k.np = np;
 	k.slot = slot;

@@ -21,14 +21,34 @@
 extern "C" {
 #endif
 
-/** @internal Extbuf free callback: npool_free_frag(addr). */
-void npool_pkt_free_cb_pvt(void *addr, void *opaque);
+/**
+ * The free callback in the shared info of every npool packet's fragment
+ * (rte_mbuf_ext_shared_info.free_cb): DPDK calls it when the last
+ * reference to the external buffer goes, and it frees the fragment
+ * (npool_free_frag()). npool_pkt_is_npool() tests for it.
+ *
+ * @param addr
+ *   The fragment (the external buffer's address).
+ * @param opaque
+ *   Unused (NULL).
+ */
+void npool_pkt_free_cb(void *addr, void *opaque);
 
 /**
- * @internal General case of npool_napi_consume_bulk(): any mix of npool
- * packets, clones, chains, pools and NULL entries.
+ * Release @p n packets as rte_pktmbuf_free() would each, with npool's
+ * shortcut per segment and the heads put back per pool in bulks: the
+ * out-of-line path of npool_napi_consume_pkt() and
+ * npool_napi_consume_bulk() for what their inline paths do not take
+ * (clones, chains, other pools, NULL entries). Applications call those.
+ *
+ * Context: as npool_napi_consume_pkt().
+ *
+ * @param pkts
+ *   Packets to release; NULL entries are ignored.
+ * @param n
+ *   Number of entries in @p pkts.
  */
-void npool_napi_consume_bulk_pvt(struct rte_mbuf **pkts, unsigned int n);
+void npool_napi_consume_bulk_slow(struct rte_mbuf **pkts, unsigned int n);
 
 /** @internal Most packets npool_napi_consume_bulk() frees inline. */
 #define NPOOL_CONSUME_FAST_MAX 64
@@ -89,7 +109,7 @@ static inline int
 npool_pkt_is_npool(const struct rte_mbuf *m)
 {
 	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo != NULL &&
-		m->shinfo->free_cb == npool_pkt_free_cb_pvt;
+		m->shinfo->free_cb == npool_pkt_free_cb;
 }
 
 /**
@@ -133,7 +153,7 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 	if (m->pool != np->head_pool || m->next != NULL ||
 			!npool_pkt_lone_pvt(m) ||
 			!RTE_MBUF_HAS_EXTBUF(m) ||
-			m->shinfo->free_cb != npool_pkt_free_cb_pvt ||
+			m->shinfo->free_cb != npool_pkt_free_cb ||
 			__atomic_load_n(&m->shinfo->refcnt,
 				__ATOMIC_ACQUIRE) != 1)
 		return 0;
@@ -166,7 +186,7 @@ static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
 {
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	if (likely(m != NULL && np != NULL)) {
 		/* A lone tiny packet: DPDK's direct free, inline. */
@@ -183,7 +203,7 @@ npool_napi_consume_pkt(struct rte_mbuf *m)
 		}
 	}
 	if (m != NULL)
-		npool_napi_consume_bulk_pvt(&m, 1);
+		npool_napi_consume_bulk_slow(&m, 1);
 }
 
 /**
@@ -211,7 +231,7 @@ npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
 {
 	/* Inline into this lcore's mempool cache, for any pool. */
 	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np_pvt[slot];
+	struct npool *np = npool_lcore_np[slot];
 
 	rte_mempool_put_bulk(mp, (void * const *)pkts, n);
 	if (likely(np != NULL))
@@ -252,7 +272,7 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 	 * built packets): each freed inline, the heads put back in one. */
 	if (n <= NPOOL_CONSUME_FAST_MAX) {
 		unsigned int slot = npool_slot(), i;
-		struct npool *np = npool_lcore_np_pvt[slot];
+		struct npool *np = npool_lcore_np[slot];
 		struct npool_frag_free_batch_pvt b;
 
 		if (np == NULL || mp != np->head_pool)
@@ -274,7 +294,7 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 		n -= i;
 	}
 general:
-	npool_napi_consume_bulk_pvt(pkts, n);
+	npool_napi_consume_bulk_slow(pkts, n);
 }
 
 #ifdef __cplusplus

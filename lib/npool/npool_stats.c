@@ -11,6 +11,7 @@
 #include "npool_frag.h"
 #include "npool_head_cache.h"
 #include "npool_stats.h"
+#include "npool_core_pvt.h"
 
 /*
  * The counters of slot @p slot of @p np since its creation: its own, and

@@ -6,8 +6,8 @@
  * @file
  * @internal ThreadSanitizer annotations (make tsan), for npool's own
  * inline code; applications have no use for them. Installed only because
- * npool_pkt.h and npool_head_cache.h use them in their inline functions
- * (an indirect header: do not include it directly).
+ * npool_pkt_consume.h uses one in its inline functions (an indirect
+ * header: do not include it directly).
  *
  * TSan sees the ordering of C11 atomics in instrumented code only. Where
  * npool relies on an ordering that DPDK gives some other way, these say
@@ -21,10 +21,10 @@
  * compare-and-swap is inline asm: npool_arena.c), and objects handed
  * over by the head cache's RTS ring, whose producers release the tail
  * with a 64-bit compare-and-swap and whose consumers acquire its 32-bit
- * position half at another address (npool_head_cache.h: a put releases,
- * a get acquires, on the ring); and an mbuf's refcnt and nb_segs read in
- * one 64-bit acquire load while other holders decrement refcnt alone
- * (npool_pkt.h: an acquire on refcnt's address).
+ * position half at another address (npool_head_cache_pvt.h: a put
+ * releases, a get acquires, on the ring); and an mbuf's refcnt and
+ * nb_segs read in one 64-bit acquire load while other holders decrement
+ * refcnt alone (npool_pkt_consume.h: an acquire on refcnt's address).
  */
 
 #include <stdint.h>

@@ -20,6 +20,7 @@
 #include <rte_mempool.h>
 
 #include "npool.h"
+#include "npool_head_cache.h"
 #include "bench_common.h"
 
 enum hv { HV_LIB, HV_COPY16, HV_COPY1, HV_MP256, HV_MP0, HV_NB };

@@ -47,7 +47,7 @@ elt_size(const struct rte_mempool *mp)
 static double
 chunk_bytes_in_use(void)
 {
-	const struct npool_arena *a = &npool_g_pvt->arena;
+	const struct npool_arena *a = &npool_default()->arena;
 
 	return (double)(a->nb_chunks - npool_arena_free_count(a, 0)) *
 		NPOOL_CHUNK_SIZE +
@@ -139,7 +139,7 @@ measure(unsigned int cfg)
 
 		if (cfg == 0)
 			f->small = npool_pkt_fragsz(lens[i]) <=
-				npool_g_pvt->small_fragsz;
+				npool_default()->small_fragsz;
 		for (k = 0; k < NB_N; k++) {
 			f->pin_np[cfg][k] = retain(1, lens[i], 2u << k,
 					&f->ts_np[cfg]);

@@ -94,13 +94,13 @@ fz_op_pkt(struct fz_in *in, bool napi, struct fz_delta *want)
 	 * (npool_pkt.h): a small chunk, a big one only when no small one
 	 * was free (or the cache still carves that big fallback). */
 	const bool small = !bad &&
-		npool_pkt_fragsz(len) <= npool_g_pvt->small_fragsz;
-	const struct npool_lcore *lc = &npool_g_pvt->lc[npool_slot()];
+		npool_pkt_fragsz(len) <= npool_default()->small_fragsz;
+	const struct npool_lcore *lc = &npool_default()->lc[npool_slot()];
 	const struct npool_chunk *prev = napi ? lc->napi_small.chunk :
 		lc->guarded_small.chunk;
 	const unsigned int big = ut_free_big();
 	const unsigned int nsmall =
-		npool_arena_free_count(&npool_g_pvt->arena, 1);
+		npool_arena_free_count(&npool_default()->arena, 1);
 	const struct npool_chunk *c;
 	int h = fz_empty_handle(), k;
 	struct rte_mbuf *m;

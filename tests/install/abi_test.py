@@ -7,12 +7,18 @@ Checks, on the built library (libnpool.so, libnpool_rx.so):
   - every symbol the map lists is exported, under the map's version node
     that lists it, and nothing else is (a function made non-static by
     mistake, a symbol of a static library pulled in);
-  - the map's nodes are a stable one (the API) and, as in DPDK, an
-    INTERNAL one: every exported symbol that is not API is named _pvt and
-    lives in INTERNAL, and INTERNAL holds nothing else;
+  - the map's nodes are a stable one (the API) and, as in DPDK, at most an
+    INTERNAL one;
   - every exported symbol is declared in an installed header (meson's
-    npool_headers and npool_indirect_headers: lib/npool and drivers), so
-    that nothing exported is undocumented;
+    npool_headers, npool_indirect_headers and npool_internal_headers:
+    lib/npool and drivers): an API symbol with a doxygen comment and
+    without __rte_internal, an INTERNAL one with __rte_internal, so that
+    a program calling it fails to compile unless it defines
+    ALLOW_INTERNAL_API (DPDK's rte_compat.h);
+  - no installed header uses an INTERNAL symbol outside its declaration:
+    no inline function or macro of the API calls one (DPDK's inlines call
+    documented API only, e.g. rte_mempool_ops_dequeue_bulk());
+  - no exported symbol is named _pvt (library-private names stay local);
   - every function the installed headers declare outside an inline body is
     exported (a declared, documented call that a user cannot link).
 
@@ -24,14 +30,16 @@ Usage: abi_test.py [--no-needed SONAME_PREFIX]... LIB_SO MAP HEADER...
 
 With --installed BUILD, checks what `meson install` of BUILD would install
 (meson introspect --installed) instead:
-  - every installed header is a public or an indirect one (or the
-    generated npool_build_config.h);
-  - no internal header is installed: a header in the folder of a public or
-    indirect one that is neither;
+  - every installed header is a public, an indirect or an internal one
+    (__rte_internal declarations for other parts of npool), or the
+    generated npool_build_config.h;
+  - no private header is installed: a header in the folder of an
+    installed one that is none of those;
   - every header an installed header includes ("...") is installed, so
     that the public inlines compile from the install alone.
 
 Usage: abi_test.py --installed BUILD --public H... --indirect H...
+                   [--internal H...]
 """
 import json
 import os
@@ -75,18 +83,31 @@ def exported(lib):
     return syms
 
 
+def strip_comments(text, doc_marker=None):
+    """Text without comments; doc comments (/** ... */) become
+    doc_marker when one is given."""
+    def repl(m):
+        return ' %s ' % doc_marker if doc_marker and \
+            m.group(0).startswith('/**') else ' '
+    text = re.sub(r'/\*.*?\*/', repl, text, flags=re.S)
+    return re.sub(r'//[^\n]*', '', text)
+
+
+DOC = '@DOC@'
+
+
 def declared(headers):
-    """Names declared at file scope in the headers: prototypes and extern
-    variables (not static inline definitions)."""
-    names = set()
+    """{name: (documented, internal)} of what the headers declare at file
+    scope: prototypes and extern variables (not static inline
+    definitions)."""
+    names = {}
     for h in headers:
-        text = open(h).read()
-        text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
-        text = re.sub(r'//[^\n]*', '', text)
+        text = strip_comments(open(h).read(), DOC)
         # Preprocessor lines with their continuation lines (a macro's
-        # body is no declaration).
-        text = re.sub(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', '', text, flags=re.M)
-        text = text.replace('extern "C" {', '')
+        # body is no declaration; a doc comment before one is its own).
+        text = re.sub(r'^\s*#(?:[^\n]*\\\n)*[^\n]*', ';', text,
+                      flags=re.M)
+        text = text.replace('extern "C" {', ';')
         # Drop every brace body (inline functions, structs, macros' do {}).
         while True:
             t = re.sub(r'\{[^{}]*\}', ';', text)
@@ -95,17 +116,35 @@ def declared(headers):
             text = t
         for stmt in text.split(';'):
             stmt = ' '.join(stmt.split())
+            doc = DOC in stmt
+            stmt = stmt.replace(DOC, '').strip()
             if not stmt or stmt.startswith(('typedef', 'static')):
                 continue
+            internal = '__rte_internal' in stmt
             m = re.search(r'(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*'
                           r'(__rte_\w+\s*)*$', stmt)
             if m:
-                names.add(m.group(1))
+                names[m.group(1)] = (doc, internal)
                 continue
             m = re.match(r'extern\s.*?(\w+)\s*(\[[^\]]*\])?$', stmt)
             if m:
-                names.add(m.group(1))
+                names[m.group(1)] = (doc, internal)
     return names
+
+
+def internal_uses(headers, internal):
+    """['header: symbol'] for each use of an INTERNAL symbol in an
+    installed header outside its own __rte_internal declaration."""
+    bad = []
+    for h in headers:
+        text = strip_comments(open(h).read())
+        text = re.sub(r'__rte_internal[^;{}]*;', ';', text)
+        for sym in sorted(internal):
+            if re.search(r'\b%s\b' % re.escape(sym), text):
+                bad.append('%s: uses INTERNAL %s (an inline or macro of '
+                           'the API must call documented API only)' % (
+                               os.path.basename(h), sym))
+    return bad
 
 
 def needed(lib):
@@ -120,13 +159,14 @@ def includes(path):
 
 
 def installed_main(args):
-    build, public, indirect, cur = args[0], [], [], None
+    build, public, indirect, internal, cur = args[0], [], [], [], None
     for a in args[1:]:
-        if a in ('--public', '--indirect'):
-            cur = public if a == '--public' else indirect
+        if a in ('--public', '--indirect', '--internal'):
+            cur = {'--public': public, '--indirect': indirect,
+                   '--internal': internal}[a]
         elif cur is None:
             sys.exit('usage: abi_test.py --installed BUILD --public H... '
-                     '--indirect H...')
+                     '--indirect H... [--internal H...]')
         else:
             cur.append(os.path.abspath(a))
     out = subprocess.run(['meson', 'introspect', build, '--installed'],
@@ -134,20 +174,22 @@ def installed_main(args):
     inst = {src: dst for src, dst in json.loads(out).items()
             if dst.endswith('.h')}
     names = {os.path.basename(d) for d in inst.values()}
-    allowed = {os.path.basename(h) for h in public + indirect}
+    listed = public + indirect + internal
+    allowed = {os.path.basename(h) for h in listed}
     allowed.add('npool_build_config.h')
     bad = []
     for src, dst in sorted(inst.items()):
         if os.path.basename(dst) not in allowed:
-            bad.append('%s installed: neither public nor indirect' % dst)
-    folders = {os.path.dirname(h) for h in public + indirect}
-    internal = sorted(os.path.join(d, f) for d in folders
-                      for f in os.listdir(d)
-                      if f.endswith('.h') and os.path.join(d, f) not in
-                      public + indirect)
-    for h in internal:
+            bad.append('%s installed: not public, indirect or internal' %
+                       dst)
+    folders = {os.path.dirname(h) for h in listed}
+    private = sorted(os.path.join(d, f) for d in folders
+                     for f in os.listdir(d)
+                     if f.endswith('.h') and os.path.join(d, f) not in
+                     listed)
+    for h in private:
         if os.path.abspath(h) in map(os.path.abspath, inst):
-            bad.append('%s: internal, installed' % h)
+            bad.append('%s: private, installed' % h)
     for src in sorted(inst):
         if not os.path.exists(src):
             continue
@@ -155,10 +197,10 @@ def installed_main(args):
             if inc not in names:
                 bad.append('%s includes "%s", which is not installed' % (
                     os.path.basename(src), inc))
-    print('%d headers installed (%d public, %d indirect), %d internal not '
-          'installed: %s' % (len(inst), len(public), len(indirect),
-                             len(internal), ' '.join(
-                                 os.path.basename(h) for h in internal)))
+    print('%d headers installed (%d public, %d indirect, %d internal), %d '
+          'private not installed: %s' % (
+              len(inst), len(public), len(indirect), len(internal),
+              len(private), ' '.join(os.path.basename(h) for h in private)))
     for b in bad:
         print('FAIL:', b)
     return 1 if bad else 0
@@ -192,17 +234,26 @@ def main():
         if syms[s] != nodes[s]:
             bad.append('%s: version %r, not %s' % (s, syms[s], nodes[s]))
     for s in sorted(listed):
-        pvt = s.endswith('_pvt')
-        if pvt and nodes[s] != INTERNAL:
-            bad.append('%s: named _pvt, in %s, not in the %s node' % (
-                s, nodes[s], INTERNAL))
-        elif not pvt and nodes[s] == INTERNAL:
-            bad.append('%s: in the %s node, not named _pvt' % (s, INTERNAL))
-    for s in sorted(set(syms) - decl - {node, INTERNAL}):
+        if s.endswith('_pvt'):
+            bad.append('%s: exported, named _pvt (private names stay '
+                       'local)' % s)
+    for s in sorted(set(syms) - set(decl) - {node, INTERNAL}):
         bad.append('%s: exported, declared in no installed header' % s)
-    for s in sorted(decl - set(syms)):
+    for s in sorted(set(syms) & set(decl)):
+        doc, internal = decl[s]
+        want_internal = nodes.get(s) == INTERNAL
+        if internal and not want_internal:
+            bad.append('%s: declared __rte_internal, in %s' % (s, node))
+        elif want_internal and not internal:
+            bad.append('%s: in %s, not declared __rte_internal' % (
+                s, INTERNAL))
+        if not doc:
+            bad.append('%s: declared without a doxygen comment' % s)
+    for s in sorted(set(decl) - set(syms)):
         if s.startswith(('npool_', 'rte_')):
             bad.append('%s: declared in a header, not exported' % s)
+    bad += internal_uses(headers, {s for s, n in nodes.items()
+                                   if n == INTERNAL})
     npvt = sum(1 for v in nodes.values() if v == INTERNAL)
     print('%s: %d symbols exported, %d under %s, %d under %s; %d declared '
           'in %d headers; NEEDED: %s' % (

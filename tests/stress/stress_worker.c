@@ -344,7 +344,7 @@ next_tag(struct st_worker *w)
 static void
 check_frag(const char *p, uint32_t size, uint32_t align)
 {
-	const struct npool_arena *a = &npool_g_pvt->arena;
+	const struct npool_arena *a = &npool_default()->arena;
 
 	if (((uintptr_t)p & (align - 1)) != 0 ||
 			npool_arena_chunk(a, p) == NULL ||
@@ -446,7 +446,7 @@ make_pkt(struct st_local *l)
 		return;
 	}
 	data = rte_pktmbuf_append(mb, (uint16_t)len);
-	if (data == NULL || mb->data_off != npool_g_pvt->headroom) {
+	if (data == NULL || mb->data_off != npool_default()->headroom) {
 		st_error("packet %p: no room for %u B (data_off %u, buf_len %u)",
 				(void *)mb, len, mb->data_off, mb->buf_len);
 		rte_pktmbuf_free(mb);

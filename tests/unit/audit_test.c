@@ -8,6 +8,7 @@
  */
 #include <rte_mempool.h>
 
+#include "npool_head_cache.h"
 #include "unit_common.h"
 
 /* Chunks of the default arena (npool_conf_defaults()). */
@@ -48,7 +49,7 @@ test_audit_rejects_null_and_no_npool(void **state __rte_unused)
 	rte_errno = 0;
 	assert_int_equal(npool_audit(NULL), -EINVAL);
 	assert_int_equal(rte_errno, EINVAL);
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	assert_int_equal(npool_audit(&a), -ENODEV);
 	assert_int_equal(rte_errno, ENODEV);
 }
@@ -143,7 +144,7 @@ test_audit_finds_refcount_off_by_one(void **state __rte_unused)
 static void
 test_audit_finds_chunk_nobody_holds(void **state __rte_unused)
 {
-	struct npool_arena *ar = &npool_g_pvt->arena;
+	struct npool_arena *ar = &npool_default()->arena;
 	struct npool_chunk *c = npool_arena_get(ar, 0);
 	struct npool_audit a;
 
@@ -159,7 +160,7 @@ test_audit_finds_chunk_nobody_holds(void **state __rte_unused)
 static void
 test_audit_finds_chunk_free_twice(void **state __rte_unused)
 {
-	struct npool_arena *ar = &npool_g_pvt->arena;
+	struct npool_arena *ar = &npool_default()->arena;
 	struct npool_chunk *c = npool_arena_get(ar, 1);
 	struct npool_chunk *d = npool_arena_get(ar, 1);
 	struct npool_audit a;

@@ -109,7 +109,7 @@ assert_usage(uint32_t chunks_in_use, int64_t frags_out, uint32_t heads_out)
 static void
 arena_exhausted_then_recovers(uint32_t pkt_len)
 {
-	const int small = npool_pkt_fragsz(pkt_len) <= npool_g_pvt->small_fragsz;
+	const int small = npool_pkt_fragsz(pkt_len) <= npool_default()->small_fragsz;
 	unsigned int want, round;
 	struct npool_stats s0, s1;
 
@@ -141,14 +141,14 @@ arena_exhausted_then_recovers(uint32_t pkt_len)
 static void
 test_arena_exhausted_enomem_counted_then_recovers(void **state __rte_unused)
 {
-	assert_true(npool_pkt_fragsz(LEN_BIG) > npool_g_pvt->small_fragsz);
+	assert_true(npool_pkt_fragsz(LEN_BIG) > npool_default()->small_fragsz);
 	arena_exhausted_then_recovers(LEN_BIG);
 }
 
 static void
 test_arena_exhausted_by_small_pkts_then_recovers(void **state __rte_unused)
 {
-	assert_true(npool_pkt_fragsz(LEN_SMALL) <= npool_g_pvt->small_fragsz);
+	assert_true(npool_pkt_fragsz(LEN_SMALL) <= npool_default()->small_fragsz);
 	arena_exhausted_then_recovers(LEN_SMALL);
 }
 

@@ -118,7 +118,7 @@ test_reuse_after_frags_freed_on_another_lcore(void **state __rte_unused)
 static void
 test_remote_last_free_returns_chunk_once(void **state __rte_unused)
 {
-	const unsigned int nb = npool_g_pvt->arena.nb_chunks;
+	const unsigned int nb = npool_default()->arena.nb_chunks;
 	struct frag_set s;
 	struct npool_chunk *c;
 	char *q;
@@ -160,7 +160,7 @@ test_guarded_alloc_from_non_eal_pthread(void **state __rte_unused)
 		assert_ptr_equal(s.p[i], (char *)s.p[i - 1] - 100);
 	/* The shared non-EAL slot carved it and counted it. */
 	assert_int_equal(c->owner, NPOOL_NON_EAL_SLOT);
-	assert_ptr_equal(npool_g_pvt->lc[NPOOL_NON_EAL_SLOT].guarded.chunk, c);
+	assert_ptr_equal(npool_default()->lc[NPOOL_NON_EAL_SLOT].guarded.chunk, c);
 	assert_int_equal(s.after.guarded_allocs - s.before.guarded_allocs, NB);
 	assert_int_equal(s.after.allocs, s.before.allocs);
 	assert_int_equal(s.after.refills - s.before.refills, 1);
@@ -232,7 +232,7 @@ test_guarded_alloc_on_another_lcore_uses_its_slot(void **state __rte_unused)
 
 	assert_int_equal(ut_on_other_lcore(guarded_on_lcore, &s), 0);
 	assert_ptr_equal(ut_chunk_of(s.p[0]),
-			npool_g_pvt->lc[UT_OTHER_LCORE].guarded.chunk);
+			npool_default()->lc[UT_OTHER_LCORE].guarded.chunk);
 	assert_int_equal(ut_chunk_of(s.p[0])->owner, UT_OTHER_LCORE);
 	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &o), 0);
 	assert_int_equal(o.guarded_allocs, NB);
@@ -282,8 +282,8 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
 	assert_int_equal(t1.pkt_failures - t0.pkt_failures, 1);
 	assert_int_equal(t1.allocs, 0);
 	/* Nothing was taken: no chunk, no head. */
-	assert_int_equal(npool_arena_in_use(&npool_g_pvt->arena), 0);
-	assert_null(npool_g_pvt->lc[NPOOL_NON_EAL_SLOT].napi.chunk);
+	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_null(npool_default()->lc[NPOOL_NON_EAL_SLOT].napi.chunk);
 }
 #endif
 
@@ -357,10 +357,10 @@ test_drain_all_races_no_free_of_running_lcore(void **state __rte_unused)
 	/* Lcore 1 kept carving one chunk: 64 x 256 B twice per chunk. */
 	assert_int_equal(au.chunks_cached, 1);
 	assert_int_equal(au.chunks_pinned, 0);
-	assert_ptr_not_equal(npool_g_pvt->lc[UT_OTHER_LCORE].napi.chunk, NULL);
+	assert_ptr_not_equal(npool_default()->lc[UT_OTHER_LCORE].napi.chunk, NULL);
 	/* Lcore 1 waits now: everything is drained. */
 	assert_int_equal(npool_frag_cache_drain_all(), 0);
-	assert_null(npool_g_pvt->lc[UT_OTHER_LCORE].napi.chunk);
+	assert_null(npool_default()->lc[UT_OTHER_LCORE].napi.chunk);
 	assert_int_equal(npool_usage_get(&u), 0);
 	assert_int_equal(u.frags_out, 0);
 	assert_int_equal(u.chunks_in_use, 0);
@@ -391,8 +391,8 @@ test_drain_all_off_main_lcore_drains_only_own(void **state __rte_unused)
 	/* Every napi cache but lcore 1's own and the non-EAL slot's. */
 	assert_int_equal(left, RTE_MAX_LCORE - 1);
 	assert_ptr_equal(ut_napi_cache()->chunk, c);
-	assert_null(npool_g_pvt->lc[UT_OTHER_LCORE].napi.chunk);
-	assert_null(npool_g_pvt->lc[UT_OTHER_LCORE].guarded.chunk);
+	assert_null(npool_default()->lc[UT_OTHER_LCORE].napi.chunk);
+	assert_null(npool_default()->lc[UT_OTHER_LCORE].guarded.chunk);
 	/* The main lcore's cache still works with its bias intact. */
 	assert_ptr_equal(npool_napi_alloc_frag(100), mine - 100);
 	npool_free_frag(mine - 100);
@@ -426,7 +426,7 @@ drain_local_on_worker(void *arg)
 static void
 test_drain_local_gives_back_own_chunk(void **state __rte_unused)
 {
-	const unsigned int nb = npool_g_pvt->arena.nb_chunks;
+	const unsigned int nb = npool_default()->arena.nb_chunks;
 	struct drain_local d;
 
 	assert_int_equal(ut_on_other_lcore(drain_local_on_worker, &d), 0);
@@ -487,9 +487,9 @@ test_drain_all_leaves_registered_thread_cache(void **state __rte_unused)
 	assert_true(t.lcore > UT_OTHER_LCORE && t.lcore < RTE_MAX_LCORE);
 	assert_int_equal(left, 1);
 	/* Left alone: the thread's cache still held its chunk. */
-	assert_ptr_equal(npool_g_pvt->lc[t.lcore].napi.chunk, t.c);
+	assert_ptr_equal(npool_default()->lc[t.lcore].napi.chunk, t.c);
 	assert_int_equal(npool_frag_cache_drain_all(), 0);
-	assert_null(npool_g_pvt->lc[t.lcore].napi.chunk);
+	assert_null(npool_default()->lc[t.lcore].napi.chunk);
 	assert_int_equal(t.c->refcnt, 0);
 }
 

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "npool_head_cache.h"
 #include "unit_common.h"
 
 #define NB_OBJS 512

@@ -68,9 +68,9 @@ teardown_two(void **state __rte_unused)
 	assert_int_equal(npool_audit(&a), 0);
 	assert_int_equal(a.chunks, 2 * (CHUNKS + SMALL));
 	assert_int_equal(npool_destroy(s0), 0);
-	assert_ptr_equal(npool_g_pvt, any);
+	assert_ptr_equal(npool_default(), any);
 	assert_int_equal(npool_destroy(any), 0);
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	assert_null(npool_local());
 	assert_int_equal(npool_instance_list(NULL, 0), 0);
 	return 0;
@@ -133,7 +133,7 @@ test_lcore_map(void **state __rte_unused)
 	assert_string_equal(npool_name(s0), "s0");
 	assert_string_equal(npool_name(any), "any");
 	/* SOCKET_ID_ANY's is the default, made second or not. */
-	assert_ptr_equal(npool_g_pvt, any);
+	assert_ptr_equal(npool_default(), any);
 	assert_ptr_equal(npool_local(), s0);
 	assert_int_equal(ut_on_other_lcore(local_is, s0), 0);
 	assert_int_equal(ut_in_pthread(local_is, any), 0);
@@ -326,7 +326,7 @@ test_fini_frees_all(void **state __rte_unused)
 	npool_free_frag(p);
 	assert_int_equal(npool_fini(), 0);
 	assert_int_equal(npool_instance_list(NULL, 0), 0);
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	assert_int_equal(npool_fini(), -ENODEV);
 }
 

@@ -12,6 +12,7 @@
 #include <rte_mempool.h>
 
 #include "rte_mempool_npool.h"
+#include "npool_head_cache.h"
 #include "unit_common.h"
 
 #define POOL_SIZE 1023

@@ -77,7 +77,7 @@ test_threshold_is_kernel_1k_and_copybreak(void **state __rte_unused)
 	struct rte_mbuf *d = alloc_filled(SMALL_MAX + 1);
 
 	assert_int_equal(SMALL_MAX, 872);
-	assert_int_equal(npool_g_pvt->small_fragsz, 1024);
+	assert_int_equal(npool_default()->small_fragsz, 1024);
 	assert_int_equal(npool_pkt_fragsz(SMALL_MAX), 1024);
 	assert_true(is_small_chunk(a));
 	assert_true(is_small_chunk(b));
@@ -91,7 +91,7 @@ test_threshold_is_kernel_1k_and_copybreak(void **state __rte_unused)
 	assert_ptr_equal(c->buf_addr, (char *)b->buf_addr -
 			npool_pkt_fragsz(SMALL_MAX));
 	assert_ptr_equal(ut_napi_cache()->chunk, ut_chunk_of(d->buf_addr));
-	assert_ptr_equal(npool_g_pvt->lc[rte_lcore_id()].napi_small.chunk,
+	assert_ptr_equal(npool_default()->lc[rte_lcore_id()].napi_small.chunk,
 			ut_chunk_of(a->buf_addr));
 	/* IOVA right on a small chunk too. */
 	assert_int_equal(rte_pktmbuf_iova(a),
@@ -109,7 +109,7 @@ test_copybreak_len_small_at_any_headroom(void **state __rte_unused)
 	struct rte_mbuf *a = alloc_filled(NPOOL_PKT_SMALL_LEN);
 	struct rte_mbuf *b = alloc_filled(NPOOL_PKT_SMALL_LEN + 64);
 
-	assert_int_equal(npool_g_pvt->small_fragsz,
+	assert_int_equal(npool_default()->small_fragsz,
 			RTE_ALIGN_CEIL(1024 + NPOOL_PKT_SMALL_LEN +
 				NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE));
 	assert_true(is_small_chunk(a));
@@ -169,8 +169,8 @@ test_retained_small_pkt_pins_at_most_4k(void **state __rte_unused)
 	/* Held only by the kept packets: one small chunk each. */
 	assert_int_equal(au.chunks_cached, 0);
 	assert_int_equal(au.chunks_pinned, k);
-	assert_int_equal(npool_arena_free_count(&npool_g_pvt->arena, 0),
-			npool_g_pvt->arena.nb_chunks);
+	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0),
+			npool_default()->arena.nb_chunks);
 	pinned = (uint64_t)au.chunks_pinned * NPOOL_SMALL_CHUNK_SIZE;
 	assert_int_equal(truesize, k * 512);
 	assert_true(pinned / k <= NPOOL_SMALL_CHUNK_SIZE);
@@ -216,7 +216,7 @@ test_keep_one_in_128_leaves_big_chunks_free(void **state __rte_unused)
 	/* 17 kept, each alone on a small chunk; the cache carves one of
 	 * them or the next: at most 18 small chunks, no big one. */
 	assert_true(u.chunks_in_use >= k && u.chunks_in_use <= k + 1);
-	assert_int_equal(npool_arena_free_count(&npool_g_pvt->arena, 0), 16);
+	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0), 16);
 	for (i = 0; i < k; i++)
 		assert_true(is_small_chunk(kept[i]));
 	/* A whole big chunk can still be had, and a jumbo packet. */
@@ -235,7 +235,7 @@ static void
 test_small_cache_local_free_and_reuse_in_place(void **state __rte_unused)
 {
 	const struct npool_frag_cache *nc =
-		&npool_g_pvt->lc[rte_lcore_id()].napi_small;
+		&npool_default()->lc[rte_lcore_id()].napi_small;
 	const uint32_t per_chunk = NPOOL_SMALL_CHUNK_SIZE /
 		npool_pkt_fragsz(64);
 	struct npool_stats s0 = ut_stats_self(), s1;
@@ -258,11 +258,11 @@ test_small_cache_local_free_and_reuse_in_place(void **state __rte_unused)
 	assert_int_equal(s1.refills - s0.refills, 1);
 	assert_int_equal(s1.reuses - s0.reuses, 4);
 	assert_int_equal(s1.small_fallbacks, s0.small_fallbacks);
-	assert_int_equal(npool_arena_in_use(&npool_g_pvt->arena), 1);
+	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 1);
 	/* A drain gives it back. */
 	assert_int_equal(npool_frag_cache_drain_all(), 0);
 	assert_null(nc->chunk);
-	assert_int_equal(npool_arena_in_use(&npool_g_pvt->arena), 0);
+	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
 }
 
 /* Freed on another lcore: one atomic decrement, counted remote. */
@@ -284,7 +284,7 @@ test_small_pkt_freed_on_another_lcore(void **state __rte_unused)
 	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &o), 0);
 	assert_int_equal(o.frees, 1);
 	assert_int_equal(o.remote_frees, 1);
-	assert_int_equal(c->refcnt - npool_g_pvt->lc[rte_lcore_id()]
+	assert_int_equal(c->refcnt - npool_default()->lc[rte_lcore_id()]
 			.napi_small.pagecnt_bias, 1);
 	rte_pktmbuf_free(n);
 }
@@ -302,7 +302,7 @@ guarded_small_in_thread(void *arg)
 static void
 test_guarded_small_pkt_from_non_eal_thread(void **state __rte_unused)
 {
-	const struct npool_lcore *lc = &npool_g_pvt->lc[NPOOL_NON_EAL_SLOT];
+	const struct npool_lcore *lc = &npool_default()->lc[NPOOL_NON_EAL_SLOT];
 	struct rte_mbuf *m[2];
 
 	assert_int_equal(ut_in_pthread(guarded_small_in_thread, m), 0);
@@ -320,7 +320,7 @@ test_guarded_small_pkt_from_non_eal_thread(void **state __rte_unused)
 	m[0] = npool_alloc_pkt(64);
 	assert_non_null(m[0]);
 	assert_true(is_small_chunk(m[0]));
-	assert_ptr_equal(npool_g_pvt->lc[rte_lcore_id()].guarded_small.chunk,
+	assert_ptr_equal(npool_default()->lc[rte_lcore_id()].guarded_small.chunk,
 			ut_chunk_of(m[0]->buf_addr));
 	rte_pktmbuf_free(m[0]);
 }
@@ -360,8 +360,8 @@ test_small_cache_falls_back_to_big_chunk(void **state __rte_unused)
 	s0 = ut_stats_self();
 	assert_int_equal(s0.reuses, s1.reuses + 1);
 	assert_int_equal(s0.big_fallbacks, s1.big_fallbacks);
-	assert_int_equal(npool_arena_free_count(&npool_g_pvt->arena, 0),
-			npool_g_pvt->arena.nb_chunks);
+	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0),
+			npool_default()->arena.nb_chunks);
 	rte_pktmbuf_free(m[0]);
 }
 
@@ -371,9 +371,9 @@ test_no_small_chunks_no_small_pkts(void **state __rte_unused)
 {
 	struct rte_mbuf *a = alloc_filled(60), *b = alloc_filled(1500);
 
-	assert_int_equal(npool_g_pvt->small_fragsz, 0);
+	assert_int_equal(npool_default()->small_fragsz, 0);
 	assert_ptr_equal(ut_chunk_of(a->buf_addr), ut_chunk_of(b->buf_addr));
-	assert_null(npool_g_pvt->lc[rte_lcore_id()].napi_small.chunk);
+	assert_null(npool_default()->lc[rte_lcore_id()].napi_small.chunk);
 	rte_pktmbuf_free(a);
 	rte_pktmbuf_free(b);
 }

@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "npool_asan.h"
+#include "npool_head_cache.h"
 #include "unit_common.h"
 
 static int
@@ -62,7 +63,7 @@ assert_fresh_npool_pkt(const struct rte_mbuf *m, const char *frag,
 	assert_ptr_equal(m->shinfo, sh);
 	assert_int_equal(m->buf_len, (const char *)sh - frag);
 	assert_int_equal(m->buf_iova, npool_frag_iova(frag));
-	assert_int_equal(m->data_off, RTE_MIN(npool_g_pvt->headroom, m->buf_len));
+	assert_int_equal(m->data_off, RTE_MIN(npool_default()->headroom, m->buf_len));
 	assert_int_equal(m->data_len, 0);
 	assert_int_equal(m->pkt_len, 0);
 	assert_int_equal(m->nb_segs, 1);
@@ -238,7 +239,7 @@ test_build_pkt_in_non_eal_pthread(void **state __rte_unused)
 static void
 check_alloc_pkt(struct rte_mbuf *(*alloc)(uint32_t), uint32_t len)
 {
-	uint32_t fragsz = RTE_ALIGN_CEIL(npool_g_pvt->headroom + len +
+	uint32_t fragsz = RTE_ALIGN_CEIL(npool_default()->headroom + len +
 			NPOOL_SHINFO_SIZE, RTE_CACHE_LINE_SIZE);
 	struct rte_mbuf *m = alloc(len);
 
@@ -246,7 +247,7 @@ check_alloc_pkt(struct rte_mbuf *(*alloc)(uint32_t), uint32_t len)
 	assert_int_equal(npool_pkt_fragsz(len), fragsz);
 	assert_fresh_npool_pkt(m, m->buf_addr, fragsz);
 	assert_int_equal((uintptr_t)m->buf_addr % RTE_CACHE_LINE_SIZE, 0);
-	assert_int_equal(rte_pktmbuf_headroom(m), npool_g_pvt->headroom);
+	assert_int_equal(rte_pktmbuf_headroom(m), npool_default()->headroom);
 	assert_true(rte_pktmbuf_tailroom(m) >= len);
 	assert_int_equal(m->buf_len, fragsz - NPOOL_SHINFO_SIZE);
 	assert_int_equal(npool_pkt_truesize(m), head_truesize() + fragsz);
@@ -358,7 +359,7 @@ test_len_past_chunk_with_big_headroom_einval(void **state __rte_unused)
 	expect_alloc_fail(NPOOL_PKT_MAX_LEN, EINVAL);
 	expect_alloc_fail(NPOOL_CHUNK_SIZE - 1024 - NPOOL_SHINFO_SIZE + 1,
 			EINVAL);
-	assert_int_equal(npool_arena_in_use(&npool_g_pvt->arena), 0);
+	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
 }
 
 static void

@@ -32,7 +32,7 @@ assert_tiny(const struct rte_mbuf *m)
 	assert_non_null(m);
 	assert_true(RTE_MBUF_DIRECT(m));
 	assert_false(npool_pkt_is_npool(m));
-	assert_ptr_equal(m->pool, npool_g_pvt->small_pool);
+	assert_ptr_equal(m->pool, npool_default()->small_pool);
 	/* The kernel's NET_SKB_PAD, not the 128 B of other packets. */
 	assert_int_equal(m->data_off, NPOOL_PKT_TINY_HEADROOM);
 	assert_int_equal(m->data_off, 64);
@@ -142,7 +142,7 @@ alloc_in_thread(void *arg __rte_unused)
 {
 	struct rte_mbuf *m = npool_alloc_pkt(64);
 
-	if (m == NULL || m->pool != npool_g_pvt->small_pool)
+	if (m == NULL || m->pool != npool_default()->small_pool)
 		return -1;
 	rte_pktmbuf_free(m);
 	return 0;
@@ -183,7 +183,7 @@ test_copybreak_makes_tiny_pkts(void **state __rte_unused)
 			assert_ptr_equal(m[i], orig[i]);
 		} else {
 			assert_true(RTE_MBUF_DIRECT(m[i]));
-			assert_ptr_equal(m[i]->pool, npool_g_pvt->small_pool);
+			assert_ptr_equal(m[i]->pool, npool_default()->small_pool);
 			assert_int_equal(m[i]->port, 3);
 			assert_int_equal(m[i]->hash.rss, i);
 			assert_int_equal(m[i]->ol_flags,
@@ -235,7 +235,7 @@ test_copybreak_every_length_exact(void **state __rte_unused)
 		rte_pktmbuf_append(keep, 60);
 		rte_mbuf_refcnt_update(keep, 1);
 		assert_int_equal(npool_rx_copybreak(m, 2, 256), 1);
-		assert_ptr_equal(m[0]->pool, npool_g_pvt->small_pool);
+		assert_ptr_equal(m[0]->pool, npool_default()->small_pool);
 		assert_ptr_equal(m[1], keep);
 		d = rte_pktmbuf_mtod(m[0], uint8_t *);
 		assert_int_equal(m[0]->pkt_len, len);

@@ -49,7 +49,7 @@ test_vlan_insert_refused_and_documented_way(void **state __rte_unused)
 	assert_int_equal(rte_vlan_insert(&m), -EINVAL);
 	/* Refused untouched. */
 	assert_int_equal(m->data_len, 60);
-	assert_int_equal(m->data_off, npool_g_pvt->headroom);
+	assert_int_equal(m->data_off, npool_default()->headroom);
 	assert_memory_equal(rte_pktmbuf_mtod(m, void *), frame, 60);
 
 	/* The reference: a direct mbuf. */

@@ -225,7 +225,7 @@ test_copybreak_burst_of_32_mixed(void **state __rte_unused)
 		assert_true(npool_pkt_is_npool(pkts[i]));
 		assert_ptr_equal(pkts[i]->pool, npool_head_pool());
 		assert_int_equal(rte_pktmbuf_headroom(pkts[i]),
-				npool_g_pvt->headroom);
+				npool_default()->headroom);
 		assert_int_equal(rte_mbuf_refcnt_read(pkts[i]), 1);
 		assert_int_equal(pkts[i]->nb_segs, 1);
 		assert_bytes(pkts[i], s->len, (uint8_t)i);
@@ -267,7 +267,7 @@ assert_back_to_back(struct rte_mbuf **m, unsigned int n, uint32_t len,
 			assert_ptr_equal((char *)m[i]->buf_addr +
 					npool_pkt_fragsz(len), above);
 		assert_int_equal(rte_pktmbuf_headroom(m[i]),
-				npool_g_pvt->headroom);
+				npool_default()->headroom);
 		assert_true(rte_pktmbuf_tailroom(m[i]) >= len);
 		above = m[i]->buf_addr;
 	}

@@ -129,7 +129,7 @@ test_copybreak_copies_small_packets_only(void **state __rte_unused)
 		assert_true(npool_pkt_is_npool(pkts[i]));
 		assert_ptr_equal(pkts[i]->pool, npool_head_pool());
 		assert_int_equal(rte_pktmbuf_headroom(pkts[i]),
-				npool_g_pvt->headroom);
+				npool_default()->headroom);
 		assert_same_packet(pkts[i], ref[i]);
 	}
 	assert_int_equal(copied, 5);

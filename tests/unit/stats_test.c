@@ -12,6 +12,7 @@
 #include <rte_mempool.h>
 
 #include "rte_mempool_npool.h"
+#include "npool_head_cache.h"
 #include "unit_common.h"
 
 static const struct npool_stats zero_stats;
@@ -45,7 +46,7 @@ test_calls_before_init_fail_cleanly(void **state __rte_unused)
 	struct npool_stats s;
 	char frag[64];
 
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	assert_int_equal(npool_fini(), -ENODEV);
 	assert_int_equal(npool_usage_get(&u), -ENODEV);
 	assert_int_equal(npool_stats_get(0, &s), -EINVAL);
@@ -83,13 +84,13 @@ test_calls_before_init_fail_cleanly(void **state __rte_unused)
 static void
 test_init_twice_ealready(void **state __rte_unused)
 {
-	struct npool *first = npool_g_pvt;
+	struct npool *first = npool_default();
 
 	rte_errno = 0;
 	assert_int_equal(npool_init(NULL), -EALREADY);
 	assert_int_equal(rte_errno, EALREADY);
 	/* The instance in place is untouched. */
-	assert_ptr_equal(npool_g_pvt, first);
+	assert_ptr_equal(npool_default(), first);
 }
 
 static void
@@ -106,7 +107,7 @@ expect_init_einval(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 	rte_errno = 0;
 	assert_int_equal(npool_init(&c), -EINVAL);
 	assert_int_equal(rte_errno, EINVAL);
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	assert_null(npool_head_pool());
 }
 
@@ -121,7 +122,7 @@ test_init_rejects_settings_out_of_range(void **state __rte_unused)
 	expect_init_einval(1, 0, 64, 1025);
 	/* Nothing half-made was left: the limits themselves work. */
 	assert_int_equal(ut_npool_init(1, 0, 64, 1024), 0);
-	assert_int_equal(npool_g_pvt->headroom, 1024);
+	assert_int_equal(npool_default()->headroom, 1024);
 	assert_int_equal(npool_fini(), 0);
 }
 
@@ -132,7 +133,7 @@ test_fini_busy_while_a_frag_is_out(void **state __rte_unused)
 
 	assert_int_equal(npool_fini(), -EBUSY);
 	/* Nothing was freed: npool keeps working. */
-	assert_non_null(npool_g_pvt);
+	assert_non_null(npool_default());
 	b = npool_napi_alloc_frag(100);
 	assert_ptr_equal(b, a - 100);
 	npool_free_frag(a);
@@ -188,22 +189,22 @@ test_head_pool_is_npool_ops_with_mempool_cache(void **state __rte_unused)
 	struct rte_mempool *mp = npool_head_pool();
 
 	assert_non_null(mp);
-	assert_ptr_equal(mp, npool_g_pvt->head_pool);
+	assert_ptr_equal(mp, npool_default()->head_pool);
 	assert_string_equal(mp->name, "npool_heads");
 	assert_string_equal(rte_mempool_get_ops(mp->ops_index)->name,
 			NPOOL_MEMPOOL_OPS_NAME);
 	assert_true(npool_mempool_is_npool(mp));
-	/* DPDK's cache of NPOOL_HC_SIZE per lcore, the ops behind it; none
-	 * in debug and ASan builds (the ops' caches check every put). */
-	assert_int_equal(mp->cache_size, npool_hc_mempool_cache_size(128));
+	/* DPDK's cache of NPOOL_MEMPOOL_CACHE_SIZE per lcore, the ops
+	 * behind it; none in debug and ASan builds (the ops' caches check
+	 * every put). */
 	assert_int_equal(mp->cache_size,
-			NPOOL_DEBUG || NPOOL_ASAN ? 0 : NPOOL_HC_SIZE);
+			NPOOL_DEBUG || NPOOL_ASAN ? 0 : NPOOL_MEMPOOL_CACHE_SIZE);
 	assert_true((rte_mempool_default_cache(mp, rte_lcore_id()) != NULL) ==
 			(mp->cache_size != 0));
 	assert_int_equal(mp->size, 128);
 	assert_int_equal(rte_pktmbuf_data_room_size(mp), 0);
 	assert_int_equal(rte_mempool_avail_count(mp), 128);
-	assert_ptr_equal(npool_g_pvt->head_hc, mp->pool_data);
+	assert_ptr_equal(npool_default()->head_hc, mp->pool_data);
 }
 
 static void

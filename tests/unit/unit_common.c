@@ -177,7 +177,7 @@ ut_setup_default(void **state __rte_unused)
 void
 ut_assert_each_chunk_free_once(void)
 {
-	struct npool_arena *a = &npool_g_pvt->arena;
+	struct npool_arena *a = &npool_default()->arena;
 	const uint32_t total = a->nb_chunks + a->nb_small;
 	struct npool_chunk **got = calloc(total + 1, sizeof(*got));
 	uint8_t *seen = calloc(total, 1);
@@ -213,7 +213,7 @@ ut_assert_each_chunk_free_once(void)
 int
 ut_teardown_check(void **state __rte_unused)
 {
-	struct npool_arena *a = &npool_g_pvt->arena;
+	struct npool_arena *a = &npool_default()->arena;
 	struct npool_usage u;
 
 	assert_int_equal(npool_usage_get(&u), 0);
@@ -227,7 +227,7 @@ ut_teardown_check(void **state __rte_unused)
 	assert_int_equal(npool_arena_free_count(a, 1), a->nb_small);
 	ut_assert_each_chunk_free_once();
 	assert_int_equal(npool_fini(), 0);
-	assert_null(npool_g_pvt);
+	assert_null(npool_default());
 	return 0;
 }
 
@@ -252,23 +252,23 @@ ut_stats_self(void)
 struct npool_chunk *
 ut_chunk_of(const void *p)
 {
-	return npool_arena_chunk(&npool_g_pvt->arena, p);
+	return npool_arena_chunk(&npool_default()->arena, p);
 }
 
 struct npool_frag_cache *
 ut_napi_cache(void)
 {
-	return &npool_g_pvt->lc[npool_slot()].napi;
+	return &npool_default()->lc[npool_slot()].napi;
 }
 
 struct npool_frag_cache *
 ut_guarded_cache(void)
 {
-	return &npool_g_pvt->lc[npool_slot()].guarded;
+	return &npool_default()->lc[npool_slot()].guarded;
 }
 
 unsigned int
 ut_free_big(void)
 {
-	return npool_arena_free_count(&npool_g_pvt->arena, 0);
+	return npool_arena_free_count(&npool_default()->arena, 0);
 }
