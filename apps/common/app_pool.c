@@ -7,21 +7,8 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 #include <rte_telemetry.h>
-/* gcc says -fsanitize=address with __SANITIZE_ADDRESS__, clang with
- * __has_feature(address_sanitizer). */
-#if defined(__SANITIZE_ADDRESS__)
-#define APP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define APP_ASAN 1
-#endif
-#endif
-#ifdef APP_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
 
 #include "npool.h"
-#include "rte_mempool_npool.h"
 #include "app_compat.h"
 #include "app_json.h"
 #include "app_numa.h"
@@ -120,69 +107,17 @@ app_pool_create(const char *name, unsigned int n, uint16_t data_room,
 	return mp;
 }
 
-/*
- * An AddressSanitizer build of libnpool poisons the free mbufs of pools on
- * the "npool" ops; the leak check reads every mbuf on purpose, so it
- * unpoisons one for the read and poisons it again. Other builds read it.
- */
-static uint16_t
-mbuf_refcnt_peek(const struct rte_mbuf *m)
-{
-#ifdef APP_ASAN
-	uint16_t refcnt;
-
-	if (__asan_address_is_poisoned(m)) {
-		ASAN_UNPOISON_MEMORY_REGION(m, sizeof(*m));
-		refcnt = rte_mbuf_refcnt_read(m);
-		ASAN_POISON_MEMORY_REGION(m, sizeof(*m));
-		return refcnt;
-	}
-#endif
-	return rte_mbuf_refcnt_read(m);
-}
-
-/* rte_mempool_obj_iter() callback: count mbufs whose refcnt is not 1. */
+/* The npool part of the leak check's table, instance by instance. */
 static void
-count_bad_refcnt(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
-		unsigned int idx __rte_unused)
-{
-	uint64_t *bad = arg;
-
-	if (mbuf_refcnt_peek(obj) != 1)
-		(*bad)++;
-}
-
-/*
- * Free objects of @p mp, not clamped to its size as
- * rte_mempool_avail_count() is: more than the size is a double free.
- */
-static unsigned int
-free_count(const struct rte_mempool *mp)
-{
-	const struct rte_mempool_ops *ops = rte_mempool_get_ops(mp->ops_index);
-	unsigned int n = ops->get_count(mp), l;
-
-	if (mp->cache_size != 0)
-		for (l = 0; l < RTE_MAX_LCORE; l++)
-			n += mp->local_cache[l].len;
-	return n;
-}
-
-/* The npool part of the leak check, instance by instance. */
-static void
-npool_leak_check(FILE *f, struct app_leak *lk)
+npool_leak_print(FILE *f)
 {
 	struct npool *list[RTE_MAX_NUMA_NODES + 1];
 	struct npool_usage u;
 	unsigned int n, k;
 
-	/* Caches keep their current chunk: give them back first. */
-	npool_frag_cache_drain_all();
 	n = RTE_MIN(npool_instance_list(list, RTE_DIM(list)),
 			(unsigned int)RTE_DIM(list));
 	for (k = 0; k < n; k++) {
-		struct rte_mempool *hp = npool_instance_head_pool(list[k]);
-
 		char tag[24] = "";
 
 		/* One instance prints as before there were several. */
@@ -201,53 +136,35 @@ npool_leak_check(FILE *f, struct app_leak *lk)
 					u.small_pkts - u.small_pkts_out,
 					(int32_t)u.small_pkts_out,
 					u.small_pkt_size);
-		/* More heads back than handed out: a double free. */
-		if ((int32_t)u.heads_out < 0)
-			lk->double_free += -(int64_t)(int32_t)u.heads_out;
-		else
-			lk->mbufs_out += u.heads_out;
-		if ((int32_t)u.small_pkts_out < 0)
-			lk->double_free +=
-				-(int64_t)(int32_t)u.small_pkts_out;
-		else
-			lk->mbufs_out += u.small_pkts_out;
-		rte_mempool_obj_iter(hp, count_bad_refcnt, &lk->bad_refcnt);
-		lk->frags_out += u.frags_out;
-		lk->chunks_in_use += u.chunks_in_use;
 	}
 }
 
 void
 app_pool_leak_check(FILE *f, struct app_leak *lk)
 {
+	struct npool_pool_state st;
 	unsigned int i;
 
 	memset(lk, 0, sizeof(*lk));
+	/* Drains npool's fragment caches first, then checks every pool
+	 * (npool's own included) and npool's arenas. */
+	lk->ok = npool_leak_check(pools, nb_pools, &lk->n) == 0;
 	fprintf(f, "pools:\n");
 	for (i = 0; i < nb_pools; i++) {
-		const struct rte_mempool *mp = pools[i];
-		unsigned int avail = free_count(mp);
-		unsigned int out = avail < mp->size ? mp->size - avail : 0;
-
+		npool_pool_check(pools[i], &st);
 		fprintf(f, "  %-16s %-7s size %7u  avail %7u  out %u\n",
-				mp->name, npool_mempool_is_npool(mp) ?
-				"npool" : "mempool", mp->size, avail, out);
-		lk->mbufs_out += out;
-		if (avail > mp->size)
-			lk->double_free += avail - mp->size;
-		rte_mempool_obj_iter(pools[i], count_bad_refcnt,
-				&lk->bad_refcnt);
+				pools[i]->name,
+				npool_mempool_is_npool(pools[i]) ?
+				"npool" : "mempool", st.size, st.free, st.out);
 	}
 	if (npool_up)
-		npool_leak_check(f, lk);
-	lk->ok = lk->mbufs_out == 0 && lk->frags_out == 0 &&
-		lk->chunks_in_use == 0 && lk->bad_refcnt == 0 &&
-		lk->double_free == 0;
+		npool_leak_print(f);
 	fprintf(f, "leak check: %s (%" PRIu64 " mbufs, %" PRId64
 			" fragments, %u chunks out, %" PRIu64
 			" mbufs with refcnt != 1, %" PRIu64 " double frees)\n",
-			lk->ok ? "OK" : "LEAK", lk->mbufs_out, lk->frags_out,
-			lk->chunks_in_use, lk->bad_refcnt, lk->double_free);
+			lk->ok ? "OK" : "LEAK", lk->n.mbufs_out,
+			lk->n.frags_out, lk->n.chunks_in_use,
+			lk->n.bad_refcnt, lk->n.double_free);
 }
 
 /* npool's counters of @p lcore or of all (APP_POOL_STATS_ALL): 0 or -1. */
@@ -301,7 +218,7 @@ app_pool_usage_to_dict(struct rte_tel_data *d)
 
 	rte_spinlock_lock(&pools_lock);
 	for (i = 0; i < nb_pools; i++) {
-		avail = free_count(pools[i]);
+		avail = npool_mempool_free_count(pools[i]);
 		rte_tel_data_add_dict_uint(d, pools[i]->name,
 				avail < pools[i]->size ?
 				pools[i]->size - avail : 0);

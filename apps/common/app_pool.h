@@ -31,12 +31,8 @@ extern "C" {
 
 /** State of the pools after a run. */
 struct app_leak {
-	uint64_t mbufs_out;     /**< mbufs (heads included) not back */
-	int64_t frags_out;      /**< npool fragments not freed */
-	uint32_t chunks_in_use; /**< npool chunks not back in the arena */
-	uint64_t bad_refcnt;    /**< mbufs whose refcnt is not 1 */
-	uint64_t double_free;   /**< frees beyond the pools' sizes */
-	bool ok;                /**< all five are 0 */
+	struct npool_leak n;    /**< npool_leak_check()'s totals */
+	bool ok;                /**< all of them are 0 */
 };
 
 /**
@@ -71,10 +67,9 @@ struct rte_mempool *app_pool_create(const char *name, unsigned int n,
 		uint16_t data_room, int socket, enum app_pool_kind kind);
 
 /**
- * Leak check, after the ports are closed and the lcores stopped: drain
- * npool's fragment caches, then compare every pool's free count with its
- * size (above it: a double free), read npool's usage and walk every mbuf
- * of the pools (npool's head pool included) for a refcnt other than 1. Prints the pools' state to @p f.
+ * Leak check, after the ports are closed and the lcores stopped:
+ * npool_leak_check() of every pool created here (npool's own pools
+ * included), its totals in @p lk, and the pools' state printed to @p f.
  */
 void app_pool_leak_check(FILE *f, struct app_leak *lk);
 

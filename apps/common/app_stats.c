@@ -517,11 +517,11 @@ app_stats_write_json(const char *path, double duration_s,
 		st.x->json(&j, duration_s);
 	app_numa_json(&j);
 	app_json_obj_begin(&j, "leak");
-	app_json_u64(&j, "mbufs_out", lk->mbufs_out);
-	app_json_i64(&j, "frags_out", lk->frags_out);
-	app_json_u64(&j, "chunks_in_use", lk->chunks_in_use);
-	app_json_u64(&j, "bad_refcnt", lk->bad_refcnt);
-	app_json_u64(&j, "double_free", lk->double_free);
+	app_json_u64(&j, "mbufs_out", lk->n.mbufs_out);
+	app_json_i64(&j, "frags_out", lk->n.frags_out);
+	app_json_u64(&j, "chunks_in_use", lk->n.chunks_in_use);
+	app_json_u64(&j, "bad_refcnt", lk->n.bad_refcnt);
+	app_json_u64(&j, "double_free", lk->n.double_free);
 	app_json_bool(&j, "ok", lk->ok);
 	app_json_obj_end(&j);
 	app_json_obj_end(&j);

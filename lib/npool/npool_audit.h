@@ -4,14 +4,24 @@
 
 /**
  * @file
- * A full consistency check of the process's npool instances, for tests, stress runs
- * and leak hunts: the arena walked chunk by chunk against the fragment
- * caches, the counters and (debug builds) the fragment maps, and the head
- * pool walked object by object. The kernel's nearest counterpart is SLUB's
- * validate_slab_cache() (slabinfo -v); rte_mempool_audit() is DPDK's.
+ * What an application checks at exit, and a full consistency check.
+ *
+ * The leak check (npool_leak_check()): after the ports are closed and the
+ * lcores stopped, every mbuf of the application's pools and of npool's
+ * own pools is back, once, with refcnt 1, and no fragment and no chunk is
+ * out. The apps print it at exit and the tests assert it.
+ *
+ * The audit (npool_audit()): the process's npool instances checked
+ * through, for tests, stress runs and leak hunts: the arena walked chunk
+ * by chunk against the fragment caches, the counters and (debug builds)
+ * the fragment maps, and the head pool walked object by object. The
+ * kernel's nearest counterpart is SLUB's validate_slab_cache() (slabinfo
+ * -v); rte_mempool_audit() is DPDK's.
  */
 
 #include <stdint.h>
+
+struct rte_mempool;
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,6 +99,85 @@ struct npool;
  * @return As npool_audit(), with -EINVAL also for @p np NULL.
  */
 int npool_instance_audit(struct npool *np, struct npool_audit *out);
+
+/** The state of one mbuf pool after a run (npool_pool_check()). */
+struct npool_pool_state {
+	uint32_t size;        /**< mbufs the pool was created with */
+	/** mbufs back: in the pool's ops and in every lcore's mempool
+	 * cache, not clamped to @c size as rte_mempool_avail_count() is */
+	uint32_t free;
+	uint32_t out;         /**< @c size - @c free when positive */
+	/** @c free - @c size when positive: objects put back twice */
+	uint32_t double_free;
+	uint32_t bad_refcnt;  /**< mbufs whose refcnt is not 1 */
+};
+
+/**
+ * Free objects of @p mp: its ops' count plus what every lcore's mempool
+ * cache holds, not clamped to its size (more than the size is a double
+ * free). Any thread; exact only while no thread gets or puts.
+ *
+ * @param mp
+ *   A mempool (any ops).
+ * @return
+ *   The number of free objects.
+ */
+unsigned int npool_mempool_free_count(const struct rte_mempool *mp);
+
+/**
+ * Check one mbuf pool (any ops: stock, "npool", npool's own): how many
+ * mbufs are out or back twice (npool_mempool_free_count() against its
+ * size), and how many have a refcnt other than 1, every mbuf walked
+ * (AddressSanitizer builds unpoison a free one for the read).
+ *
+ * Context: any thread, while no thread uses the pool (the walk reads
+ * every mbuf).
+ *
+ * @param mp
+ *   An mbuf pool.
+ * @param st
+ *   Where to write its state.
+ * @return
+ *   0 if every mbuf is back once with refcnt 1; -EUCLEAN if not (see
+ *   @p st), -EINVAL if @p mp or @p st is NULL; also in rte_errno.
+ */
+int npool_pool_check(const struct rte_mempool *mp,
+		struct npool_pool_state *st);
+
+/** What npool_leak_check() found: every field 0 when nothing leaked. */
+struct npool_leak {
+	uint64_t mbufs_out;     /**< mbufs not back (heads, tiny packets
+	                         *   and RX mbufs alike) */
+	uint64_t double_free;   /**< objects back beyond a pool's size */
+	uint64_t bad_refcnt;    /**< mbufs whose refcnt is not 1 */
+	int64_t frags_out;      /**< npool fragments not freed */
+	uint32_t chunks_in_use; /**< npool chunks not back in an arena */
+};
+
+/**
+ * The leak check at exit: give back the fragment caches' chunks
+ * (npool_frag_cache_drain_all()), then check every pool of @p pools and
+ * every npool instance's head pool and tiny packets' pool
+ * (npool_pool_check()), and read each instance's fragments out and
+ * chunks in use. Without an npool instance only @p pools are checked.
+ *
+ * Context: main lcore, after the ports are stopped and
+ * rte_eal_mp_wait_lcore(), with every registered thread unregistered
+ * (else a napi cache still running keeps its chunk: chunks_in_use).
+ *
+ * @param pools
+ *   The application's mbuf pools (RX pools and others), or NULL.
+ * @param n
+ *   Entries of @p pools.
+ * @param out
+ *   Where to write the totals.
+ * @return
+ *   0 if nothing leaked; -EUCLEAN if something did (see @p out), -EINVAL
+ *   if @p out is NULL or @p pools is NULL with @p n > 0; also in
+ *   rte_errno.
+ */
+int npool_leak_check(struct rte_mempool * const *pools, unsigned int n,
+		struct npool_leak *out);
 
 #ifdef __cplusplus
 }
