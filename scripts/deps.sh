@@ -9,8 +9,9 @@ set -euo pipefail
 build_pkgs="gcc pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libpcap-dev python3 libcmocka-dev"
 # dpdk-doc: DPDK's examples (multi_process client_server_mp, built by the
-# multiprocess-client-server test; l3fwd, built by the bench)
-test_pkgs="dpdk-doc"
+# multiprocess-client-server test; l3fwd, built by the bench); g++: the
+# installed headers compiled as C++ (tests/chkincs)
+test_pkgs="dpdk-doc g++"
 # procps: sysctl (not in a minimal Debian); traceroute, iputils-tracepath:
 # the gateway test and the demo (npool-fwd's ICMP errors)
 demo_pkgs="iproute2 ethtool iputils-ping iputils-tracepath traceroute procps"

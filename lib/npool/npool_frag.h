@@ -159,7 +159,7 @@ npool_frag_carve_pvt(struct npool_frag_carve_pvt *k, uint32_t size,
 	}
 	/* The chunk cannot hold it: one refill for this fragment. */
 	npool_frag_carve_commit_pvt(k);
-	frag = npool_frag_refill(k->nc, size, align_mask);
+	frag = (char *)npool_frag_refill(k->nc, size, align_mask);
 	npool_frag_carve_init_pvt(k, k->nc, -1);
 	*iova = k->nc->iova + (uint32_t)k->off;
 	return frag;

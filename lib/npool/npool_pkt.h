@@ -114,8 +114,9 @@ extern "C" {
  * Largest @c len accepted by the packet allocators: the room that fits a
  * chunk (and the 16-bit buf_len of an mbuf) after headroom and shared info.
  */
-#define NPOOL_PKT_MAX_LEN (RTE_MIN(NPOOL_CHUNK_SIZE, UINT16_MAX + 1) - \
-	NPOOL_SHINFO_SIZE - RTE_PKTMBUF_HEADROOM - RTE_CACHE_LINE_SIZE)
+#define NPOOL_PKT_MAX_LEN ((uint32_t)RTE_MIN(NPOOL_CHUNK_SIZE, UINT16_MAX + 1) - \
+	(uint32_t)NPOOL_SHINFO_SIZE - (uint32_t)RTE_PKTMBUF_HEADROOM - \
+	(uint32_t)RTE_CACHE_LINE_SIZE)
 
 /**
  * Fragment size in bytes up to which a packet is small (see the file

@@ -142,7 +142,7 @@ npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k, struct rte_mbuf **pkts,
 			frag = NULL;
 		} else {
 			frag = npool_frag_carve_pvt(small ? &k->small : &k->big,
-					fragsz, -1, &iova);
+					fragsz, UINT32_MAX, &iova);
 		}
 		if (unlikely(frag == NULL)) {
 			k->spare[k->nspare++] = pkts[i];

@@ -2,6 +2,9 @@
 # Install libnpool into a scratch DESTDIR and build the programmer's guide's
 # program (docs/prog_guide.md) against it the way a user would: cc myapp.c
 # $(pkg-config --cflags --libs libnpool). Keeps the guide's example true.
+# A C++17 program that includes npool.h alone (tests/chkincs/cpp_app.cpp)
+# is built the same way with c++ -std=c++17 -Werror -Wsign-conversion and
+# runs copy-break.
 #
 # Then run what was installed as a user of `make install` does, with no
 # LD_LIBRARY_PATH: the scratch libdir goes into /etc/ld.so.conf.d and
@@ -14,6 +17,7 @@
 set -euo pipefail
 build=$1
 guide=$2
+cpp_app=$3
 tmp=$(mktemp -d)
 prefix=npool-pc-$$
 ldconf=/etc/ld.so.conf.d/zz-npool-install-test-$$.conf
@@ -57,6 +61,18 @@ sanflags=
 [ "$san" = none ] || sanflags="-fsanitize=$san -fno-sanitize-recover=all"
 cc -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$tmp/myapp" "$tmp/myapp.c" \
 	$flags
+cxx=
+if command -v c++ >/dev/null; then
+	cxx=c++
+	# DPDK 22.11's own headers do not pass -Wsign-conversion: included as
+	# system headers (-isystem wins over -I), as such an app must.
+	dpdk_sys=$(pkg-config --cflags-only-I libdpdk | sed 's/-I/-isystem /g')
+	# shellcheck disable=SC2086  # flag lists
+	c++ -std=c++17 -Wall -Wextra -Werror -Wsign-conversion $sanflags \
+		$dpdk_sys -o "$tmp/cppapp" "$cpp_app" $flags
+else
+	echo "no c++ (apt-get install g++): the C++ program not built"
+fi
 
 libpath=
 if [ "$(id -u)" -eq 0 ] && [ -d /etc/ld.so.conf.d ]; then
@@ -116,4 +132,17 @@ for lcores in 0 0-1; do
 		fi
 	done
 done
+if [ -n "$cxx" ]; then
+	out=$(run "$tmp/cppapp" --no-huge -m 512 --no-pci --no-shconf \
+		--no-telemetry --file-prefix "$prefix" -l 0 \
+		--log-level=lib.eal:error) || { echo "FAIL: cppapp exited $?"; fail=1; }
+	echo "C++17 program (c++ -std=c++17 -Werror):"
+	echo "$out"
+	for line in "copied 4" "leak check 0"; do
+		if ! grep -qx -- "$line" <<<"$out"; then
+			echo "FAIL: expected line '$line' (C++ program)"
+			fail=1
+		fi
+	done
+fi
 [ $fail -eq 0 ] && echo "1 passed, 0 failed" || { echo "0 passed, 1 failed"; exit 1; }
