@@ -144,6 +144,7 @@ small_pool_create(struct npool *np, const struct npool_conf *conf)
 				rte_strerror(rte_errno));
 		return -1;
 	}
+	np->tiny_lim = conf->tiny_len + 1;
 	return 0;
 }
 

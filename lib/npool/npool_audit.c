@@ -86,7 +86,8 @@ audit_caches(struct audit_ctx *ctx)
 				audit_hold(ctx, nc, nc->prev, nc->prev_bias,
 						names[k], i);
 			if (c == NULL ||
-					audit_hold(ctx, nc, c, nc->pagecnt_bias,
+					audit_hold(ctx, nc, c,
+						npool_frag_cache_bias_pvt(nc),
 						names[k], i) < 0)
 				continue;
 			if (nc->va != c->va || nc->offset < 0 ||

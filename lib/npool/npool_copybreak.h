@@ -231,7 +231,7 @@ npool_rx_copybreak_pkt(struct npool_rx_cb *cb, struct rte_mbuf *m)
 	char *data;
 
 	if (!((len <= cb->copybreak) & (m->data_len == len) &
-			((w & NPOOL_MBUF_REFCNT_SEGS_MASK) == NPOOL_MBUF_LONE)))
+			npool_mbuf_rearm_lone(w)))
 		return m;
 	data = (char *)m->buf_addr + (uint16_t)(w >> NPOOL_MBUF_DATA_OFF_SHIFT);
 	return npool_rx_copybreak_copy(cb, m, len, w, &data);

@@ -19,6 +19,7 @@
  * includes it).
  */
 
+#include <assert.h>
 #include <stdint.h>
 #include <rte_common.h>
 #include <rte_lcore.h>
@@ -38,21 +39,31 @@ struct npool;
 /**
  * A fragment cache: the kernel's struct page_frag_cache. Fragments are
  * carved from the end of the current chunk toward its start.
+ *
+ * The references the cache holds on its current chunk (the kernel's
+ * pagecnt_bias) are two counts, so that an allocation and a free on the
+ * owner lcore write different words and a loop of both does not wait on
+ * one memory location: @c pagecnt_bias, which each allocation takes one
+ * from, and @c returned, which each free of a fragment of the current
+ * chunk on the owner lcore adds one to (napi caches only).
+ * npool_frag_cache_bias_pvt() is their sum, the cache's references:
+ * refcount - bias is the number of fragments out.
  */
 struct npool_frag_cache {
 	char *va;              /**< current chunk, NULL before the first refill */
 	int32_t offset;        /**< end of the next fragment; counts down */
-	uint32_t pagecnt_bias; /**< references taken but not yet handed out */
+	/** References not yet handed out, less those freed back since the
+	 * chunk was installed (@c returned). */
+	uint32_t pagecnt_bias;
+	/** napi caches: fragments of the current chunk freed on the owner
+	 * lcore since the chunk was installed, their references the cache's
+	 * again. 0 in guarded caches (their frees are atomic). */
+	uint32_t returned;
+	/** Bytes of the current chunk (0 without one): a free on the owner
+	 * lcore tests an address against @c va and @c len alone. */
+	uint32_t len;
 	struct npool_chunk *chunk; /**< header of the current chunk */
 	rte_iova_t iova;       /**< IOVA of @c va, 0 without a chunk */
-	uint16_t lcore;        /**< owner lcore, or NPOOL_NON_EAL_SLOT */
-	uint8_t guarded;       /**< 1 for the guarded (netdev) flavor */
-	/** 1 for a small-packet cache: carves 4 KiB small chunks first
-	 * (big ones only when no small chunk is free); 0: big chunks first
-	 * (small ones as the order-0 fallback). */
-	uint8_t small;
-	/** References of @c prev not handed out (its pagecnt_bias). */
-	uint32_t prev_bias;
 	/** The instance whose arena the cache carves. */
 	struct npool *np;
 	/** napi caches: the chunk carved before @c chunk, kept with its
@@ -60,11 +71,26 @@ struct npool_frag_cache {
 	 * atomic operation; given up at the next refill (a fragment of it
 	 * still out then costs one atomic decrement). NULL if none. */
 	struct npool_chunk *prev;
+	/** References of @c prev not handed out (its pagecnt_bias). */
+	uint32_t prev_bias;
+	uint16_t lcore;        /**< owner lcore, or NPOOL_NON_EAL_SLOT */
+	uint8_t guarded;       /**< 1 for the guarded (netdev) flavor */
+	/** 1 for a small-packet cache: carves 4 KiB small chunks first
+	 * (big ones only when no small chunk is free); 0: big chunks first
+	 * (small ones as the order-0 fallback). */
+	uint8_t small;
 };
 
-/** Per-lcore state, one cache line group per lcore: 512 bytes with
- * 64-byte lines, so that np->lc[slot] is one shift (a fragment cache of
- * 64 bytes made it 576 and cost every fast path 2 to 3 instructions). */
+/** @internal The references cache @p nc holds on its current chunk. */
+static __rte_always_inline uint32_t
+npool_frag_cache_bias_pvt(const struct npool_frag_cache *nc)
+{
+	return nc->pagecnt_bias + nc->returned;
+}
+
+/** Per-lcore state, one cache line group per lcore: 512 bytes, so that
+ * np->lc[slot] is one shift (576 bytes cost every fast path 2 to 3
+ * instructions). */
 struct npool_lcore {
 	/** The napi cache: used only by its owner lcore, no lock. */
 	struct npool_frag_cache napi;
@@ -82,10 +108,15 @@ struct npool_lcore {
 	/** This slot's counters, counting from the instance's creation:
 	 * never reset (npool_audit() checks the refcounts against them). */
 	struct npool_stats stats __rte_cache_aligned;
-	/** @c stats at the last npool_stats_reset(): what npool_stats_get()
-	 * and npool_stats_sum() subtract (a PMD's stats offset). */
-	struct npool_stats stats_base;
+	/** Unused: the size stays 512 bytes. */
+	uint8_t pad[512 - 4 * sizeof(struct npool_frag_cache) - 64 -
+		sizeof(struct npool_stats)];
 } __rte_cache_aligned;
+
+static_assert(sizeof(struct npool_frag_cache) == 64,
+		"a fragment cache is one cache line");
+static_assert(sizeof(struct npool_lcore) == 512,
+		"np->lc[slot] is one shift");
 
 /** Longest instance name, terminating NUL included. */
 #define NPOOL_NAMESIZE 16
@@ -109,8 +140,15 @@ struct npool {
 	struct rte_mempool *small_pool;
 	uint32_t tiny_len;  /**< npool_conf.tiny_len with a small_pool */
 	uint32_t tiny_headroom;  /**< npool_conf.tiny_headroom */
+	/** Lengths below it are tiny: tiny_len + 1 with a small_pool, else
+	 * 0 (one compare tells). */
+	uint32_t tiny_lim;
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
+	/** Each slot's @c stats at the last npool_stats_reset(): what
+	 * npool_stats_get() and npool_stats_sum() subtract (a PMD's stats
+	 * offset). */
+	struct npool_stats stats_base[RTE_MAX_LCORE + 1];
 };
 
 /**

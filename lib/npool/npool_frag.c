@@ -54,6 +54,19 @@ frag_chunk_get(struct npool_frag_cache *nc, uint32_t size,
 	return c;
 }
 
+/* No current chunk in @p nc (its references given up or moved). */
+static void
+frag_cache_clear(struct npool_frag_cache *nc)
+{
+	nc->chunk = NULL;
+	nc->va = NULL;
+	nc->iova = 0;
+	nc->len = 0;
+	nc->offset = 0;
+	nc->pagecnt_bias = 0;
+	nc->returned = 0;
+}
+
 /* Whether chunk @p c is of cache @p nc's own kind (small or big). */
 static inline int
 kind_ok(const struct npool_frag_cache *nc, const struct npool_chunk *c)
@@ -104,7 +117,8 @@ npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 	if (c != NULL) {
 		/* Every fragment back: reuse the chunk in place, no atomic
 		 * and no trip through the arena. */
-		if (kind_ok(nc, c) && chunk_all_back(c, nc->pagecnt_bias)) {
+		if (kind_ok(nc, c) &&
+				chunk_all_back(c, npool_frag_cache_bias_pvt(nc))) {
 			NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
 			goto reset;
 		}
@@ -112,18 +126,14 @@ npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 			old = nc->prev;
 			old_bias = nc->prev_bias;
 			nc->prev = c;
-			nc->prev_bias = nc->pagecnt_bias;
+			nc->prev_bias = npool_frag_cache_bias_pvt(nc);
 		} else {
 			/* A fallback chunk of the other kind goes back, so
 			 * that one of the cache's kind is tried first. */
 			old = c;
-			old_bias = nc->pagecnt_bias;
+			old_bias = npool_frag_cache_bias_pvt(nc);
 		}
-		nc->chunk = NULL;
-		nc->va = NULL;
-		nc->iova = 0;
-		nc->offset = 0;
-		nc->pagecnt_bias = 0;
+		frag_cache_clear(nc);
 		if (old != NULL && chunk_release(old, old_bias)) {
 			if (kind_ok(nc, old)) {
 				c = old;
@@ -162,13 +172,14 @@ install:
 	nc->chunk = c;
 	nc->va = c->va;
 	nc->iova = c->iova;
+	nc->len = c->size;
 
 reset:
 	/* Nobody else holds a reference: a plain store is enough. */
 	__atomic_store_n(&c->refcnt, NPOOL_FRAG_BIAS_MAX, __ATOMIC_RELEASE);
-	nc->pagecnt_bias = NPOOL_FRAG_BIAS_MAX;
 	offset = (int32_t)(c->size - size) & (int32_t)align_mask;
-	nc->pagecnt_bias--;
+	nc->pagecnt_bias = NPOOL_FRAG_BIAS_MAX - 1;
+	nc->returned = 0;
 	nc->offset = offset;
 	NPOOL_DEBUG_HOOK(npool_debug_chunk_reset_pvt(a, c));
 	NPOOL_DEBUG_HOOK(npool_debug_frag_alloc(a, c, nc->va + offset,
@@ -199,18 +210,14 @@ frag_cache_drain(struct npool_frag_cache *nc)
 {
 	struct npool_chunk *c = nc->chunk;
 
-	if (c != NULL && chunk_release(c, nc->pagecnt_bias))
+	if (c != NULL && chunk_release(c, npool_frag_cache_bias_pvt(nc)))
 		npool_arena_put(&nc->np->arena, c);
 	c = nc->prev;
 	if (c != NULL && chunk_release(c, nc->prev_bias))
 		npool_arena_put(&nc->np->arena, c);
 	nc->prev = NULL;
 	nc->prev_bias = 0;
-	nc->chunk = NULL;
-	nc->va = NULL;
-	nc->iova = 0;
-	nc->offset = 0;
-	nc->pagecnt_bias = 0;
+	frag_cache_clear(nc);
 }
 
 /* The guarded caches of slot @p lc: any thread, under their lock. */

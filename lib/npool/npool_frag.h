@@ -89,17 +89,17 @@ npool_frag_args_bad_pvt(uint32_t size, uint32_t align)
 }
 
 /**
- * @internal A fragment cache being carved, its offset and count kept in
- * registers: the one carve of every allocator (fragments, packets,
- * bursts of packets). Its writes to the cache wait for
+ * @internal A fragment cache being carved, its chunk, offset and count
+ * kept in registers: the one carve of every allocator (fragments,
+ * packets, bursts of packets). Its writes to the cache wait for
  * npool_frag_carve_commit_pvt(), so that a burst's stores to its
  * packets, which could alias the cache, force no reloads; a single
- * allocation commits at once. va and iova are read where they are
- * added (one instruction either way, and no load a single allocation
- * does not need).
+ * allocation commits at once (and loads no IOVA it does not use).
  */
 struct npool_frag_carve_pvt {
 	struct npool_frag_cache *nc;
+	char *va;            /**< nc->va */
+	rte_iova_t iova;     /**< nc->iova */
 	int32_t off;         /**< nc->offset after the fragments taken */
 	uint32_t taken;      /**< fragments taken, not yet in the bias */
 };
@@ -112,9 +112,35 @@ npool_frag_carve_init_pvt(struct npool_frag_carve_pvt *k,
 		struct npool_frag_cache *nc, int32_t start_mask)
 {
 	k->nc = nc;
+	k->va = nc->va;
+	k->iova = nc->iova;
 	/* No chunk: offset 0, so the first carve refills. */
 	k->off = nc->offset & start_mask;
 	k->taken = 0;
+}
+
+/**
+ * @internal Carve @p nc's current chunk from its end again when every
+ * fragment of it is back (refcount equals the cache's references): the
+ * in-place reuse of a refill, taken before a burst so that the burst
+ * starts on a whole chunk instead of spreading over a third one. One
+ * load of the chunk's count per burst. The owner lcore only. Not in
+ * debug and ASan builds, whose fragment maps start afresh only at a
+ * refill.
+ */
+static __rte_always_inline void
+npool_frag_cache_rewind_pvt(struct npool_frag_cache *nc)
+{
+	const struct npool_chunk *c = nc->chunk;
+
+	if (NPOOL_DEBUG_HOOKS || c == NULL ||
+			(uint32_t)nc->offset == nc->len ||
+			__atomic_load_n(&c->refcnt, __ATOMIC_ACQUIRE) !=
+			npool_frag_cache_bias_pvt(nc))
+		return;
+	nc->pagecnt_bias += nc->returned;
+	nc->returned = 0;
+	nc->offset = (int32_t)nc->len;
 }
 
 /** @internal Write back what @p k took: offset and bias. */
@@ -151,17 +177,17 @@ npool_frag_carve_pvt(struct npool_frag_carve_pvt *k, uint32_t size,
 			!(k->nc->chunk->flags & NPOOL_CHUNK_F_SMALL)))) {
 		k->off = o;
 		k->taken++;
-		frag = k->nc->va + o;
+		frag = k->va + o;
 		NPOOL_DEBUG_HOOK(npool_debug_frag_alloc(&k->nc->np->arena,
 				k->nc->chunk, frag, size));
-		*iova = k->nc->iova + (uint32_t)o;
+		*iova = k->iova + (uint32_t)o;
 		return frag;
 	}
 	/* The chunk cannot hold it: one refill for this fragment. */
 	npool_frag_carve_commit_pvt(k);
 	frag = (char *)npool_frag_refill(k->nc, size, align_mask);
 	npool_frag_carve_init_pvt(k, k->nc, -1);
-	*iova = k->nc->iova + (uint32_t)k->off;
+	*iova = k->iova + (uint32_t)k->off;
 	return frag;
 }
 
@@ -196,27 +222,30 @@ npool_frag_cache_of_pvt(struct npool_lcore *lc, int guarded, int small)
  * the count; the guarded flavor (@p guarded, a constant) is the same
  * with the slot's lock around the carve (the kernel's local_irq_save()
  * around __page_frag_alloc_align()). Packets share the carve, not
- * this (npool_pkt.h).
+ * this (npool_pkt.h). @p slot: npool_slot() for the guarded flavor,
+ * rte_lcore_id() for the napi one (a thread without one fails).
  */
 static __rte_always_inline void *
 npool_frag_alloc_pvt(unsigned int slot, uint32_t size, uint32_t align,
 		int guarded)
 {
-	struct npool *np = npool_lcore_np[slot];
 	struct npool_frag_cache *nc;
 	struct npool_lcore *lc;
+	struct npool *np;
 	rte_iova_t iova;
 	void *p;
 
+	if (!guarded && unlikely(slot >= RTE_MAX_LCORE)) {
+		if (npool_lcore_np[NPOOL_NON_EAL_SLOT] == NULL)
+			return npool_frag_fail(NPOOL_NON_EAL_SLOT, ENODEV);
+		NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
+		return npool_frag_fail(NPOOL_NON_EAL_SLOT, EPERM);
+	}
+	np = npool_lcore_np[slot];
 	if (unlikely(np == NULL))
 		return npool_frag_fail(NPOOL_NON_EAL_SLOT, ENODEV);
-	if (!guarded) {
-		if (unlikely(slot == NPOOL_NON_EAL_SLOT)) {
-			NPOOL_DEBUG_PANIC("npool: napi flavor called from a non-EAL thread\n");
-			return npool_frag_fail(slot, EPERM);
-		}
+	if (!guarded)
 		NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
-	}
 	if (unlikely(npool_frag_args_bad_pvt(size, align)))
 		return npool_frag_fail(slot, EINVAL);
 	lc = &np->lc[slot];
@@ -260,7 +289,7 @@ npool_frag_alloc_pvt(unsigned int slot, uint32_t size, uint32_t align,
 static __rte_always_inline void *
 npool_napi_alloc_frag_align(uint32_t size, uint32_t align)
 {
-	return npool_frag_alloc_pvt(npool_slot(), size, align, 0);
+	return npool_frag_alloc_pvt(rte_lcore_id(), size, align, 0);
 }
 
 /**
@@ -328,29 +357,33 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 	NPOOL_DEBUG_HOOK(npool_debug_frag_free(&np->arena, c, p));
 	if (likely(slot != NPOOL_NON_EAL_SLOT)) {
 		struct npool_lcore *lc = &np->lc[slot];
-		uint32_t *bias;
+		uint32_t *credit = NULL, bias = 0;
 
 		lc->stats.frees++;
 		/* The chunk of one of our own napi caches (frags and big
 		 * packets, or small packets), or the one each carved before
-		 * it: no one else touches their bias. */
-		if (likely(lc->napi.chunk == c))
-			bias = &lc->napi.pagecnt_bias;
-		else if (lc->napi_small.chunk == c)
-			bias = &lc->napi_small.pagecnt_bias;
-		else if (lc->napi_small.prev == c)
-			bias = &lc->napi_small.prev_bias;
-		else if (lc->napi.prev == c)
-			bias = &lc->napi.prev_bias;
-		else
-			bias = NULL;
-		if (bias != NULL) {
+		 * it: no one else touches their references. */
+		if (likely(lc->napi.chunk == c)) {
+			credit = &lc->napi.returned;
+			bias = npool_frag_cache_bias_pvt(&lc->napi);
+		} else if (lc->napi_small.chunk == c) {
+			credit = &lc->napi_small.returned;
+			bias = npool_frag_cache_bias_pvt(&lc->napi_small);
+		} else if (lc->napi_small.prev == c) {
+			credit = &lc->napi_small.prev_bias;
+			bias = *credit;
+		} else if (lc->napi.prev == c) {
+			credit = &lc->napi.prev_bias;
+			bias = *credit;
+		}
+		if (credit != NULL) {
 			NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
-			NPOOL_DEBUG_PANIC_IF(*bias >=
+			NPOOL_DEBUG_PANIC_IF(bias >=
 					__atomic_load_n(&c->refcnt,
 						__ATOMIC_RELAXED),
 					"npool: double free of fragment %p\n", p);
-			(*bias)++;
+			RTE_SET_USED(bias);
+			(*credit)++;
 			return;
 		}
 		if (c->owner != slot)
@@ -401,9 +434,9 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
  * npool_pkt_consume.h). A fragment of the lcore's napi cache's current
  * or previous chunk is recognised by its address (one subtraction and
  * compare against each) and counted; npool_frag_free_batch_commit_pvt()
- * then raises each bias once, by the count, where npool_free_frag_pvt()
- * looks the chunk up and raises a bias per fragment. Any other fragment
- * takes npool_free_frag_pvt() at once.
+ * then gives the cache its references back once, by the count, where
+ * npool_free_frag_pvt() looks the chunk up and credits a reference per
+ * fragment. Any other fragment takes npool_free_frag_pvt() at once.
  *
  * Between init and commit the lcore must not allocate from its napi
  * cache (no refill moves its chunks); frees in between (a callback) are
@@ -422,13 +455,16 @@ npool_frag_free_batch_init_pvt(struct npool_frag_free_batch_pvt *b,
 		const struct npool *np, unsigned int slot)
 {
 	const struct npool_frag_cache *nc = &np->lc[slot].napi;
-	const struct npool_chunk *cur = nc->chunk, *prev = nc->prev;
+	const struct npool_chunk *prev = nc->prev;
 
 	/* Non-EAL threads share their slot's caches: no batch. */
-	if (slot == NPOOL_NON_EAL_SLOT)
-		cur = prev = NULL;
-	b->cur_va = cur != NULL ? (uintptr_t)cur->va : 0;
-	b->cur_len = cur != NULL ? cur->size : 0;
+	if (slot == NPOOL_NON_EAL_SLOT) {
+		nc = &np->lc[slot].guarded;
+		prev = NULL;
+	}
+	/* A cache without a chunk has va NULL and len 0: nothing matches. */
+	b->cur_va = (uintptr_t)nc->va;
+	b->cur_len = slot == NPOOL_NON_EAL_SLOT ? 0 : nc->len;
 	b->prev_va = prev != NULL ? (uintptr_t)prev->va : 0;
 	b->prev_len = prev != NULL ? prev->size : 0;
 	b->nb_cur = 0;
@@ -468,7 +504,7 @@ npool_frag_free_batch_commit_pvt(const struct npool_frag_free_batch_pvt *b,
 
 	if (b->nb_cur + b->nb_prev == 0)
 		return;
-	lc->napi.pagecnt_bias += b->nb_cur;
+	lc->napi.returned += b->nb_cur;
 	lc->napi.prev_bias += b->nb_prev;
 	lc->stats.frees += b->nb_cur + b->nb_prev;
 }
@@ -478,15 +514,16 @@ npool_frag_free_batch_commit_pvt(const struct npool_frag_free_batch_pvt *b,
  * Kernel: page_frag_free() (formerly skb_free_frag()).
  *
  * The fragment goes back to the instance that owns it, whichever lcore
- * frees it: a fragment of the caller's own instance is found by a
- * subtraction and a shift, one of another socket's instance after a
- * lookup over the instances (out of line).
+ * frees it: one of the chunk the caller's napi cache carves is found by
+ * a subtraction and a compare against that chunk, any other of the
+ * caller's own instance by a subtraction and a shift, one of another
+ * socket's instance after a lookup over the instances (out of line).
  *
  * A fragment freed on the lcore whose napi cache (or napi small-packet
  * cache, npool_pkt.h) is still carving its chunk, or carved it just
  * before the current one, costs no atomic operation: the reference goes
- * back into that cache's pagecnt_bias
- * (refcount - bias stays the number of fragments out). This is why a
+ * back to that cache (refcount - the cache's references stays the
+ * number of fragments out). This is why a
  * napi cache is only ever drained by its owner or while its owner is
  * idle (npool_frag_cache_drain_all()). Any other free is one atomic
  * decrement of the chunk's reference count; the last reference gives
@@ -508,12 +545,34 @@ npool_frag_free_batch_commit_pvt(const struct npool_frag_free_batch_pvt *b,
 static __rte_always_inline void
 npool_free_frag(const void *p)
 {
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	unsigned int id = rte_lcore_id();
+	struct npool *np;
 
-	if (unlikely(p == NULL || np == NULL))
-		return;
-	npool_free_frag_pvt(np, slot, p);
+	if (likely(id < RTE_MAX_LCORE)) {
+		struct npool_lcore *lc;
+
+		np = npool_lcore_np[id];
+		if (unlikely(np == NULL))
+			return;
+		lc = &np->lc[id];
+		/* The chunk this lcore's napi cache carves, by address alone
+		 * (NULL never matches): its reference goes back to the cache,
+		 * in a word no allocation writes. Debug builds check it
+		 * below. */
+		if (likely((uintptr_t)p - (uintptr_t)lc->napi.va <
+				lc->napi.len) && !NPOOL_DEBUG_HOOKS) {
+			lc->napi.returned++;
+			lc->stats.frees++;
+			return;
+		}
+	} else {
+		id = NPOOL_NON_EAL_SLOT;
+		np = npool_lcore_np[id];
+		if (unlikely(np == NULL))
+			return;
+	}
+	if (p != NULL)
+		npool_free_frag_pvt(np, id, p);
 }
 
 /**

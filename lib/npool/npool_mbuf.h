@@ -31,7 +31,8 @@
 extern "C" {
 #endif
 
-/* The rearm word: four 16-bit fields in one aligned 64-bit word. */
+/* The rearm word: four 16-bit fields in one aligned 64-bit word (refcnt
+ * and nb_segs in its middle 32 bits in either byte order). */
 static_assert(offsetof(struct rte_mbuf, data_off) % 8 == 0,
 		"rte_mbuf: data_off starts an aligned 64-bit word");
 static_assert(offsetof(struct rte_mbuf, refcnt) ==
@@ -91,6 +92,22 @@ static_assert(offsetof(struct rte_mbuf, hash) ==
 /** refcnt 1 and nb_segs 1 (under NPOOL_MBUF_REFCNT_SEGS_MASK): a lone,
  * unshared segment. */
 #define NPOOL_MBUF_LONE NPOOL_MBUF_REARM(0, 1, 1, 0)
+
+/**
+ * Whether rearm word @p w says refcnt 1 and nb_segs 1: a lone, unshared
+ * segment. One shift and one 32-bit compare (refcnt and nb_segs are the
+ * middle 32 bits in either byte order).
+ *
+ * @param w
+ *   A rearm word (npool_mbuf_rearm(), npool_mbuf_rearm_acquire()).
+ * @return
+ *   1 if lone, else 0.
+ */
+static inline int
+npool_mbuf_rearm_lone(uint64_t w)
+{
+	return (uint32_t)(w >> 16) == (uint32_t)(NPOOL_MBUF_LONE >> 16);
+}
 
 /**
  * The rearm word of @p m (data_off, refcnt, nb_segs, port), in one plain

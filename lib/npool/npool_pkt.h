@@ -220,7 +220,20 @@ npool_pkt_tiny_init_pvt(struct rte_mbuf *m, uint64_t rearm)
 static __rte_always_inline int
 npool_pkt_is_tiny_len_pvt(const struct npool *np, uint32_t len)
 {
-	return len <= np->tiny_len && np->small_pool != NULL;
+	return len < np->tiny_lim;
+}
+
+/** @internal rte_mempool_get() of one object of @p mp for the thread of
+ * slot @p slot (npool_slot()): its lcore's mempool cache, inline, the
+ * lcore id not read again (NPOOL_NON_EAL_SLOT: the pool's ops, as for
+ * LCORE_ID_ANY: 25.11's rte_mempool_default_cache() checks no other
+ * bound). */
+static __rte_always_inline int
+npool_mempool_get_pvt(struct rte_mempool *mp, void **obj, unsigned int slot)
+{
+	return rte_mempool_generic_get(mp, obj, 1,
+			rte_mempool_default_cache(mp, slot < RTE_MAX_LCORE ?
+				slot : LCORE_ID_ANY));
 }
 
 /** @internal A tiny packet (npool_napi_alloc_pkt(), npool_alloc_pkt()):
@@ -231,7 +244,8 @@ npool_pkt_tiny_get_pvt(struct npool *np, unsigned int slot)
 {
 	struct rte_mbuf *m;
 
-	if (unlikely(rte_mempool_get(np->small_pool, (void **)&m) < 0))
+	if (unlikely(npool_mempool_get_pvt(np->small_pool, (void **)&m,
+			slot) < 0))
 		return npool_pkt_fail(slot, ENOBUFS);
 	npool_pkt_tiny_init_pvt(m,
 			npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom));
@@ -334,7 +348,8 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 	fragsz = npool_pkt_fragsz_pvt(np->headroom, len);
 	if (unlikely(npool_pkt_len_bad_pvt(len, fragsz)))
 		return npool_pkt_fail(slot, EINVAL);
-	if (unlikely(rte_mempool_get(np->head_pool, (void **)&m) < 0))
+	if (unlikely(npool_mempool_get_pvt(np->head_pool, (void **)&m,
+			slot) < 0))
 		return npool_pkt_fail(slot, ENOBUFS);
 	lc = &np->lc[slot];
 	nc = npool_frag_cache_of_pvt(lc, guarded,
@@ -384,16 +399,21 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 static __rte_always_inline struct rte_mbuf *
 npool_napi_alloc_pkt(uint32_t len)
 {
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	unsigned int id = rte_lcore_id();
+	struct npool *np;
 
-	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT)) {
+	if (unlikely(id >= RTE_MAX_LCORE)) {
+		np = npool_lcore_np[NPOOL_NON_EAL_SLOT];
 		NPOOL_DEBUG_PANIC_IF(np != NULL,
 				"npool: napi flavor called from a non-EAL thread\n");
-		return npool_pkt_fail(slot, np == NULL ? ENODEV : EPERM);
+		return npool_pkt_fail(NPOOL_NON_EAL_SLOT,
+				np == NULL ? ENODEV : EPERM);
 	}
-	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
-	return npool_pkt_alloc_pvt(np, slot, len, 0);
+	np = npool_lcore_np[id];
+	if (unlikely(np == NULL))
+		return npool_pkt_fail(id, ENODEV);
+	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(id));
+	return npool_pkt_alloc_pvt(np, id, len, 0);
 }
 
 /**

@@ -57,15 +57,14 @@ static __rte_always_inline unsigned int
 npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
 		unsigned int n)
 {
-	uint32_t big = 0, diff = 0, tiny_len = np->tiny_len;
+	uint32_t big = 0, diff = 0, tiny_lim = np->tiny_lim;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		big |= lens[i] > tiny_len;
+		big |= lens[i] >= tiny_lim;
 		diff |= lens[i] ^ lens[0];
 	}
-	return (big == 0 && np->small_pool != NULL ?
-			NPOOL_PKT_LENS_TINY_PVT : 0) |
+	return (big == 0 ? NPOOL_PKT_LENS_TINY_PVT : 0) |
 		(diff == 0 ? NPOOL_PKT_LENS_ONE_PVT : 0);
 }
 
@@ -93,65 +92,92 @@ npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
 struct npool_pkt_bulk_pvt {
 	struct npool *np;
 	unsigned int slot;
-	struct npool_frag_carve_pvt big, small;
 	uint32_t headroom, small_max;
 	uint64_t rearm;
 	unsigned int nspare, ntiny;
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
 };
 
+/** @internal Packet @p i of a burst got no fragment: its head goes back
+ * with the spares, the entry is NULL and the failure counted. */
+static __rte_always_inline void
+npool_pkt_bulk_spare_pvt(struct npool_pkt_bulk_pvt *k, struct rte_mbuf **pkts,
+		unsigned int i)
+{
+	k->spare[k->nspare++] = pkts[i];
+	pkts[i] = npool_pkt_fail(k->slot, rte_errno);
+}
+
+/** @internal Give head pkts[i] a fragment of @p fragsz bytes carved
+ * through @p c: 1, or 0 when there is none (the entry NULL, its head
+ * with the spares). */
+static __rte_always_inline unsigned int
+npool_pkt_bulk_give_pvt(struct npool_pkt_bulk_pvt *k,
+		struct npool_frag_carve_pvt *c, struct rte_mbuf **pkts,
+		unsigned int i, uint32_t fragsz)
+{
+	rte_iova_t iova;
+	char *frag = npool_frag_carve_pvt(c, fragsz, UINT32_MAX, &iova);
+
+	if (unlikely(frag == NULL)) {
+		npool_pkt_bulk_spare_pvt(k, pkts, i);
+		return 0;
+	}
+	npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova, k->rearm);
+	return 1;
+}
+
 /**
- * @internal Give pkts[i] (heads) their fragments, lens[i] bytes of room
- * each; returns the packets with a fragment. With @p one (a constant:
- * every len is lens[0], not tiny) the size, range and cache tests are
- * made once for the burst, else per packet.
+ * @internal Give pkts[i] (heads) their fragments of @p fragsz bytes each
+ * (every len the same, not tiny), carved through a copy of @p carve that
+ * stays in registers; returns the packets with a fragment.
  */
 static __rte_always_inline unsigned int
-npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k, struct rte_mbuf **pkts,
-		const uint32_t *lens, unsigned int n, const int one)
+npool_pkt_bulk_fill_one_pvt(struct npool_pkt_bulk_pvt *k,
+		struct npool_frag_carve_pvt *carve, struct rte_mbuf **pkts,
+		uint32_t fragsz, unsigned int n)
 {
-	uint32_t fragsz = 0;
+	struct npool_frag_carve_pvt c = *carve;
 	unsigned int i, got = 0;
-	int bad = 0, small = 0;
 
-	if (one) {
-		fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[0]);
-		bad = npool_pkt_len_bad_pvt(lens[0], fragsz);
-		small = npool_pkt_frag_small_pvt(fragsz, k->small_max);
-	}
+	for (i = 0; i < n; i++)
+		got += npool_pkt_bulk_give_pvt(k, &c, pkts, i, fragsz);
+	*carve = c;
+	return got;
+}
+
+/**
+ * @internal Give pkts[i] (heads) their fragments, lens[i] bytes of room
+ * each, carved through @p big or @p small (each its size test, range
+ * test and cache); returns the packets with a fragment.
+ */
+static __rte_always_inline unsigned int
+npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k,
+		struct npool_frag_carve_pvt *big,
+		struct npool_frag_carve_pvt *small, struct rte_mbuf **pkts,
+		const uint32_t *lens, unsigned int n)
+{
+	unsigned int i, got = 0;
+
 	for (i = 0; i < n; i++) {
-		rte_iova_t iova;
-		char *frag;
+		uint32_t fragsz;
 
-		if (!one) {
-			if (npool_pkt_is_tiny_len_pvt(k->np, lens[i])) {
-				/* One object: its head goes back with the
-				 * spares. */
-				k->spare[k->nspare++] = pkts[i];
-				pkts[i] = npool_pkt_tiny_get_pvt(k->np,
-						k->slot);
-				k->ntiny += pkts[i] != NULL;
-				continue;
-			}
-			fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[i]);
-			bad = npool_pkt_len_bad_pvt(lens[i], fragsz);
-			small = npool_pkt_frag_small_pvt(fragsz, k->small_max);
-		}
-		if (unlikely(bad)) {
-			rte_errno = EINVAL;
-			frag = NULL;
-		} else {
-			frag = npool_frag_carve_pvt(small ? &k->small : &k->big,
-					fragsz, UINT32_MAX, &iova);
-		}
-		if (unlikely(frag == NULL)) {
+		if (npool_pkt_is_tiny_len_pvt(k->np, lens[i])) {
+			/* One object: its head goes back with the spares. */
 			k->spare[k->nspare++] = pkts[i];
-			pkts[i] = npool_pkt_fail(k->slot, rte_errno);
+			pkts[i] = npool_pkt_tiny_get_pvt(k->np, k->slot);
+			k->ntiny += pkts[i] != NULL;
 			continue;
 		}
-		npool_pkt_attach_frag_pvt(pkts[i], frag, fragsz, iova,
-				k->rearm);
-		got++;
+		fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[i]);
+		if (unlikely(npool_pkt_len_bad_pvt(lens[i], fragsz))) {
+			rte_errno = EINVAL;
+			npool_pkt_bulk_spare_pvt(k, pkts, i);
+			continue;
+		}
+		got += npool_pkt_bulk_give_pvt(k,
+				npool_pkt_frag_small_pvt(fragsz, k->small_max) ?
+				small : big, pkts, i, fragsz);
 	}
 	return got;
 }
@@ -191,12 +217,14 @@ static __rte_always_inline unsigned int
 npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
-	unsigned int slot = npool_slot(), got, lens_kind;
-	struct npool *np = npool_lcore_np[slot];
+	unsigned int slot = rte_lcore_id(), got, lens_kind;
+	struct npool_frag_carve_pvt big, small;
 	struct npool_pkt_bulk_pvt k;
 	struct npool_lcore *lc;
+	struct npool *np;
 
-	if (unlikely(np == NULL || slot == NPOOL_NON_EAL_SLOT ||
+	if (unlikely(slot >= RTE_MAX_LCORE ||
+			(np = npool_lcore_np[slot]) == NULL ||
 			n - 1 >= NPOOL_PKT_BULK_MAX))
 		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
@@ -206,17 +234,20 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
-	if (unlikely(rte_mempool_get_bulk(np->head_pool, (void **)pkts,
-			n) < 0))
+	if (unlikely(rte_mempool_generic_get(np->head_pool, (void **)pkts, n,
+			rte_mempool_default_cache(np->head_pool, slot)) < 0))
 		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
 	lc = &np->lc[slot];
 	k.np = np;
 	k.slot = slot;
+	/* A chunk whose fragments are all back is carved whole again. */
+	npool_frag_cache_rewind_pvt(&lc->napi);
+	npool_frag_cache_rewind_pvt(&lc->napi_small);
 	/* Fragments are cache-line multiples: carving from a line-aligned
 	 * start needs no mask per packet. */
-	npool_frag_carve_init_pvt(&k.big, &lc->napi,
+	npool_frag_carve_init_pvt(&big, &lc->napi,
 			-(int32_t)RTE_CACHE_LINE_SIZE);
-	npool_frag_carve_init_pvt(&k.small, &lc->napi_small,
+	npool_frag_carve_init_pvt(&small, &lc->napi_small,
 			-(int32_t)RTE_CACHE_LINE_SIZE);
 	k.headroom = np->headroom;
 	k.small_max = np->small_fragsz;
@@ -224,12 +255,26 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	k.rearm = npool_pkt_rearm_pvt((uint16_t)k.headroom);
 	k.nspare = 0;
 	k.ntiny = 0;
-	if (lens_kind & NPOOL_PKT_LENS_ONE_PVT)
-		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 1);
-	else
-		got = npool_pkt_bulk_fill_pvt(&k, pkts, lens, n, 0);
-	npool_frag_carve_commit_pvt(&k.big);
-	npool_frag_carve_commit_pvt(&k.small);
+	if (lens_kind & NPOOL_PKT_LENS_ONE_PVT) {
+		/* The size, range and cache tests once for the burst. */
+		uint32_t fragsz = npool_pkt_fragsz_pvt(k.headroom, lens[0]);
+
+		if (unlikely(npool_pkt_len_bad_pvt(lens[0], fragsz))) {
+			rte_errno = EINVAL;
+			for (got = 0; got < n; got++)
+				npool_pkt_bulk_spare_pvt(&k, pkts, got);
+			got = 0;
+		} else {
+			got = npool_pkt_bulk_fill_one_pvt(&k,
+					npool_pkt_frag_small_pvt(fragsz,
+						k.small_max) ? &small : &big,
+					pkts, fragsz, n);
+		}
+	} else {
+		got = npool_pkt_bulk_fill_pvt(&k, &big, &small, pkts, lens, n);
+	}
+	npool_frag_carve_commit_pvt(&big);
+	npool_frag_carve_commit_pvt(&small);
 	if (unlikely(k.nspare != 0))
 		rte_mempool_put_bulk(np->head_pool,
 				(void * const *)k.spare, k.nspare);

@@ -71,7 +71,7 @@ npool_pkt_lone_pvt(const struct rte_mbuf *m)
 	 * of refcnt published, as the CPU does (npool_tsan.h).
 	 */
 	npool_tsan_acquire(&m->refcnt);
-	return (w & NPOOL_MBUF_REFCNT_SEGS_MASK) == NPOOL_MBUF_LONE;
+	return npool_mbuf_rearm_lone(w);
 }
 
 /**
@@ -136,7 +136,9 @@ static __rte_always_inline int
 npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 		unsigned int slot, struct npool_frag_free_batch_pvt *b)
 {
-	uint32_t own = sizeof(*m) + m->priv_size;
+	/* Where the head's own (empty) buffer starts: the head pool's mbufs
+	 * have no private area (npool_create()). */
+	const uint32_t own = sizeof(*m);
 
 	/*
 	 * Seeing refcnt 1 means that any other holder has dropped its
@@ -185,25 +187,30 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 static __rte_always_inline void
 npool_napi_consume_pkt(struct rte_mbuf *m)
 {
-	unsigned int slot = npool_slot();
-	struct npool *np = npool_lcore_np[slot];
+	unsigned int id = rte_lcore_id();
+	struct npool *np;
 
-	if (likely(m != NULL && np != NULL)) {
+	if (unlikely(m == NULL))
+		return;
+	if (likely(id < RTE_MAX_LCORE && (np = npool_lcore_np[id]) != NULL)) {
 		/* A lone tiny packet: DPDK's direct free, inline. */
 		if (m->pool == np->small_pool && m->next == NULL &&
 				RTE_MBUF_DIRECT(m) && npool_pkt_lone_pvt(m)) {
-			rte_mempool_put(m->pool, m);
-			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
+			rte_mempool_generic_put(m->pool, (void * const *)&m, 1,
+					rte_mempool_default_cache(m->pool, id));
+			np->lc[id].stats.pkt_consumes++;
 			return;
 		}
-		if (npool_pkt_consume_fast_pvt(m, np, slot, NULL)) {
-			rte_mempool_put(np->head_pool, m);
-			NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, 1);
+		if (npool_pkt_consume_fast_pvt(m, np, id, NULL)) {
+			rte_mempool_generic_put(np->head_pool,
+					(void * const *)&m, 1,
+					rte_mempool_default_cache(np->head_pool,
+						id));
+			np->lc[id].stats.pkt_consumes++;
 			return;
 		}
 	}
-	if (m != NULL)
-		npool_napi_consume_bulk_slow(&m, 1);
+	npool_napi_consume_bulk_slow(&m, 1);
 }
 
 /**

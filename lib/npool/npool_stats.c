@@ -37,7 +37,7 @@ slot_raw(const struct npool *np, unsigned int slot, struct npool_stats *s)
 static void
 slot_add(struct npool_stats *dst, const struct npool *np, unsigned int slot)
 {
-	const struct npool_stats *base = &np->lc[slot].stats_base;
+	const struct npool_stats *base = &np->stats_base[slot];
 	struct npool_stats raw;
 
 	slot_raw(np, slot, &raw);
@@ -116,7 +116,7 @@ npool_stats_reset(void)
 		struct npool *np = npool_instances_pvt[k];
 
 		for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
-			slot_raw(np, i, &np->lc[i].stats_base);
+			slot_raw(np, i, &np->stats_base[i]);
 	}
 }
 

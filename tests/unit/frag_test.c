@@ -256,7 +256,7 @@ test_free_from_any_inner_address(void **state __rte_unused)
 	npool_free_frag(p[3] + 511);
 	assert_int_equal(npool_frags_outstanding(), 0);
 	/* Only the cache's bias keeps the chunk now. */
-	assert_int_equal(c->refcnt, ut_napi_cache()->pagecnt_bias);
+	assert_int_equal(c->refcnt, npool_frag_cache_bias_pvt(ut_napi_cache()));
 	npool_frag_cache_drain_all();
 	assert_int_equal(c->refcnt, 0);
 	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
@@ -277,12 +277,12 @@ test_refcount_minus_bias_counts_outstanding(void **state __rte_unused)
 		c = nc->chunk;
 		out++;
 		/* Handed out - freed == refcount - bias still in the cache. */
-		assert_int_equal((int64_t)c->refcnt - nc->pagecnt_bias, out);
+		assert_int_equal((int64_t)c->refcnt - npool_frag_cache_bias_pvt(nc), out);
 		if (i % 3 == 2) {
 			npool_free_frag(p[i - 1]);
 			p[i - 1] = NULL;
 			out--;
-			assert_int_equal((int64_t)c->refcnt - nc->pagecnt_bias,
+			assert_int_equal((int64_t)c->refcnt - npool_frag_cache_bias_pvt(nc),
 					out);
 		}
 	}
@@ -333,7 +333,7 @@ test_reuse_when_all_frags_freed(void **state __rte_unused)
 	assert_int_equal(s1.reuses - s0.reuses, 1);
 	assert_int_equal(s1.refills - s0.refills, 1);
 	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 1);
-	assert_int_equal(c->refcnt - ut_napi_cache()->pagecnt_bias, 1);
+	assert_int_equal(c->refcnt - npool_frag_cache_bias_pvt(ut_napi_cache()), 1);
 	npool_free_frag(q);
 }
 
@@ -456,7 +456,7 @@ test_drain_returns_idle_chunks_and_caches_refill(void **state __rte_unused)
 	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
 	assert_null(ut_napi_cache()->chunk);
 	assert_null(ut_guarded_cache()->chunk);
-	assert_int_equal(ut_napi_cache()->pagecnt_bias, 0);
+	assert_int_equal(npool_frag_cache_bias_pvt(ut_napi_cache()), 0);
 	c = npool_napi_alloc_frag(64);
 	assert_non_null(c);
 	assert_ptr_equal(c, ut_chunk_of(c)->va + NPOOL_CHUNK_SIZE - 64);

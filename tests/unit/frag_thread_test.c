@@ -397,7 +397,7 @@ test_drain_all_off_main_lcore_drains_only_own(void **state __rte_unused)
 	assert_ptr_equal(npool_napi_alloc_frag(100), mine - 100);
 	npool_free_frag(mine - 100);
 	npool_free_frag(mine);
-	assert_int_equal(c->refcnt - ut_napi_cache()->pagecnt_bias, 0);
+	assert_int_equal(c->refcnt - npool_frag_cache_bias_pvt(ut_napi_cache()), 0);
 }
 
 /* On lcore 1: keep one fragment, drain its own caches, report. */

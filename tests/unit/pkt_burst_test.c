@@ -127,11 +127,11 @@ test_one_burst_credits_current_and_previous_chunk(void **state __rte_unused)
 		in_prev += c == nc->prev;
 	}
 	assert_true(in_cur > 0 && in_prev > 0 && in_cur + in_prev < BURST);
-	bias = nc->pagecnt_bias;
+	bias = npool_frag_cache_bias_pvt(nc);
 	prev_bias = nc->prev_bias;
 	npool_napi_consume_bulk(pkts, BURST);
 	/* Each bias up by exactly the fragments of its chunk. */
-	assert_int_equal(nc->pagecnt_bias - bias, in_cur);
+	assert_int_equal(npool_frag_cache_bias_pvt(nc) - bias, in_cur);
 	assert_int_equal(nc->prev_bias - prev_bias, in_prev);
 	assert_int_equal(npool_frags_outstanding(), 0);
 }

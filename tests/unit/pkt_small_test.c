@@ -249,7 +249,7 @@ test_small_cache_local_free_and_reuse_in_place(void **state __rte_unused)
 	assert_ptr_equal(nc->chunk, c);
 	/* The refcount was never touched: the bias took it back. */
 	assert_int_equal(c->refcnt, NPOOL_FRAG_BIAS_MAX);
-	assert_int_equal(c->refcnt - nc->pagecnt_bias, 0);
+	assert_int_equal(c->refcnt - npool_frag_cache_bias_pvt(nc), 0);
 	for (i = 1; i < 5 * per_chunk; i++)
 		npool_napi_consume_pkt(alloc_filled(64));
 	s1 = ut_stats_self();
@@ -284,8 +284,8 @@ test_small_pkt_freed_on_another_lcore(void **state __rte_unused)
 	assert_int_equal(npool_stats_get(UT_OTHER_LCORE, &o), 0);
 	assert_int_equal(o.frees, 1);
 	assert_int_equal(o.remote_frees, 1);
-	assert_int_equal(c->refcnt - npool_default()->lc[rte_lcore_id()]
-			.napi_small.pagecnt_bias, 1);
+	assert_int_equal(c->refcnt - npool_frag_cache_bias_pvt(
+			&npool_default()->lc[rte_lcore_id()].napi_small), 1);
 	rte_pktmbuf_free(n);
 }
 
