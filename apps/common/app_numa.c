@@ -131,6 +131,12 @@ json_npool(struct app_json *j)
 		app_json_u64(j, "chunks_in_use", u.chunks_in_use);
 		app_json_i64(j, "frags_out", u.frags_out);
 		app_json_u64(j, "heads_out", u.heads_out);
+		/* What live packets pin, by class (npool_usage). */
+		app_json_u64(j, "pinned_big", u.pinned_big);
+		app_json_u64(j, "pinned_small", u.pinned_small);
+		app_json_u64(j, "pinned_tiny", u.pinned_tiny);
+		app_json_u64(j, "pinned_heads", u.pinned_heads);
+		app_json_u64(j, "pinned", u.pinned);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);

@@ -67,7 +67,8 @@ void app_numa_forget(enum app_numa_kind kind);
  * Write the "numa" object: no_numa, rx_pools [{name, socket,
  * memseg_socket}], npool [{socket, arena_memseg_socket,
  * heads_memseg_socket, refills, pkt_allocs, chunks_in_use, frags_out,
- * heads_out}] (one per instance, read now: after the leak check's
+ * heads_out, pinned_big, pinned_small, pinned_tiny, pinned_heads,
+ * pinned}] (one per instance, read now: after the leak check's
  * drain at exit), routes [{name, socket, memseg_socket}]. Main lcore.
  */
 void app_numa_json(struct app_json *j);

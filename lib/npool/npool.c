@@ -329,59 +329,6 @@ npool_of_addr(const void *p)
 	return npool_owner_pvt(p, &c);
 }
 
-int
-npool_instance_usage_get(const struct npool *np, struct npool_usage *u)
-{
-	if (u == NULL || np == NULL)
-		return -EINVAL;
-	memset(u, 0, sizeof(*u));
-	u->socket_id = np->socket_id;
-	u->chunks = np->arena.nb_chunks;
-	u->small_chunks = np->arena.nb_small;
-	u->chunks_in_use = npool_arena_in_use(&np->arena);
-	u->frags_out = npool_instance_frags_outstanding(np);
-	u->heads = np->head_pool->size;
-	u->heads_out = rte_mempool_in_use_count(np->head_pool);
-	if (np->small_pool != NULL) {
-		const struct rte_mempool *sp = np->small_pool;
-
-		u->small_pkts = sp->size;
-		u->small_pkts_out = rte_mempool_in_use_count(sp);
-		u->small_pkt_size = sp->header_size + sp->elt_size +
-			sp->trailer_size;
-	}
-	return 0;
-}
-
-int
-npool_usage_get(struct npool_usage *u)
-{
-	struct npool_usage one;
-	unsigned int k;
-
-	if (u == NULL)
-		return -EINVAL;
-	if (npool_nb_instances_pvt == 0)
-		return -ENODEV;
-	memset(u, 0, sizeof(*u));
-	u->socket_id = npool_nb_instances_pvt == 1 ?
-		npool_instances_pvt[0]->socket_id : SOCKET_ID_ANY;
-	for (k = 0; k < npool_nb_instances_pvt; k++) {
-		npool_instance_usage_get(npool_instances_pvt[k], &one);
-		u->chunks += one.chunks;
-		u->small_chunks += one.small_chunks;
-		u->chunks_in_use += one.chunks_in_use;
-		u->frags_out += one.frags_out;
-		u->heads += one.heads;
-		u->heads_out += one.heads_out;
-		u->small_pkts += one.small_pkts;
-		u->small_pkts_out += one.small_pkts_out;
-		u->small_pkt_size = RTE_MAX(u->small_pkt_size,
-				one.small_pkt_size);
-	}
-	return 0;
-}
-
 struct rte_mempool *
 npool_head_pool(void)
 {

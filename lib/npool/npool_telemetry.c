@@ -4,9 +4,10 @@
  * /var/run/dpdk/<prefix>/):
  *   /npool/stats   counters summed over all lcores
  *   /npool/lcore,<id>  counters of one lcore (id RTE_MAX_LCORE: non-EAL)
- *   /npool/usage   chunks, fragments and heads in use, summed over the
- *                  instances; /npool/usage,<socket> one instance's (-1:
- *                  the SOCKET_ID_ANY instance)
+ *   /npool/usage   chunks, fragments and heads in use, and the bytes the
+ *                  live packets pin by class (npool_usage), summed over
+ *                  the instances; /npool/usage,<socket> one instance's
+ *                  (-1: the SOCKET_ID_ANY instance)
  */
 #include <stdlib.h>
 
@@ -90,7 +91,19 @@ tel_usage(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_uint(d, "small_pkts", u.small_pkts);
 	rte_tel_data_add_dict_uint(d, "small_pkts_out", u.small_pkts_out);
 	rte_tel_data_add_dict_uint(d, "small_pkt_size", u.small_pkt_size);
+	rte_tel_data_add_dict_uint(d, "head_size", u.head_size);
 	rte_tel_data_add_dict_uint(d, "chunk_size", NPOOL_CHUNK_SIZE);
+	rte_tel_data_add_dict_uint(d, "small_chunk_size",
+			NPOOL_SMALL_CHUNK_SIZE);
+	rte_tel_data_add_dict_uint(d, "big_in_use", u.big_in_use);
+	rte_tel_data_add_dict_uint(d, "small_in_use", u.small_in_use);
+	rte_tel_data_add_dict_uint(d, "big_pinned", u.big_pinned);
+	rte_tel_data_add_dict_uint(d, "small_pinned", u.small_pinned);
+	rte_tel_data_add_dict_uint(d, "pinned_big", u.pinned_big);
+	rte_tel_data_add_dict_uint(d, "pinned_small", u.pinned_small);
+	rte_tel_data_add_dict_uint(d, "pinned_tiny", u.pinned_tiny);
+	rte_tel_data_add_dict_uint(d, "pinned_heads", u.pinned_heads);
+	rte_tel_data_add_dict_uint(d, "pinned", u.pinned);
 	return 0;
 }
 
@@ -101,5 +114,5 @@ RTE_INIT(npool_telemetry_init)
 	rte_telemetry_register_cmd("/npool/lcore", tel_lcore,
 		"npool counters of one lcore. Parameters: lcore id");
 	rte_telemetry_register_cmd("/npool/usage", tel_usage,
-		"npool chunks, fragments and heads in use. Parameters: none (all instances) or a socket id (one instance; -1: SOCKET_ID_ANY's)");
+		"npool memory in use, bytes pinned. Parameters: none (all instances) or a socket id (one instance; -1: SOCKET_ID_ANY's)");
 }
