@@ -6,14 +6,15 @@
 # is built the same way with c++ -std=c++17 -Werror -Wsign-conversion and
 # runs copy-break.
 #
-# Then run what was installed as a user of `make install` does, with no
-# LD_LIBRARY_PATH: the scratch libdir goes into /etc/ld.so.conf.d and
-# ldconfig runs (what the Makefile's install does for /usr/local), and
-# myapp, the installed npool-drop and dpdk-test with EAL's
-# -d librte_mempool_npool.so (a bare name, found by the loader) must all
-# start. Until ldconfig was part of make install, both failed with
-# "libnpool_rx.so.0: cannot open shared object file". As a user who is not
-# root cannot write ld.so.conf.d, LD_LIBRARY_PATH stands in then (said).
+# Then run what was installed with no LD_LIBRARY_PATH. First on RUNPATH
+# alone (root: a mount namespace puts the scratch install at its prefix):
+# the installed npool-drop, and dpdk-test with -d <libdir>/the plugin.
+# Then as a user of `make install` does: the scratch libdir goes into
+# /etc/ld.so.conf.d and ldconfig runs (what the Makefile's install does
+# for /usr/local), and myapp, the installed npool-drop and dpdk-test with
+# EAL's -d librte_mempool_npool.so (a bare name, found by the loader)
+# must all start. As a user who is not root cannot write ld.so.conf.d,
+# LD_LIBRARY_PATH stands in then (said).
 set -euo pipefail
 build=$1
 guide=$2
@@ -66,8 +67,9 @@ print(next(o["value"] for o in json.load(sys.stdin)
 big_pinned=$((chunk + 16 * 192))
 sanflags=
 [ "$san" = none ] || sanflags="-fsanitize=$san -fno-sanitize-recover=all"
+# As the guide builds it: the libdir as myapp's RUNPATH.
 cc -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$tmp/myapp" "$tmp/myapp.c" \
-	$flags
+	$flags -Wl,-rpath,"$(pkg-config --variable=libdir libnpool)"
 cxx=
 if command -v c++ >/dev/null; then
 	cxx=c++
@@ -81,6 +83,51 @@ else
 	echo "no c++ (apt-get install g++): the C++ program not built"
 fi
 
+fail=0
+# DPDK's mbuf_autotest on the "npool" ops, EAL loading the plugin from
+# -d $2, run through $1 (run, in_ns); $3 prefixes the report.
+plugin_test() {
+	if ! "$1" env DPDK_TEST=mbuf_autotest dpdk-test --no-huge -m 512 \
+			--no-pci --no-shconf --no-telemetry \
+			--file-prefix "$prefix-plugin" -l 0-1 -d "$2" \
+			--mbuf-pool-ops-name npool </dev/null \
+			>"$tmp/plugin.out" 2>&1 ||
+			! grep -q "Test OK" "$tmp/plugin.out"; then
+		echo "FAIL: ${3}dpdk-test -d $2 mbuf_autotest:"
+		grep -m3 -i "error\|cannot\|fail" "$tmp/plugin.out" || true
+		fail=1
+	else
+		echo "${3}dpdk-test -d $2: mbuf_autotest OK"
+	fi
+}
+# Before ldconfig learns the scratch libdir below.
+# RUNPATH: under any --prefix the installed apps, libnpool_rx and the
+# EAL plugin (given to -d by its path) load with neither LD_LIBRARY_PATH
+# nor ldconfig. Run in a mount namespace of their own, where the scratch
+# install is bind-mounted at the prefix it was built for (root only).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
+		[ -d "$pfx" ]; then
+	in_ns() {
+		unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 &&
+			cd / && exec env -u LD_LIBRARY_PATH "$@"' \
+			_ "$tmp/root$pfx" "$pfx" "$@"
+	}
+	ns_lib=${libdir#"$tmp/root"}
+	bindir=$(dirname "$(find "$tmp/root" -name npool-drop -type f | head -1)")
+	if ! in_ns "${bindir#"$tmp/root"}/npool-drop" --help \
+			>"$tmp/rpath.out" 2>&1; then
+		echo "FAIL: npool-drop --help with only its RUNPATH:"
+		tail -3 "$tmp/rpath.out"
+		fail=1
+	else
+		echo "RUNPATH: npool-drop runs from $pfx (no LD_LIBRARY_PATH, no ldconfig)"
+	fi
+	if [ "$san" = none ] && command -v dpdk-test >/dev/null; then
+		plugin_test in_ns "$ns_lib/librte_mempool_npool.so" "RUNPATH: "
+	fi
+else
+	echo "RUNPATH not run: not root (or no unshare)"
+fi
 libpath=
 if [ "$(id -u)" -eq 0 ] && [ -d /etc/ld.so.conf.d ]; then
 	echo "$libdir" >"$ldconf"
@@ -98,7 +145,6 @@ run() {
 		env -u LD_LIBRARY_PATH ${libpath:+LD_LIBRARY_PATH=$libpath} "$@")
 }
 
-fail=0
 # The installed app resolves libnpool_rx.so.0 and libnpool.so.0.
 bindir=$(dirname "$(find "$tmp/root" -name npool-drop -type f | head -1)")
 if ! run "$bindir/npool-drop" --help >"$tmp/drop.out" 2>&1; then
@@ -111,17 +157,8 @@ fi
 if [ "$san" = none ]; then
 	if ! command -v dpdk-test >/dev/null; then
 		echo "dpdk-test absent: plugin load not checked"
-	elif ! run env DPDK_TEST=mbuf_autotest dpdk-test --no-huge -m 512 \
-			--no-pci --no-shconf --no-telemetry \
-			--file-prefix "$prefix-plugin" -l 0-1 \
-			-d librte_mempool_npool.so --mbuf-pool-ops-name npool \
-			</dev/null >"$tmp/plugin.out" 2>&1 ||
-			! grep -q "Test OK" "$tmp/plugin.out"; then
-		echo "FAIL: dpdk-test -d librte_mempool_npool.so mbuf_autotest:"
-		grep -m3 -i "error\|cannot\|fail" "$tmp/plugin.out" || true
-		fail=1
 	else
-		echo "dpdk-test -d librte_mempool_npool.so: mbuf_autotest OK"
+		plugin_test run librte_mempool_npool.so ""
 	fi
 fi
 for lcores in 0 0-1; do
