@@ -98,16 +98,19 @@ static const struct {
 		true, NULL },
 	{ "  --nb-chunks N       npool arena chunks of " RTE_STR(NPOOL_CHUNK_SIZE)
 		" bytes, 1..1048576\n"
-		"                      (default 1024)\n",
+		"                      (default: sized from the rings, as --nb-mbufs)\n",
 		false, NULL },
 	{ "  --nb-small-chunks N npool arena chunks of 4096 bytes (the fallback),\n"
-		"                      0..1048576 (default 256)\n",
+		"                      0..1048576 (default: sized from the rings;\n"
+		"                      0: no small and no tiny packets)\n",
 		false, NULL },
-	{ "  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
-		"                      the three apply with --pool npool or --copybreak\n",
+	{ "  --nb-heads N        npool packet heads, 64..16777216 (default: sized\n"
+		"                      from the rings); the three apply with --pool\n"
+		"                      npool or --copybreak\n",
 		false,
-		"  --nb-heads N        npool packet heads, 64..16777216 (default 16383);\n"
-		"                      the three apply with --pool npool\n" },
+		"  --nb-heads N        npool packet heads, 64..16777216 (default: sized\n"
+		"                      from the rings and the TX queues); the three\n"
+		"                      apply with --pool npool\n" },
 	{ "  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 		"                      the RX profile's plan: a whole frame of the port\n"
 		"                      MTU in one buffer); refused where the PMD can\n"

@@ -22,20 +22,34 @@ static bool npool_up;
 /* Telemetry reads pools[] and npool while the main lcore may free them. */
 static rte_spinlock_t pools_lock = RTE_SPINLOCK_INITIALIZER;
 static unsigned int mempool_cache = APP_MEMPOOL_CACHE;
+/* app_pool_init()'s options and packets, for app_pool_npool_up(). */
+static const struct app_opts *pool_opts;
+static uint32_t pool_pkts;
 
 int
-app_pool_init(const struct app_opts *o, uint32_t heads)
+app_pool_init(const struct app_opts *o, uint32_t pkts)
 {
+	mempool_cache = o->mbcache;
+	pool_opts = o;
+	pool_pkts = pkts;
+	return 0;
+}
+
+int
+app_pool_npool_up(uint32_t ring_pkts)
+{
+	const struct app_opts *o = pool_opts;
 	struct npool_conf conf;
 	unsigned int lcore;
 	int ret;
 
-	mempool_cache = o->mbcache;
-	if (o->pool != APP_POOL_NPOOL && o->copybreak == 0)
+	if (o == NULL || npool_up ||
+			(o->pool != APP_POOL_NPOOL && o->copybreak == 0))
 		return 0;
 	npool_conf_defaults(&conf);
-	if (heads > conf.nb_heads)
-		conf.nb_heads = RTE_MIN(heads, 1u << 24);
+	/* Sized from the rings it serves: the packets they, the bursts
+	 * and the caches hold (or what the app keeps beyond them). */
+	conf.nb_pkts = RTE_MIN(RTE_MAX(ring_pkts, pool_pkts), 1u << 24);
 	/* Explicit settings win (exhaustion tests, small machines). */
 	if (o->nb_heads != 0)
 		conf.nb_heads = o->nb_heads;
@@ -47,9 +61,8 @@ app_pool_init(const struct app_opts *o, uint32_t heads)
 		/* One instance for every lcore, as l3fwd's one pool. */
 		ret = npool_init(&conf);
 		if (ret < 0) {
-			app_err("npool_init (%u + %u chunks, %u heads): %s",
-					conf.nb_chunks, conf.nb_small_chunks,
-					conf.nb_heads, rte_strerror(-ret));
+			app_err("npool_init for %u packets: %s",
+					conf.nb_pkts, rte_strerror(-ret));
 			return -1;
 		}
 		npool_up = true;
@@ -63,9 +76,8 @@ app_pool_init(const struct app_opts *o, uint32_t heads)
 		if (npool_lookup_socket(conf.socket_id) != NULL)
 			continue;
 		if (npool_create(&conf) == NULL) {
-			app_err("npool instance on socket %d (%u + %u chunks, %u heads): %s%s",
-					conf.socket_id, conf.nb_chunks,
-					conf.nb_small_chunks, conf.nb_heads,
+			app_err("npool instance on socket %d for %u packets: %s%s",
+					conf.socket_id, conf.nb_pkts,
 					rte_strerror(rte_errno),
 					rte_errno == ENOMEM ?
 					" (EAL memory on that socket: --socket-mem, or --no-numa)" :

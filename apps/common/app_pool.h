@@ -36,15 +36,32 @@ struct app_leak {
 };
 
 /**
- * Remember the stock pools' cache size (--mbcache) and initialise npool
- * when the run needs it (--pool npool or --copybreak).
- * Context: main lcore, after rte_eal_init(), before app_pool_create().
+ * Remember the options (--mbcache, --pool, --copybreak, the npool sizes)
+ * for the pools made later. npool comes up once the rings are known
+ * (app_pool_npool_up()).
+ * Context: main lcore, after rte_eal_init(), before app_ports_start().
  *
- * @param heads
- *   Packet heads wanted in npool's head pool (0: npool's default).
+ * @param pkts
+ *   Packets the app keeps in flight beyond its RX rings (npool-gen: its
+ *   TX rings), 0 for none.
+ * @return 0.
+ */
+int app_pool_init(const struct app_opts *o, uint32_t pkts);
+
+/**
+ * Initialise npool when the run needs it (--pool npool or --copybreak),
+ * one instance per socket of an lcore (one with --no-numa), sized from
+ * the rings it serves: npool_conf.nb_pkts the larger of @p ring_pkts and
+ * app_pool_init()'s, every size following from it unless --nb-chunks,
+ * --nb-small-chunks or --nb-heads set one (npool.h). app_ports_start()
+ * calls it once the rings are sized, before it makes the RX pools.
+ *
+ * @param ring_pkts
+ *   Packets the RX and TX rings, bursts and lcore caches hold (the RX
+ *   pools' size, as l3fwd's NB_MBUF).
  * @return 0, or -1 after app_err().
  */
-int app_pool_init(const struct app_opts *o, uint32_t heads);
+int app_pool_npool_up(uint32_t ring_pkts);
 
 /**
  * Create a packet mbuf pool of the kind chosen by --pool and remember it

@@ -296,6 +296,10 @@ create_rx_pools(const struct app_opts *o)
 					ports[p].plan.data_room);
 	}
 	n += nb_fwd_lcores * (APP_MEMPOOL_CACHE + APP_BURST);
+	/* npool serves what those rings hold (copy-break's copies take the
+	 * RX mbufs' places): sized now. */
+	if (app_pool_npool_up(RTE_MAX(n, MIN_POOL_MBUFS)) < 0)
+		return -1;
 	if (o->nb_mbufs != 0 && o->nb_mbufs < n)
 		app_err("warning: --nb-mbufs %u is below the %u mbufs the rings, bursts and caches may hold: RX will run out (rx_nombuf), and a PMD that fills its RX ring at start fails",
 				o->nb_mbufs, n);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_ether.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -20,9 +21,11 @@ void
 npool_conf_defaults(struct npool_conf *conf)
 {
 	memset(conf, 0, sizeof(*conf));
-	conf->nb_chunks = 1024;
-	conf->nb_small_chunks = 256;
-	conf->nb_heads = 16383;
+	conf->nb_pkts = 8192;
+	conf->nb_chunks = NPOOL_CONF_AUTO;
+	conf->nb_small_chunks = NPOOL_CONF_AUTO;
+	conf->nb_heads = NPOOL_CONF_AUTO;
+	conf->nb_tiny = NPOOL_CONF_AUTO;
 	conf->headroom = RTE_PKTMBUF_HEADROOM;
 	conf->tiny_len = NPOOL_PKT_SMALL_LEN;
 	conf->tiny_headroom = NPOOL_PKT_TINY_HEADROOM;
@@ -68,10 +71,43 @@ lcore_map_update(void)
 	}
 }
 
+/* @p n if set, else @p auto_n. */
+static uint32_t
+conf_size(uint32_t n, uint64_t auto_n)
+{
+	return n != NPOOL_CONF_AUTO ? n :
+		(uint32_t)RTE_MIN(auto_n, (uint64_t)UINT32_MAX - 1);
+}
+
+/* @p out: @p in with every size at NPOOL_CONF_AUTO worked out from
+ * nb_pkts (npool.h says how). */
+static void
+conf_resolve(const struct npool_conf *in, struct npool_conf *out)
+{
+	const uint64_t pkts = in->nb_pkts, lcores = rte_lcore_count();
+	const uint32_t per_chunk = NPOOL_CHUNK_SIZE /
+		npool_pkt_fragsz_pvt(RTE_MIN(in->headroom, 1024u),
+				RTE_ETHER_MAX_LEN);
+
+	*out = *in;
+	out->nb_heads = conf_size(in->nb_heads,
+			RTE_MAX(64u, pkts + 96 * lcores));
+	out->nb_chunks = conf_size(in->nb_chunks,
+			(pkts + per_chunk - 1) / RTE_MAX(per_chunk, 1u) +
+			2 * lcores);
+	out->nb_small_chunks = conf_size(in->nb_small_chunks,
+			(pkts + 15) / 16 + 2 * lcores);
+	out->nb_tiny = conf_size(in->nb_tiny,
+			in->tiny_len == 0 || out->nb_small_chunks == 0 ? 0 :
+			pkts + 384 * lcores);
+}
+
 static int
 conf_check(const struct npool_conf *conf)
 {
-	if (conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
+	if (conf->nb_pkts == 0 || conf->nb_pkts > (1u << 24) ||
+			conf->nb_tiny > (1u << 24) ||
+			conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
 			conf->headroom > 1024 ||
 			conf->tiny_headroom > 1024 ||
 			conf->tiny_len > NPOOL_PKT_SMALL_LEN)
@@ -124,8 +160,7 @@ small_pool_make(const char *name, uint32_t n, uint32_t cache,
 static int
 small_pool_create(struct npool *np, const struct npool_conf *conf)
 {
-	const uint32_t n = conf->nb_small_chunks *
-		NPOOL_PKT_SMALL_POOL_PER_CHUNK;
+	const uint32_t n = conf->nb_tiny;
 	char name[RTE_MEMPOOL_NAMESIZE];
 	uint32_t cache = RTE_MIN(256u, n * 2 / 3);
 
@@ -148,6 +183,26 @@ small_pool_create(struct npool *np, const struct npool_conf *conf)
 	return 0;
 }
 
+/* What instance @p np is made of, and for how many packets. */
+static void
+instance_log(const struct npool *np, const struct npool_conf *conf)
+{
+	const double mib = 1024.0 * 1024.0;
+	const struct rte_mempool *hp = np->head_pool, *sp = np->small_pool;
+	uint32_t hsz = hp->header_size + hp->elt_size + hp->trailer_size;
+	uint32_t ssz = sp == NULL ? 0 :
+		sp->header_size + sp->elt_size + sp->trailer_size;
+
+	NPOOL_LOG(INFO, "instance %s for %u packets in flight: %u big chunks (%.1f MiB), %u small (%.1f MiB), %u tiny packets of %u B (%.1f MiB), %u heads of %u B (%.1f MiB)",
+			np->name, conf->nb_pkts, conf->nb_chunks,
+			(double)conf->nb_chunks * NPOOL_CHUNK_SIZE / mib,
+			conf->nb_small_chunks,
+			(double)conf->nb_small_chunks * NPOOL_SMALL_CHUNK_SIZE /
+			mib, sp == NULL ? 0 : sp->size, ssz,
+			sp == NULL ? 0.0 : (double)sp->size * ssz / mib,
+			hp->size, hsz, (double)hp->size * hsz / mib);
+}
+
 static struct npool *
 create_fail(int err)
 {
@@ -159,7 +214,7 @@ struct npool *
 npool_create(const struct npool_conf *conf)
 {
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
-	struct npool_conf def;
+	struct npool_conf def, sized;
 	struct npool *np;
 	unsigned int i;
 	int ret, idx;
@@ -168,6 +223,8 @@ npool_create(const struct npool_conf *conf)
 		npool_conf_defaults(&def);
 		conf = &def;
 	}
+	conf_resolve(conf, &sized);
+	conf = &sized;
 	ret = conf_check(conf);
 	if (ret < 0)
 		return create_fail(-ret);
@@ -248,7 +305,7 @@ npool_create(const struct npool_conf *conf)
 	}
 	np->head_hc = np->head_pool->pool_data;
 	npool_hc_own_pool_pvt(np->head_pool);
-	if (conf->nb_small_chunks != 0 && conf->tiny_len != 0 &&
+	if (conf->nb_tiny != 0 && conf->tiny_len != 0 &&
 			small_pool_create(np, conf) < 0) {
 		ret = rte_errno;
 		rte_mempool_free(np->head_pool);
@@ -265,9 +322,7 @@ npool_create(const struct npool_conf *conf)
 		NPOOL_LOG(WARNING, "debug: no lcore callback, napi cache owners are kept across rte_thread_unregister()");
 	npool_instances_pvt[npool_nb_instances_pvt++] = np;
 	lcore_map_update();
-	NPOOL_LOG(DEBUG, "instance %s: %u chunks of %u B, %u small, %u heads",
-			np->name, conf->nb_chunks, NPOOL_CHUNK_SIZE,
-			conf->nb_small_chunks, conf->nb_heads);
+	instance_log(np, conf);
 	return np;
 }
 

@@ -32,19 +32,51 @@
 extern "C" {
 #endif
 
-/** Settings of npool_create() and npool_init() (the kernel's struct
- * page_pool_params). Fill with npool_conf_defaults() first. */
+/** A size of struct npool_conf that npool_create() works out from
+ * npool_conf.nb_pkts. */
+#define NPOOL_CONF_AUTO UINT32_MAX
+
+/**
+ * Settings of npool_create() and npool_init() (the kernel's struct
+ * page_pool_params). Fill with npool_conf_defaults() first.
+ *
+ * Sizing: one number, @c nb_pkts, the packets the instance must have in
+ * flight at once (what the rings, bursts and lcore caches of the queues
+ * it serves hold: l3fwd's NB_MBUF for them). Each size left at
+ * NPOOL_CONF_AUTO (the default) follows from it, L being
+ * rte_lcore_count():
+ * - nb_heads = nb_pkts + 96 L (each lcore's mempool cache of heads can
+ *   hold 1.5 times NPOOL_MEMPOOL_CACHE_SIZE);
+ * - nb_tiny = nb_pkts + 384 L (the tiny packets' pool and its lcore
+ *   caches of 256); 0 when tiny_len or nb_small_chunks is 0;
+ * - nb_chunks = nb_pkts full-size frames (RTE_ETHER_MAX_LEN, 1728 B
+ *   fragments at the default headroom, 18 to a 32 KiB chunk) + 2 L (the
+ *   current and previous chunk of each lcore's cache);
+ * - nb_small_chunks = nb_pkts / 16 (a quarter of them small, four 1 KiB
+ *   fragments to a chunk; the others fall back to big chunks) + 2 L.
+ * The default, 8192 packets, makes about 22 MiB with two lcores, close
+ * to the 19 MiB of a stock pool of 8192 mbufs of 2 KiB. npool_create()
+ * logs what it made (lib.npool, INFO). Set any size to override it.
+ */
 struct npool_conf {
-	/** Big chunks in the arena, 1 .. 2^20 (default 1024 = 32 MiB). */
+	/** Packets in flight at once, 1 .. 2^24 (default 8192): what the
+	 * sizes at NPOOL_CONF_AUTO follow from. */
+	uint32_t nb_pkts;
+	/** Big chunks in the arena, 1 .. 2^20 (default NPOOL_CONF_AUTO). */
 	uint32_t nb_chunks;
-	/** 4 KiB chunks, 0 .. 2^20 (default 256 = 1 MiB): the small
+	/** 4 KiB chunks, 0 .. 2^20 (default NPOOL_CONF_AUTO): the small
 	 * packets' chunks (npool_pkt.h), and the order-0 fallback when no
-	 * big chunk is free; as many bytes again hold the tiny packets'
-	 * pool (8 per 4 KiB, NPOOL_PKT_SMALL_POOL_PER_CHUNK). With 0,
-	 * small and tiny packets come from big chunks as others do. */
+	 * big chunk is free. With 0, small packets come from big chunks as
+	 * others do, and with nb_tiny at NPOOL_CONF_AUTO there are no tiny
+	 * packets either. */
 	uint32_t nb_small_chunks;
-	/** Packet heads in the head pool, 64 .. 2^24 (default 16383). */
+	/** Packet heads in the head pool, 64 .. 2^24 (default
+	 * NPOOL_CONF_AUTO). */
 	uint32_t nb_heads;
+	/** Objects of the tiny packets' pool, 0 .. 2^24 (default
+	 * NPOOL_CONF_AUTO): every tiny packet out (copy-break's copies
+	 * among them) is one; 0: no tiny packets. */
+	uint32_t nb_tiny;
 	/** Headroom of npool packets in bytes, 0 .. 1024
 	 * (default RTE_PKTMBUF_HEADROOM; the kernel's NET_SKB_PAD). */
 	uint32_t headroom;
@@ -52,7 +84,7 @@ struct npool_conf {
 	 * npool_alloc_pkt() and copy-break is one direct mbuf of the tiny
 	 * packets' pool (npool_pkt.h), 0 .. NPOOL_PKT_SMALL_LEN (default
 	 * NPOOL_PKT_SMALL_LEN, 256); 0: every packet is a head and a
-	 * fragment. Needs small chunks (the pool takes as many bytes). */
+	 * fragment. */
 	uint32_t tiny_len;
 	/** Headroom of tiny packets in bytes, 0 .. 1024 (default
 	 * NPOOL_PKT_TINY_HEADROOM, 64: the kernel's NET_SKB_PAD, which

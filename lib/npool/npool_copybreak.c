@@ -77,7 +77,7 @@ rx_dry_log(unsigned int lcore)
 				lcore);
 		return;
 	}
-	NPOOL_LOG(WARNING, "copy-break ran dry on lcore %u: tiny packets %u of %u out, heads %u of %u out: small packets stay in their RX mbufs, counted in copybreak_nomem (said once). More tiny packets: npool_conf.nb_tiny",
+	NPOOL_LOG(WARNING, "copy-break ran dry on lcore %u: tiny packets %u of %u out, heads %u of %u out: small packets stay in their RX mbufs, counted in copybreak_nomem (said once). More tiny packets: npool_conf.nb_tiny or nb_pkts",
 			lcore, u.small_pkts_out, u.small_pkts, u.heads_out,
 			u.heads);
 }

@@ -25,9 +25,12 @@
  * DPDK's plain direct path (no extbuf detach, no callback), in-place
  * helpers (rte_vlan_insert()) work, and a kept one pins exactly its
  * object: its truesize, npool_usage.small_pkt_size (512 B by default,
- * 576 B with a 128 B tiny_headroom). The pool holds
- * NPOOL_PKT_SMALL_POOL_PER_CHUNK per small chunk; without small chunks
- * (or with tiny_len 0) there are no tiny packets. npool_build_pkt(),
+ * 576 B with a 128 B tiny_headroom). The pool holds npool_conf.nb_tiny
+ * objects, by default as many as the packets in flight (nb_pkts); with
+ * nb_tiny or tiny_len 0 there are no tiny packets. When it runs dry,
+ * npool_napi_alloc_pkt() fails with ENOBUFS and copy-break leaves the
+ * packets in their RX mbufs, counted and said once in the log
+ * (npool_copybreak.h). npool_build_pkt(),
  * clones and longer packets stay head + fragment. Measured against the
  * other shape (a direct mbuf carved from the small chunks, its pool's ops
  * freeing it by address): that keeps the fragment allocator on the alloc
@@ -140,13 +143,6 @@ extern "C" {
  * headroom and NPOOL_PKT_SMALL_LEN of room.
  */
 #define NPOOL_PKT_TINY_HEADROOM 64
-
-/**
- * Objects of the tiny packets' pool per small chunk of
- * npool_conf.nb_small_chunks (the same memory again: 8 objects of about
- * 512 B per 4 KiB).
- */
-#define NPOOL_PKT_SMALL_POOL_PER_CHUNK 8
 
 /**
  * Count a packet that could not be made on slot @p slot

@@ -164,12 +164,13 @@ main(int argc, char **argv)
 
 	rss0 = rss_bytes();
 	npool_conf_defaults(&conf);
+	conf.nb_pkts = nb_pkts;
 	conf.nb_heads = nb_pkts + 1024;
 	/* Copy-break packets are tiny packets (npool_conf.tiny_len): one
-	 * direct mbuf each from the instance's tiny pool, which holds 8
-	 * objects per small chunk configured. */
+	 * direct mbuf each from the instance's tiny pool. */
+	conf.nb_tiny = nb_pkts + 1024;
 	conf.nb_chunks = 16;
-	conf.nb_small_chunks = (nb_pkts + 7) / 8 + 16;
+	conf.nb_small_chunks = 16;
 	if (npool_init(&conf) != 0)
 		rte_exit(1, "npool_init: %s\n", rte_strerror(rte_errno));
 	fill(1);

@@ -581,7 +581,8 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	fz_eal_init("fwd_pkt", 0, NULL);
 	app_opts_defaults(&o, "fwd_pkt_fuzz");
 	app_stats_init(&desc, &o);
-	FZ_CHECK(app_pool_init(&o, 0) == 0, "npool_init");
+	FZ_CHECK(app_pool_init(&o, 0) == 0 &&
+			app_pool_npool_up(FZ_RX_MBUFS) == 0, "npool_init");
 	fz_rx[0] = app_pool_create("fz_rx_np", FZ_RX_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, APP_POOL_NPOOL);
 	fz_rx[1] = app_pool_create("fz_rx_mp", FZ_RX_MBUFS,

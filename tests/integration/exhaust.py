@@ -22,17 +22,18 @@ Cases (APP fwd|drop, POOL npool|mempool):
                          rx_nombuf), yet receives some, and once the jumbo
                          frames are through every small frame is received
                          again (recovery).
-  copybreak-APP-POOL     --copybreak 256 with an arena of one 32 KiB chunk
+  copybreak-APP-POOL     --copybreak 1500 with an arena of one 32 KiB chunk
                          and no small chunk (--nb-chunks 1
-                         --nb-small-chunks 0, and --nb-heads 100: the
-                         sizes show in the pools' table): the chunk runs
-                         dry inside bursts and copy-break keeps those
-                         packets in their RX mbufs: every packet is still
-                         forwarded (oracle,
-                         byte for byte), copybreak_copied +
-                         copybreak_nomem == the frames of at most 256
-                         bytes, and copybreak_nomem is exactly what
-                         copybreak_nomem_model() says (> 0).
+                         --nb-small-chunks 0, so no tiny packet either,
+                         and --nb-heads 100: the sizes show in the pools'
+                         table): a burst of copies needs more than the
+                         chunk, which runs dry inside bursts, and
+                         copy-break keeps those packets in their RX mbufs:
+                         every packet is still forwarded (oracle, byte for
+                         byte), copybreak_copied + copybreak_nomem == the
+                         frames of at most 1500 bytes, copybreak_nomem is
+                         exactly what copybreak_nomem_model() says (> 0),
+                         and the log says once that copy-break ran dry.
 
   exhaust.py --fwd build/apps/fwd/npool-fwd --drop build/apps/drop/npool-drop
              --captures DIR [--chunk-size BYTES] --case NAME|all [--keep]
@@ -60,6 +61,7 @@ PHASE_SMALL = 150
 PHASE_JUMBO = 40
 JUMBO = 9000        # bytes of a jumbo frame
 COPYBREAK = 256
+EXHAUST_COPYBREAK = 1500   # the copybreak case: a burst needs two chunks
 BURST = 32          # APP_BURST
 HEADROOM = 128      # RTE_PKTMBUF_HEADROOM, npool's default headroom too
 SHINFO = 24         # NPOOL_SHINFO_SIZE: rte_mbuf_ext_shared_info, 8-aligned
@@ -201,10 +203,15 @@ def copybreak_nomem_model(frames, copybreak, chunk):
     above headroom + len + shared info, carved down from the chunk's end;
     an exhausted chunk is reused in place when all its fragments are back,
     else the cache lets it go and asks the arena, which is empty while the
-    fragments of this burst hold the only chunk."""
+    fragments of this burst hold the only chunk; a chunk the cache still
+    holds with every fragment back is carved whole again before a burst
+    (npool_frag_cache_rewind_pvt())."""
     nomem, held, off = 0, False, 0
     for b in range(0, len(frames), BURST):
         out = 0     # fragments of this burst not yet freed
+        if held:
+            off = chunk
+
         for f in frames[b:b + BURST]:
             if len(f) > copybreak:
                 continue
@@ -226,8 +233,8 @@ def case_copybreak(a, work, app, pool):
     inputs = run_fwd.capture_inputs(a.captures)
     res = run_app(a, work, app, inputs, pool,
                   ['--nb-chunks', '1', '--nb-small-chunks', '0',
-                   '--nb-heads', '100'], COPYBREAK)
-    probs = app_problems(res, app, len(inputs.frames), pool, COPYBREAK,
+                   '--nb-heads', '100'], EXHAUST_COPYBREAK)
+    probs = app_problems(res, app, len(inputs.frames), pool, EXHAUST_COPYBREAK,
                          inputs)
     # The pools' table at exit shows the sizes asked for.
     for want in (r'npool heads\s+npool\s+size\s+100\s',
@@ -236,14 +243,18 @@ def case_copybreak(a, work, app, pool):
             probs.append('no /%s/ in the output' % want)
     tot = res.json.get('total', {})
     copied, nomem = tot.get('copybreak_copied'), tot.get('copybreak_nomem')
-    small = sum(1 for f in inputs.frames if len(f) <= COPYBREAK)
-    want = copybreak_nomem_model(inputs.frames, COPYBREAK, a.chunk_size)
+    small = sum(1 for f in inputs.frames if len(f) <= EXHAUST_COPYBREAK)
+    want = copybreak_nomem_model(inputs.frames, EXHAUST_COPYBREAK, a.chunk_size)
     if (copied, nomem) != (small - want, want) or want == 0:
         probs.append('copybreak_copied %r, copybreak_nomem %r; expected %d '
                      'and %d (> 0) of the %d frames of at most %d bytes'
-                     % (copied, nomem, small - want, want, small, COPYBREAK))
+                     % (copied, nomem, small - want, want, small, EXHAUST_COPYBREAK))
+    said = (res.stdout + res.stderr).count('copy-break ran dry')
+    if said != 1:
+        probs.append('"copy-break ran dry" logged %d times, want once' %
+                     said)
     harness.log('%d frames, %d of at most %d bytes: copied %r, nomem %r'
-                % (len(inputs.frames), small, COPYBREAK, copied, nomem))
+                % (len(inputs.frames), small, EXHAUST_COPYBREAK, copied, nomem))
     return probs
 
 

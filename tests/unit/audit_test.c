@@ -12,8 +12,19 @@
 #include "unit_common.h"
 
 /* Chunks of the default arena (npool_conf_defaults()). */
-#define CHUNKS (1024 + 256)
-#define HEADS 16383
+/* What npool_audit() must find in the default instance: every chunk and
+ * head there is (npool_usage). */
+#define CHUNKS (ut_usage().chunks + ut_usage().small_chunks)
+#define HEADS (ut_usage().heads)
+
+static struct npool_usage
+ut_usage(void)
+{
+	struct npool_usage u;
+
+	assert_int_equal(npool_usage_get(&u), 0);
+	return u;
+}
 
 static struct npool_audit
 audit_ok(void)

@@ -28,13 +28,53 @@ test_conf_defaults_are_the_documented_values(void **state __rte_unused)
 {
 	struct npool_conf c;
 
-	memset(&c, 0xff, sizeof(c));
+	memset(&c, 0, sizeof(c));
 	npool_conf_defaults(&c);
-	assert_int_equal(c.nb_chunks, 1024);
-	assert_int_equal(c.nb_small_chunks, 256);
-	assert_int_equal(c.nb_heads, 16383);
+	assert_int_equal(c.nb_pkts, 8192);
+	assert_int_equal(c.nb_chunks, NPOOL_CONF_AUTO);
+	assert_int_equal(c.nb_small_chunks, NPOOL_CONF_AUTO);
+	assert_int_equal(c.nb_heads, NPOOL_CONF_AUTO);
+	assert_int_equal(c.nb_tiny, NPOOL_CONF_AUTO);
 	assert_int_equal(c.headroom, RTE_PKTMBUF_HEADROOM);
 	assert_int_equal(c.socket_id, SOCKET_ID_ANY);
+}
+
+/* npool_init() with nb_pkts @p pkts, the sizes left at NPOOL_CONF_AUTO
+ * but @p heads; npool.h's rules, L lcores: the usage read back. */
+static struct npool_usage
+sized_for(uint32_t pkts, uint32_t heads)
+{
+	struct npool_conf c;
+	struct npool_usage u;
+
+	npool_conf_defaults(&c);
+	c.nb_pkts = pkts;
+	if (heads != 0)
+		c.nb_heads = heads;
+	assert_int_equal(npool_init(&c), 0);
+	assert_int_equal(npool_usage_get(&u), 0);
+	assert_int_equal(npool_fini(), 0);
+	return u;
+}
+
+static void
+test_sizes_follow_nb_pkts(void **state __rte_unused)
+{
+	const uint32_t l = rte_lcore_count();
+	/* 1728 B fragments of full-size frames at the default headroom. */
+	const uint32_t per = NPOOL_CHUNK_SIZE / 1728;
+	struct npool_usage u = sized_for(8192, 0);
+
+	assert_int_equal(u.chunks, (8192 + per - 1) / per + 2 * l);
+	assert_int_equal(u.small_chunks, 8192 / 16 + 2 * l);
+	assert_int_equal(u.heads, 8192 + 96 * l);
+	assert_int_equal(u.small_pkts, 8192 + 384 * l);
+	/* A quarter of the packets: every size follows; one set stays. */
+	u = sized_for(1000, 200);
+	assert_int_equal(u.chunks, (1000 + per - 1) / per + 2 * l);
+	assert_int_equal(u.small_chunks, (1000 + 15) / 16 + 2 * l);
+	assert_int_equal(u.heads, 200);
+	assert_int_equal(u.small_pkts, 1000 + 384 * l);
 }
 
 static void
@@ -483,6 +523,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_defaults_are_the_documented_values),
+		cmocka_unit_test(test_sizes_follow_nb_pkts),
 		cmocka_unit_test(test_calls_before_init_fail_cleanly),
 		cmocka_unit_test(test_init_rejects_settings_out_of_range),
 		TD(test_init_twice_ealready),
