@@ -329,10 +329,8 @@ npool_create(const struct npool_conf *conf)
 int
 npool_init(const struct npool_conf *conf)
 {
-	if (npool_nb_instances_pvt != 0) {
-		rte_errno = EALREADY;
-		return -EALREADY;
-	}
+	if (npool_nb_instances_pvt != 0)
+		return npool_err_pvt(EALREADY);
 	return npool_create(conf) != NULL ? 0 : -rte_errno;
 }
 
@@ -437,7 +435,7 @@ instance_drain(const struct npool *np)
 	if (npool_arena_in_use(&np->arena) != 0) {
 		NPOOL_LOG(ERR, "instance %s: %u chunks still in use (%u napi caches left to lcores that run or threads still registered)",
 				np->name, npool_arena_in_use(&np->arena), left);
-		return -EBUSY;
+		return npool_err_pvt(EBUSY);
 	}
 	return 0;
 }
@@ -448,9 +446,9 @@ npool_destroy(struct npool *np)
 	int ret;
 
 	if (np == NULL || instance_of(np->socket_id) != np)
-		return -EINVAL;
+		return npool_err_pvt(EINVAL);
 	if (instance_busy(np))
-		return -EBUSY;
+		return npool_err_pvt(EBUSY);
 	ret = instance_drain(np);
 	if (ret < 0)
 		return ret;
@@ -465,11 +463,11 @@ npool_fini(void)
 	int ret;
 
 	if (npool_nb_instances_pvt == 0)
-		return -ENODEV;
+		return npool_err_pvt(ENODEV);
 	/* All or nothing: check every instance before freeing any. */
 	for (k = 0; k < npool_nb_instances_pvt; k++)
 		if (instance_busy(npool_instances_pvt[k]))
-			return -EBUSY;
+			return npool_err_pvt(EBUSY);
 	for (k = 0; k < npool_nb_instances_pvt; k++) {
 		ret = instance_drain(npool_instances_pvt[k]);
 		if (ret < 0)

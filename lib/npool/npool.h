@@ -6,13 +6,19 @@
  * @file
  * libnpool: the Linux kernel's NAPI packet-buffer allocation for DPDK.
  *
- * Include this one header. After rte_eal_init(), create the instances:
- * npool_init() for one serving every lcore, or npool_create() once per
- * NUMA socket (the kernel's page_pool_create() with a .nid, l3fwd's pools
- * per socket). Then allocate fragments (npool_frag.h) and packets
- * (npool_pkt.h) from any lcore: each lcore allocates from the instance of
- * its socket, and every free goes back to the instance owning the
- * address, from any lcore. npool_fini() before rte_eal_cleanup().
+ * Include this one header: it brings the whole API, from C and from C++.
+ * After rte_eal_init(), create the instances: npool_init() for one
+ * serving every lcore, or npool_create() once per NUMA socket (the
+ * kernel's page_pool_create() with a .nid, l3fwd's pools per socket),
+ * sized by npool_conf.nb_pkts. Then allocate fragments (npool_frag.h) and
+ * packets (npool_pkt.h, npool_pkt_bulk.h) from any lcore, copy-break
+ * received bursts (npool_copybreak.h), or give any PMD an RX pool on the
+ * "npool" mempool ops (rte_mempool_npool.h): each lcore allocates from
+ * the instance of its socket, and every free goes back to the instance
+ * owning the address, from any lcore. Read the counters (npool_stats.h)
+ * and what live packets pin (npool_usage_get()); at exit, check that
+ * everything came back (npool_leak_check(), npool_audit.h), then
+ * npool_fini() before rte_eal_cleanup().
  */
 
 #include <stdint.h>
@@ -23,6 +29,7 @@
 #include "npool_copybreak.h"
 #include "npool_core.h"
 #include "npool_frag.h"
+#include "npool_mbuf.h"
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
 #include "npool_stats.h"
@@ -146,8 +153,8 @@ struct npool *npool_create(const struct npool_conf *conf);
  * @param np
  *   An instance of npool_create().
  * @return
- *   0, -EINVAL (@p np is not an instance), or -EBUSY as npool_fini()
- *   (nothing is freed then).
+ *   0, or a negative errno, also in rte_errno: -EINVAL (@p np is not an
+ *   instance), or -EBUSY as npool_fini() (nothing is freed then).
  */
 int npool_destroy(struct npool *np);
 
@@ -173,7 +180,8 @@ int npool_init(const struct npool_conf *conf);
  * Context: main lcore, when no other thread uses npool.
  *
  * @return
- *   0, or -EBUSY if fragments or heads of any instance are still out, or
+ *   0, or a negative errno, also in rte_errno: -EBUSY if fragments or
+ *   heads of any instance are still out, or
  *   if a napi cache that npool_frag_cache_drain_all() must leave to its
  *   owner (an lcore still running a launched function, a thread still
  *   registered) holds a chunk (nothing is freed then, except instances

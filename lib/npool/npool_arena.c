@@ -174,7 +174,7 @@ npool_arena_free(struct npool_arena *a)
 	if (a->mz == NULL)
 		return 0;
 	if (npool_arena_in_use(a) != 0)
-		return -EBUSY;
+		return npool_err_pvt(EBUSY);
 	npool_debug_arena_fini_pvt(a);
 	rte_stack_free(a->free_big);
 	rte_stack_free(a->free_small);

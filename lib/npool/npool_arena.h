@@ -108,7 +108,8 @@ int npool_arena_create(struct npool_arena *a, const char *name,
  * @param a
  *   The arena.
  * @return
- *   0, or -EBUSY (chunks still in use; nothing is freed).
+ *   0, or -EBUSY, also in rte_errno (chunks still in use; nothing is
+ *   freed).
  */
 int npool_arena_free(struct npool_arena *a);
 

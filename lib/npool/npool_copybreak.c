@@ -22,10 +22,8 @@ static struct {
 int
 npool_rx_stats_get(unsigned int slot, struct npool_rx_stats *out)
 {
-	if (slot > NPOOL_RX_NON_EAL_SLOT || out == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if (slot > NPOOL_RX_NON_EAL_SLOT || out == NULL)
+		return npool_err_pvt(EINVAL);
 	out->copybreak_copied = __atomic_load_n(
 			&rx_stats[slot].s.copybreak_copied, __ATOMIC_RELAXED);
 	out->copybreak_nomem = __atomic_load_n(
@@ -39,10 +37,8 @@ npool_rx_stats_sum(struct npool_rx_stats *out)
 	struct npool_rx_stats one;
 	unsigned int slot;
 
-	if (out == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if (out == NULL)
+		return npool_err_pvt(EINVAL);
 	memset(out, 0, sizeof(*out));
 	for (slot = 0; slot <= NPOOL_RX_NON_EAL_SLOT; slot++) {
 		npool_rx_stats_get(slot, &one);

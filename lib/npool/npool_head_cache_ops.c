@@ -12,10 +12,9 @@
  * those per lcore. A pool with cache size 0 has no per-lcore cache, as
  * DPDK's contract says: every get and put goes to the shared store, so an
  * object freed on one lcore can be allocated on any other at once, and
- * rte_mempool_avail_count() is what can really be allocated. (Until
- * 3a1ac5f a cache-0 pool kept per-lcore caches inside the ops, and
- * DPDK's mbuf_autotest could not allocate on the main lcore what a
- * worker had freed.) Debug and ASan builds check and poison every object
+ * rte_mempool_avail_count() is what can really be allocated (DPDK's
+ * mbuf_autotest allocates on the main lcore what a worker freed).
+ * Debug and ASan builds check and poison every object
  * that crosses the ops (npool_debug.h); there npool's own pools have no
  * mempool cache, so that every object crosses them, and the ops keep the
  * per-lcore caches of npool_hc for those pools alone (hc->lcore_cache).

@@ -14,6 +14,7 @@
 #include "npool.h"
 #include "npool_asan.h"
 #include "npool_core_pvt.h"
+#include "npool_log.h"
 
 unsigned int
 npool_mempool_free_count(const struct rte_mempool *mp)
@@ -45,10 +46,8 @@ count_bad_refcnt(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 int
 npool_pool_check(const struct rte_mempool *mp, struct npool_pool_state *st)
 {
-	if (mp == NULL || st == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if (mp == NULL || st == NULL)
+		return npool_err_pvt(EINVAL);
 	memset(st, 0, sizeof(*st));
 	st->size = mp->size;
 	st->free = npool_mempool_free_count(mp);
@@ -56,10 +55,8 @@ npool_pool_check(const struct rte_mempool *mp, struct npool_pool_state *st)
 	st->double_free = st->free > st->size ? st->free - st->size : 0;
 	rte_mempool_obj_iter((struct rte_mempool *)(uintptr_t)mp,
 			count_bad_refcnt, &st->bad_refcnt);
-	if (st->out != 0 || st->double_free != 0 || st->bad_refcnt != 0) {
-		rte_errno = EUCLEAN;
-		return -EUCLEAN;
-	}
+	if (st->out != 0 || st->double_free != 0 || st->bad_refcnt != 0)
+		return npool_err_pvt(EUCLEAN);
 	return 0;
 }
 
@@ -81,10 +78,8 @@ npool_leak_check(struct rte_mempool * const *pools, unsigned int n,
 {
 	unsigned int i, k;
 
-	if (out == NULL || (pools == NULL && n != 0)) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if (out == NULL || (pools == NULL && n != 0))
+		return npool_err_pvt(EINVAL);
 	memset(out, 0, sizeof(*out));
 	/* Caches keep their current chunk: give them back first. */
 	npool_frag_cache_drain_all();
@@ -101,9 +96,7 @@ npool_leak_check(struct rte_mempool * const *pools, unsigned int n,
 	}
 	if (out->mbufs_out != 0 || out->double_free != 0 ||
 			out->bad_refcnt != 0 || out->frags_out != 0 ||
-			out->chunks_in_use != 0) {
-		rte_errno = EUCLEAN;
-		return -EUCLEAN;
-	}
+			out->chunks_in_use != 0)
+		return npool_err_pvt(EUCLEAN);
 	return 0;
 }

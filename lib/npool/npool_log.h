@@ -8,6 +8,7 @@
  * fast paths never print.
  */
 
+#include <rte_errno.h>
 #include <rte_log.h>
 
 #ifdef __cplusplus
@@ -16,6 +17,15 @@ extern "C" {
 
 /** The "lib.npool" log type, registered at load time. */
 extern int npool_logtype;
+
+/** Fail with errno value @p err the DPDK way: rte_errno = @p err, and
+ * -@p err returned. */
+static inline int
+npool_err_pvt(int err)
+{
+	rte_errno = err;
+	return -err;
+}
 
 /** Log a slow-path message at level RTE_LOG_<level>. */
 #define NPOOL_LOG(level, fmt, ...) \

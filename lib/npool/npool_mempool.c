@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RX pools on the "npool" mempool ops (npool_head_cache_ops.c, which
- * registers them): a thin layer over the head cache. It lived in
- * drivers/mempool/npool, but it is part of libnpool and reaches the head
- * cache's internals (its debug hook), so it sits with them; what
- * drivers/mempool/npool builds is the EAL plugin alone.
+ * registers them): a thin layer over the head cache, whose internals (its
+ * debug hook) it reaches, so part of libnpool; drivers/mempool/npool
+ * builds the EAL plugin alone, on the public API.
  */
 #include <errno.h>
 #include <stdio.h>

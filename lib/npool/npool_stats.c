@@ -12,6 +12,7 @@
 #include "npool_head_cache.h"
 #include "npool_stats.h"
 #include "npool_core_pvt.h"
+#include "npool_log.h"
 
 /*
  * The counters of slot @p slot of @p np since its creation: its own, and
@@ -53,7 +54,7 @@ npool_stats_get(unsigned int slot, struct npool_stats *out)
 
 	if (npool_nb_instances_pvt == 0 || out == NULL ||
 			slot > NPOOL_NON_EAL_SLOT)
-		return -EINVAL;
+		return npool_err_pvt(EINVAL);
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < npool_nb_instances_pvt; k++)
 		slot_add(out, npool_instances_pvt[k], slot);
@@ -66,7 +67,7 @@ npool_instance_stats_sum(const struct npool *np, struct npool_stats *out)
 	unsigned int i;
 
 	if (np == NULL || out == NULL)
-		return -EINVAL;
+		return npool_err_pvt(EINVAL);
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
 		slot_add(out, np, i);
@@ -80,7 +81,7 @@ npool_stats_sum(struct npool_stats *out)
 	unsigned int k;
 
 	if (npool_nb_instances_pvt == 0 || out == NULL)
-		return -EINVAL;
+		return npool_err_pvt(EINVAL);
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < npool_nb_instances_pvt; k++) {
 		npool_instance_stats_sum(npool_instances_pvt[k], &one);

@@ -115,8 +115,8 @@ npool_stats_add_pvt(struct npool_stats *dst, const struct npool_stats *src)
  * @param out
  *   Where to copy them.
  * @return
- *   0, or -EINVAL (slot out of range, @p out NULL, or npool not
- *   initialised). Any thread.
+ *   0, or -EINVAL, also in rte_errno (slot out of range, @p out NULL, or
+ *   npool not initialised). Any thread.
  */
 int npool_stats_get(unsigned int slot, struct npool_stats *out);
 
@@ -130,7 +130,7 @@ struct npool;
  *   An instance.
  * @param out
  *   Where to write the sums.
- * @return 0, or -EINVAL (@p np or @p out NULL).
+ * @return 0, or -EINVAL, also in rte_errno (@p np or @p out NULL).
  */
 int npool_instance_stats_sum(const struct npool *np, struct npool_stats *out);
 
@@ -140,17 +140,19 @@ int npool_instance_stats_sum(const struct npool *np, struct npool_stats *out);
  *
  * @param out
  *   Where to write the sums.
- * @return 0, or -EINVAL (@p out NULL or npool not initialised).
+ * @return 0, or -EINVAL, also in rte_errno (@p out NULL or npool not
+ *   initialised).
  */
 int npool_stats_sum(struct npool_stats *out);
 
 /**
  * Zero every slot of every instance, as npool_stats_get() and
  * npool_stats_sum() see them: the counters run on and a base is taken
- * (a PMD's stats offset); npool_frags_outstanding() is read from the
- * refcounts, and npool_audit() checks them against the counters whole,
- * so neither moves. Call only
- * while no thread allocates or frees, or counts will be lost.
+ * (a PMD's stats offset). npool_frags_outstanding() reads the counters
+ * whole (allocs + guarded_allocs - frees since each instance was made)
+ * and npool_audit() checks them against the chunks' reference counts:
+ * neither moves. Call only while no thread allocates or frees, or counts
+ * will be lost.
  */
 void npool_stats_reset(void);
 

@@ -12,6 +12,7 @@
 
 #include "npool.h"
 #include "npool_core_pvt.h"
+#include "npool_log.h"
 
 /* Bytes of one object of @p mp: header, element and trailer. */
 static uint32_t
@@ -78,10 +79,8 @@ usage_pinned(const struct npool *np, struct npool_usage *u)
 int
 npool_instance_usage_get(const struct npool *np, struct npool_usage *u)
 {
-	if (u == NULL || np == NULL) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if (u == NULL || np == NULL)
+		return npool_err_pvt(EINVAL);
 	memset(u, 0, sizeof(*u));
 	u->socket_id = np->socket_id;
 	u->chunks = np->arena.nb_chunks;

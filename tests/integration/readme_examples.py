@@ -12,7 +12,10 @@ the top of the clone"), with the apps on PATH and a unique --file-prefix /
 not meet. Blocks without the marker need a NIC, root or hugepages and are
 not run. Every example must exit 0 and end with a clean leak check; the
 capture replay ("# no NICs: replay a capture") is also checked packet by
-packet. The README must hold that one.
+packet. The README must hold that one. A testpmd example ("# no NICs:
+testpmd", docs/drop-in.md) is checked by what testpmd prints: the "npool"
+ops selected, 264 packets in on port 0 and out on port 1, out1.pcap equal
+to the capture; the scratch folder also sees the build as build/.
 
   readme_examples.py --readme README.md [--docs docs] --build build
 Exit 0 pass, 1 fail.
@@ -30,7 +33,7 @@ sys.path.insert(0, os.path.join(HERE, 'lib'))
 import harness  # noqa: E402
 import pcaplib  # noqa: E402
 
-APPS = ('npool-fwd', 'npool-drop', 'npool-gen')
+APPS = ('npool-fwd', 'npool-drop', 'npool-gen', 'dpdk-testpmd')
 
 
 def sh_blocks(text):
@@ -39,6 +42,7 @@ def sh_blocks(text):
 
 MARKER = '# no NICs'
 CAPTURE = '# no NICs: replay a capture'
+TESTPMD = '# no NICs: testpmd'
 
 
 def example(text, marker):
@@ -83,6 +87,7 @@ def isolate(script, work):
 
 def run(script, work, build, root):
     os.symlink(os.path.join(root, 'tests'), work.file('tests'))
+    os.symlink(build, work.file('build'))
     env = dict(os.environ)
     env['PATH'] = ':'.join(os.path.join(build, 'apps', a)
                            for a in ('fwd', 'drop', 'gen')) + ':' + \
@@ -102,9 +107,34 @@ def check_example(script, work, build, root):
         return ['the example exited %d:\n%s' % (rc, err[-800:])]
     if CAPTURE in script:
         return check_fwd_capture(rc, out, err, work, root)
+    if TESTPMD in script:
+        return check_testpmd(out + err, work, root)
     if 'leak check: OK' not in out:
         return ['no "leak check: OK" in the output']
     return []
+
+
+def check_testpmd(text, work, root):
+    """# no NICs: testpmd ... : npool ops, 264 in and out, out1.pcap."""
+    probs = []
+    if 'preferred mempool ops selected: npool' not in text:
+        probs.append('testpmd did not select the "npool" ops')
+    stats = {int(p): (int(rx), int(tx)) for p, rx, tx in re.findall(
+        r'Forward statistics for port (\d+)\s+-+\n\s+RX-packets:\s+(\d+)'
+        r'.*?\n\s+TX-packets:\s+(\d+)', text)}
+    if stats.get(0, (0, 0))[0] != 264 or stats.get(1, (0, 0))[1] != 264:
+        probs.append('port stats %r: the page says 264 in on port 0, 264 '
+                     'out on port 1' % stats)
+    try:
+        outs = [r.data for r in pcaplib.read(work.file('out1.pcap')).records]
+        ins = [r.data for r in pcaplib.read(os.path.join(
+            root, 'tests', 'data', 'captures', 'mptcp-v0.pcap')).records]
+    except (OSError, pcaplib.PcapError) as e:
+        return probs + ['out1.pcap: %s' % e]
+    if outs != ins:
+        probs.append('out1.pcap: %d packets, want the 264 inputs unchanged'
+                     % len(outs))
+    return probs
 
 
 def check_fwd_capture(rc, out, err, work, root):
