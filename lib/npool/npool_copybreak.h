@@ -158,6 +158,17 @@ int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
  * keeps of the metadata is copied, and the data; *@p s becomes the copy's
  * data. Context: as npool_rx_copybreak_begin().
  *
+ * @param cb
+ *   The burst's state, from npool_rx_copybreak_begin(), with a tiny
+ *   packet left (fewer than cb->n copied).
+ * @param m
+ *   The packet to copy.
+ * @param len
+ *   Its length, bytes, at most cb->copybreak.
+ * @param w
+ *   Its rearm word.
+ * @param s
+ *   In: its data; out: the copy's data.
  * @return The tiny packet, in @p m's place; @p m is released by
  *   npool_rx_copybreak_end().
  */
@@ -221,6 +232,10 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
  * Kernel: ixgbe_fetch_rx_buffer()'s copy of a small packet.
  * Context: as npool_rx_copybreak_begin().
  *
+ * @param cb
+ *   The burst's state, from npool_rx_copybreak_begin().
+ * @param m
+ *   A packet of that burst.
  * @return The copy, or @p m.
  */
 static __rte_always_inline struct rte_mbuf *
