@@ -32,7 +32,6 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -281,14 +280,11 @@ def case_dumpcap_gen(a, work):
 
 
 def safe_plugin_dir(build, work):
-    """EAL loads a -d plugin only from a folder no parent of which is
-    world-writable (a build under /tmp is refused): copy the plugin and
-    the libnpool it needs ($ORIGIN) into a private folder under /run."""
-    d = tempfile.mkdtemp(prefix='npool-plugin-', dir='/run')
+    """The build's plugin where EAL loads it (harness.plugin_copy()),
+    the folder removed with work's extra_dirs."""
+    d, plugin = harness.plugin_copy(build)
     work.extra_dirs.append(d)
-    for name in ('librte_mempool_npool.so', 'libnpool.so.0'):
-        shutil.copy(os.path.join(build, name), os.path.join(d, name))
-    return os.path.join(d, 'librte_mempool_npool.so')
+    return plugin
 
 
 @contextlib.contextmanager

@@ -94,6 +94,18 @@ class Workdir:
         self.cleanup()
 
 
+def plugin_copy(build):
+    """EAL loads a -d plugin only from a folder no parent of which is
+    world-writable (a build under /tmp is refused, realpath and all):
+    the build's plugin and the libnpool it needs ($ORIGIN) copied into a
+    new private folder under /run. Returns (folder, plugin path); the
+    caller removes the folder."""
+    d = tempfile.mkdtemp(prefix='npool-plugin-', dir='/run')
+    for name in ('librte_mempool_npool.so', 'libnpool.so.0'):
+        shutil.copy(os.path.join(build, name), os.path.join(d, name))
+    return d, os.path.join(d, 'librte_mempool_npool.so')
+
+
 def create_topology(topo):
     """topo.create() (a netns.Topology); a machine without network
     namespaces or veth skips the test."""
