@@ -204,6 +204,7 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 	cb->np = np;
 	cb->slot = slot;
 	/* A tiny packet's rearm word; the port comes from each RX mbuf. */
+	cb->headroom = np->tiny_headroom;
 	cb->rearm = NPOOL_MBUF_REARM(np->tiny_headroom, 1, 1, 0);
 	return 0;
 }
@@ -223,9 +224,9 @@ npool_rx_copybreak_end(struct npool_rx_cb *cb)
 	/* The RX buffers go back in one bulk, hot for the next refill. */
 	if (likely(cb->odd == 0))
 		npool_napi_consume_plain((struct rte_mempool *)cb->mp,
-				cb->done, cb->nd);
+				cb->obj, cb->nd);
 	else
-		npool_napi_consume_bulk_slow(cb->done, cb->nd);
+		npool_napi_consume_bulk_slow(cb->obj, cb->nd);
 	rx_stats_add(cb->nd, 0);
 }
 

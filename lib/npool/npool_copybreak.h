@@ -116,15 +116,16 @@ struct npool_rx_cb {
 	uint16_t copybreak;      /**< largest packet copied, bytes */
 	uint16_t n;              /**< tiny packets got for the burst */
 	uint16_t nd;             /**< packets copied so far */
+	uint16_t headroom;       /**< data_off of a copy */
 	uint64_t rearm;          /**< rearm word of a copy, port 0 */
 	uint64_t odd;            /**< RX mbufs not plain, OR'ed */
 	uintptr_t mp;            /**< pool of the burst's first */
 	struct npool *np;        /**< the lcore's instance */
 	unsigned int slot;       /**< its slot */
-	/** The tiny packets got; the first @c nd are taken. */
+	/** The tiny packets got; each copy puts its RX mbuf in the place
+	 * of its tiny packet: the first @c nd are RX mbufs to release, the
+	 * others tiny packets to give back. */
 	struct rte_mbuf *obj[NPOOL_PKT_BULK_MAX];
-	/** The RX mbufs copied, released at the end. */
-	struct rte_mbuf *done[NPOOL_PKT_BULK_MAX];
 };
 
 /**
@@ -217,7 +218,7 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 	/* The data in fixed 32-byte copies, the last one ending at @p len
 	 * (overlapping the one before): no size dispatch, no byte past
 	 * @p len. A minimum frame is two copies. */
-	t = rte_pktmbuf_mtod(d, char *);
+	t = (char *)d->buf_addr + cb->headroom;
 	if (likely(len >= 32)) {
 		memcpy(t, f, 32);
 		for (o = 32; unlikely(o + 32 < len); o += 32)
@@ -227,7 +228,7 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 		memcpy(t, f, len);
 	}
 	*s = t;
-	cb->done[cb->nd++] = m;
+	cb->obj[cb->nd++] = m;
 	return d;
 }
 

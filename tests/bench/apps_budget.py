@@ -54,13 +54,13 @@ FILE_STAGES = [
     ('ptype parse', re.compile(r'cb_parse_ptype|parse_ptype')),
     ('checks + rewrite', re.compile(
         r'fwd_pass\.h|fwd_check\.h|fwd_slow\.c|rte_ip\.h|rte_ether\.h|'
-        r'rte_byteorder\.h|mmintrin\.h|'
+        r'rte_byteorder\.h|mmintrin\.h|npool_mbuf\.h|'
         r'l3fwd[^:]*:(processx4|l3fwd_lpm_process|rfc1812|port_group)')),
     ('lookup', re.compile(r'rte_lpm|fwd_lookup\.h|rte_fib')),
     ('RX checks', re.compile(r'app_run\.h|app_stats\.h|app_rx_')),
     ('TX queueing', re.compile(r'fwd_ctx\.h|fwd_burst\.c|fwd_lcore\.c|'
                                r'l3fwd_em|send_pkt|rte_ethdev\.h')),
-    ('copy-break', re.compile(r'npool_rx|npool_pkt')),
+    ('copy-break', re.compile(r'npool_rx|npool_pkt|npool_copybreak')),
 ]
 
 
