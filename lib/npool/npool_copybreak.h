@@ -179,11 +179,9 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 {
 	/* ol_flags up to vlan_tci_outer: 30 bytes in two 16-byte copies
 	 * that overlap (buf_len after them stays d's). */
-#define NPOOL_CB_META_ offsetof(struct rte_mbuf, ol_flags)
-#define NPOOL_CB_META2_ (offsetof(struct rte_mbuf, vlan_tci_outer) + \
-		sizeof(uint16_t) - 16)
-	const size_t meta = NPOOL_CB_META_;
-	const size_t meta2 = NPOOL_CB_META2_;
+	const size_t meta = offsetof(struct rte_mbuf, ol_flags);
+	const size_t meta2 = offsetof(struct rte_mbuf, vlan_tci_outer) +
+		sizeof(uint16_t) - 16;
 	const uint64_t ext = RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
 	struct rte_mbuf *d = cb->obj[cb->nd];
 	const char *f = *s;
@@ -194,12 +192,13 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 	/* Constant expressions: DPDK 24.11's RTE_BUILD_BUG_ON is a
 	 * static_assert. */
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, buf_len) !=
-			NPOOL_CB_META2_ + 16 ||
-			NPOOL_CB_META2_ < NPOOL_CB_META_ ||
-			NPOOL_CB_META2_ > NPOOL_CB_META_ + 16 ||
-			sizeof(m->vlan_tci_outer) != sizeof(uint16_t));
-#undef NPOOL_CB_META_
-#undef NPOOL_CB_META2_
+			offsetof(struct rte_mbuf, vlan_tci_outer) +
+			sizeof(uint16_t) ||
+			sizeof(m->vlan_tci_outer) != sizeof(uint16_t) ||
+			offsetof(struct rte_mbuf, vlan_tci_outer) + 2 <
+			offsetof(struct rte_mbuf, ol_flags) + 16 ||
+			offsetof(struct rte_mbuf, vlan_tci_outer) + 2 >
+			offsetof(struct rte_mbuf, ol_flags) + 32);
 	/* The rearm word in one store, the port m's. */
 	npool_mbuf_rearm_set(d, cb->rearm | (w & NPOOL_MBUF_PORT_MASK));
 	/* ol_flags, packet_type, pkt_len, data_len, vlan_tci, hash (the
