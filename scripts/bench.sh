@@ -2,8 +2,9 @@
 # Allocator microbenchmarks (tests/bench): configure and build a release
 # build dir, run every benchmark (A and B alternating in each process),
 # print one table and write BUILD/bench/results.json (one JSON document
-# for the run) and BUILD/bench/table.md; a full run (not QUICK=1) also
-# writes its table into docs/perf/<cpu-model>.md (scripts/bench-readme.py).
+# for the run) and BUILD/bench/table.md; a full run (not QUICK=1, no
+# BENCHES=) also writes its table into docs/perf/<cpu-model>.md
+# (scripts/bench-readme.py).
 # Then the app benchmarks (tests/bench/apps_bench.py, section "Apps"
 # below): npool-drop vs dpdk-testpmd rxonly and npool-fwd vs DPDK's l3fwd
 # example (built in BUILD/l3fwd), Mpps from port counters, their own
@@ -417,9 +418,10 @@ print('\n%d rows in %s s -> %s' % (len(rows), m('SECONDS'), out_path))
 EOF
 
 # A full run's table goes into docs/perf/<cpu-model>.md (the figures of
-# record, docs/perf/methodology.md); QUICK=1 runs (CI) leave the tree
-# alone. PERF_DIR=DIR writes elsewhere.
-if [ -z "$quick" ]; then
+# record, docs/perf/methodology.md); QUICK=1 runs (CI) and runs of some
+# benches only (BENCHES=) leave the tree alone: the file's table would
+# lose every other bench's rows. PERF_DIR=DIR writes elsewhere.
+if [ -z "$quick" ] && { [ -z "${BENCHES:-}" ] || [ -n "${PERF_DIR:-}" ]; }; then
 	python3 "$root/scripts/bench-readme.py" \
 		--perf-dir "${PERF_DIR:-$root/docs/perf}" "$out/results.json"
 fi
