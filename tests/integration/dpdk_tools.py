@@ -307,11 +307,7 @@ def drop_in_plugin(build):
             shutil.rmtree(d, ignore_errors=True)
 
 
-def sanitized(lib):
-    """Whether lib needs a sanitizer runtime (a SANITIZE= build)."""
-    p = subprocess.run(['readelf', '-d', lib], stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL)
-    return re.search(rb'NEEDED.*lib(asan|ubsan|tsan)', p.stdout) is not None
+sanitized = harness.sanitized
 
 
 def case_testpmd_ops(a, work):

@@ -94,6 +94,15 @@ class Workdir:
         self.cleanup()
 
 
+def sanitized(path, runtimes='asan|ubsan|tsan'):
+    """Whether the binary or library at @path needs one of the sanitizer
+    @runtimes (a SANITIZE= build)."""
+    p = subprocess.run(['readelf', '-d', path], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    return re.search(rb'NEEDED.*lib(%s)' % runtimes.encode(),
+                     p.stdout) is not None
+
+
 def plugin_copy(build):
     """EAL loads a -d plugin only from a folder no parent of which is
     world-writable (a build under /tmp is refused, realpath and all):
