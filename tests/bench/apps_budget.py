@@ -281,6 +281,13 @@ def show_set(fs, ent):
         print('    %-24s' % '  / l3fwd-lpm\'s' + ''.join(
             '%17.2f' % (out[x] / ref) if out[x] is not None
             else '%17s' % 'n/a' for x in labels))
+    # The rate ratio the counts predict where an instruction costs the
+    # same in both (hugepages on this bench: docs/perf/issue-27.md).
+    tot = {x: res[x].get('ir_per_pkt') for x in labels}
+    if tot.get('l3fwd-lpm'):
+        print('    %-24s' % 'l3fwd-lpm total / total' + ''.join(
+            '%17.2f' % (tot['l3fwd-lpm'] / tot[x]) if tot[x]
+            else '%17s' % 'n/a' for x in labels))
     for x in labels:
         if res[x].get('error'):
             print('    %s: %s' % (x, res[x]['error']))

@@ -47,18 +47,30 @@ REASONS = [
      'both pools run DPDK\'s own inline mempool cache (86 instructions a '
      'packet each); npool\'s ops are reached only when the cache refills '
      'or flushes, so 1.0x is what the design gives.'),
-    ('fwd', r'^pcap->null (64B|IMIX)$', r'^npool-fwd npool cb0$',
-     'npool-fwd makes the checks l3fwd skips (header checksum ~22, '
-     'one-segment and port ~14, length, version, TTL and MTU ~12, the '
-     'RFC 1624 TTL update 9, martians 6), each at 1-3 instructions a '
-     'line: see the instruction budget below. Level with l3fwd would '
-     'take the checks over four headers at once (SIMD).'),
-    ('fwd', r'^pcap->null (64B|IMIX)$', r'^npool cb256 / cb0$',
-     'copy-break costs ~90 instructions a packet over none: the '
-     'selection 12, the copy 14, the header writes a direct mbuf needs '
-     '21, the prefetch 6, the bulk get and put and the loop the rest.'),
-    ('fwd', r'^pcap->null 64B fib$', r'^npool-fwd fib cb0$',
-     'the same checks as with LPM, over rte_fib\'s lookup.'),
+    ('fwd', r'^pcap->null (64B|IMIX|rand60|ack60 padded)( native)?$',
+     r'^npool-fwd npool cb0$',
+     'npool-fwd makes the checks l3fwd skips (RFC 1812, Linux\'s '
+     'ip_rcv_core and martian source): 40 of the 91 instructions a '
+     'packet of its one pass, against the 18 of l3fwd\'s software ptype '
+     'parse (callgrind per instruction, default build): the header '
+     'checksum 11, frame and IP lengths with padding, MTU and TTL 13, '
+     'the martian source 6, one segment, port and pkt_len 7, the L2 '
+     'destination beside EtherType and version 3. On hugepages the rate '
+     'ratio follows the instruction ratio (the budget\'s "l3fwd-lpm total '
+     '/ total", 0.92); checks over four headers at once would save about '
+     '10 of the 40 (docs/perf/issue-27.md).'),
+    ('fwd', r'^pcap->null (64B|IMIX|rand60|ack60 padded)( native)?$',
+     r'^npool cb256 / cb0$',
+     'copy-break costs ~69 instructions a packet over none (callgrind): '
+     'the data in 32-byte steps 16, the metadata and dynamic fields '
+     'rte_pktmbuf_copy() keeps 12, the rearm word and data pointer 9, '
+     'the slot bookkeeping 8, whether the RX mbufs go back in bulk 7, '
+     'the bulk get and put 10, the length and refcnt test in the pass '
+     '7. On pcap -> null the copy is pure cost; its gain is the memory '
+     'packets that wait hold.'),
+    ('fwd', r'^pcap->null 64B fib( native)?$', r'^npool-fwd fib cb0$',
+     'the same checks as with LPM, over rte_fib\'s bulk lookup: the '
+     'rate ratio follows the instruction ratio (see the counts).'),
     ('fwd', r'^pcap->null 64B TTL-1 1:1', r'^npool-fwd icmp on$',
      'with --port-addr every packet is also tested against the router\'s '
      'own addresses, and every TTL-1 frame (half of them) takes the ICMP '
@@ -67,9 +79,11 @@ REASONS = [
      'the bound is inside this host\'s spread.'),
     ('(drop|fwd)', r' 2q', r'2lc/1lc',
      'the instructions a packet are the same on one and two lcores (see '
-     'the counts): two forwarding lcores on this 2-vCPU guest share it '
-     'with the sleeping main lcore, the telemetry thread and the host, '
-     'so the scaling is the machine\'s; on --no-huge it reaches 1.85-2x.'),
+     'the counts), and npool\'s pool makes no ring operation on either '
+     'in steady state (callgrind): two forwarding lcores on this 2-vCPU '
+     'guest share it with the sleeping main lcore, the telemetry thread '
+     'and the host, so the scaling is the machine\'s: l3fwd\'s own moves '
+     '1.6-1.9x between runs, and on --no-huge npool-fwd reaches 1.8-2x.'),
     ('drop', r'^net_null 64B$', r'^npool-drop npool$',
      'on 4 KiB pages (--no-huge) both apps wait on TLB misses of the '
      'packet memory: npool-drop runs 54 instructions a packet against '

@@ -362,6 +362,20 @@ class BudgetTest(unittest.TestCase):
         self.assertAlmostEqual(apps_budget.outside_drivers(ent),
                                total / 10 - 180)
 
+    def test_rate_ratio_the_counts_predict(self):
+        """The l3fwd total over each total: 282.5 / 305.9 = 0.92."""
+        st = {'driver RX': 116.0, 'TX + free': 88.0}
+        ent = {'frames': 'udp64', 'variants': {
+            'npool-fwd cb0': {'ir_per_pkt': 305.9, 'stages': st},
+            'l3fwd-lpm': {'ir_per_pkt': 282.5, 'stages': st}}}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            apps_budget.show_set('udp64', ent)
+        row = [ln for ln in out.getvalue().splitlines()
+               if 'l3fwd-lpm total / total' in ln]
+        self.assertEqual(len(row), 1)
+        self.assertEqual(row[0].split()[-2:], ['0.92', '1.00'])
+
 
 class ReadmeTest(unittest.TestCase):
     def run_py(self, *args):
