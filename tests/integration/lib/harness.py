@@ -2,6 +2,7 @@
 """Running npool apps on net_pcap vdevs from a test: EAL arguments, unique
 file prefixes, temp folders, time limits and clean-up (python3 stdlib)."""
 
+import glob
 import itertools
 import json
 import os
@@ -108,8 +109,15 @@ def plugin_copy(build):
     world-writable (a build under /tmp is refused, realpath and all):
     the build's plugin and the libnpool it needs ($ORIGIN) copied into a
     new private folder under /run. Returns (folder, plugin path); the
-    caller removes the folder."""
-    d = tempfile.mkdtemp(prefix='npool-plugin-', dir='/run')
+    caller removes the folder. A folder a killed test left (meson's
+    SIGTERM at a timeout runs no cleanup) is removed here the next time:
+    its name carries the PID that made it."""
+    for old in glob.glob('/run/npool-plugin-*-*'):
+        pid = os.path.basename(old).split('-')[2]
+        if pid.isdigit() and not os.path.exists('/proc/%s' % pid):
+            shutil.rmtree(old, ignore_errors=True)
+    d = tempfile.mkdtemp(prefix='npool-plugin-%d-' % os.getpid(),
+                         dir='/run')
     for name in ('librte_mempool_npool.so', 'libnpool.so.0'):
         shutil.copy(os.path.join(build, name), os.path.join(d, name))
     return d, os.path.join(d, 'librte_mempool_npool.so')
