@@ -13,7 +13,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "npool_frag.h"
+#include "npool_frag_batch.h"
 #include "npool_mbuf.h"
 #include "npool_tsan.h"
 

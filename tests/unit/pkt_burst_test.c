@@ -2,7 +2,7 @@
 /*
  * Bursts of head + fragment packets: npool_napi_alloc_pkt_bulk() with one
  * length and with mixed ones, and npool_napi_consume_bulk(), whose
- * fragment frees are batched (npool_frag.h, npool_frag_free_batch_pvt:
+ * fragment frees are batched (npool_frag_batch.h, npool_frag_free_batch_pvt:
  * the fragments of the napi cache's current and previous chunk counted,
  * each bias raised once per burst). A burst of 1500 B packets spans
  * several chunks, so the three kinds of free meet in one burst: current
