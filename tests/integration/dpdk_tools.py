@@ -188,7 +188,7 @@ def capture_run(topo, work, name, app, vdevs, args, iface, send):
     last port line, capture CAPTURE UDP frames of iface with dpdk-dumpcap
     while send(dumpcap) makes the traffic (None: the app makes it), then
     stop the app. Returns (problems, capture file)."""
-    if sanitized(app):
+    if harness.sanitized(app):
         # dpdk-dumpcap attaches as a secondary process, which must map
         # the primary's memory at the same address: an ASan primary's
         # layout (its shadow) left that address taken in the stock,
@@ -294,7 +294,7 @@ def drop_in_plugin(build):
     sanitizer build is skipped: its plugin needs the sanitizer runtime
     loaded first, which a stock tool does not have."""
     lib = os.path.join(build, 'librte_mempool_npool.so')
-    if sanitized(lib):
+    if harness.sanitized(lib):
         harness.skip('a sanitizer build of the plugin cannot load into '
                      'uninstrumented DPDK tools')
 
@@ -307,14 +307,11 @@ def drop_in_plugin(build):
             shutil.rmtree(d, ignore_errors=True)
 
 
-sanitized = harness.sanitized
-
-
 def case_testpmd_ops(a, work):
     lib = os.path.join(a.build, 'librte_mempool_npool.so')
     if not os.path.isfile(lib):
         return ['librte_mempool_npool.so not built in %s' % a.build]
-    if sanitized(lib):
+    if harness.sanitized(lib):
         # The stock testpmd has no sanitizer runtime: an instrumented
         # plugin cannot run inside it (it hangs at load).
         harness.skip('a sanitizer build of the plugin cannot load into '

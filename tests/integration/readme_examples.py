@@ -45,7 +45,6 @@ MARKER = '# no NICs'
 CAPTURE = '# no NICs: replay a capture'
 TESTPMD = '# no NICs: testpmd'
 PLUGIN = 'build/librte_mempool_npool.so'
-TESTPMD_TOOL = 'dpdk-testpmd'
 
 
 def example(text, marker):
@@ -208,8 +207,8 @@ def main():
                     os.path.join(a.build, 'librte_mempool_npool.so')):
                 # DPDK's own tools cannot load a sanitizer build's plugin
                 # (it needs the runtime loaded first).
-                print('SKIP %s: a sanitizer build\'s plugin in %s' %
-                      (name, TESTPMD_TOOL))
+                print('SKIP %s: a sanitizer build\'s plugin in '
+                      'dpdk-testpmd' % name)
                 continue
             cases[name] = script
     return harness.run_cases(
