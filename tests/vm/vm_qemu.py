@@ -76,7 +76,31 @@ class Qemu:
         return dict(os.environ, **self.env)
 
 
-def _host():
+def guest_options(kernel, initrd, run, runner, accel, smp, mem_mib,
+                  modprobe=()):
+    """QEMU options of a guest of tests/vm/init: no NIC, the console to
+    run/console.log, the host's root (read-only) and the folder run
+    (writable) over 9p; init loads the modules of modprobe (shipped in
+    the initramfs: vm_image.py) and runs the host's script runner."""
+    more = ' npvm.modprobe=' + ','.join(modprobe) if modprobe else ''
+    cmd = ['-machine', 'pc', '-accel', accel,
+           '-cpu', 'max' if accel == 'tcg' else 'host', '-smp', str(smp),
+           '-m', str(mem_mib), '-nodefaults', '-display', 'none',
+           '-no-reboot', '-serial', 'file:' + os.path.join(run, 'console.log'),
+           '-kernel', kernel, '-initrd', initrd,
+           '-append', 'console=ttyS0 panic=-1 quiet npvm.run=%s npvm.out=%s%s'
+           % (runner, run, more)]
+    for tag, path, ro, slot in (('hostroot', '/', ',readonly=on', 6),
+                                ('npvmout', run, '', 7)):
+        cmd += ['-fsdev', 'local,id=%s,path=%s,security_model=none,'
+                'multidevs=remap%s' % (tag, path, ro),
+                '-device', 'virtio-9p-pci,fsdev=%s,mount_tag=%s,addr=0x%x' % (
+                    tag, tag, slot)]
+    return cmd
+
+
+def host():
+    """The host's qemu-system-x86_64, or None."""
     path = shutil.which('qemu-system-x86_64')
     return Qemu([path], (), 'host %s' % path) if path else None
 
@@ -135,7 +159,7 @@ def for_device(model, build, log):
             return q
         raise QemuError('%s (%s) has no -device %s' % (q.where, q.version,
                                                        model))
-    q = _host()
+    q = host()
     if q is not None:
         if q.has_device(model):
             return q

@@ -223,20 +223,9 @@ def nic_pci(dev, n):
 
 
 def qemu_command(qemu, dev, kernel, initrd, run, accel, smp):
-    more = ' npvm.modprobe=' + dev.kdriver if dev.kdriver else ''
-    cmd = ['-machine', 'pc', '-accel', accel,
-           '-cpu', 'max' if accel == 'tcg' else 'host', '-smp', str(smp),
-           '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
-           '-serial', 'file:' + os.path.join(run, 'console.log'),
-           '-kernel', kernel, '-initrd', initrd,
-           '-append', 'console=ttyS0 panic=-1 quiet npvm.run=%s npvm.out=%s%s'
-           % (os.path.join(HERE, 'guest.sh'), run, more)]
-    for tag, path, ro, slot in (('hostroot', '/', ',readonly=on', 6),
-                                ('npvmout', run, '', 7)):
-        cmd += ['-fsdev', 'local,id=%s,path=%s,security_model=none,'
-                'multidevs=remap%s' % (tag, path, ro),
-                '-device', 'virtio-9p-pci,fsdev=%s,mount_tag=%s,addr=0x%x' % (
-                    tag, tag, slot)]
+    cmd = vm_qemu.guest_options(kernel, initrd, run,
+                                os.path.join(HERE, 'guest.sh'), accel, smp,
+                                2048, [dev.kdriver] if dev.kdriver else [])
     if dev.numa:
         cmd += vm_numa.qemu_args()
     for port, n in enumerate(NODES):
