@@ -35,7 +35,8 @@ exception).
 
   kernel_peers.py --app build/apps/fwd/npool-fwd [--pmd af_packet|af_xdp]
                   [--pool npool|mempool] [--copybreak N] [--keep]
-Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth).
+Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth;
+af_xdp on a kernel without AF_XDP sockets: kfeatures.py).
 """
 
 import argparse
@@ -54,6 +55,7 @@ sys.path.insert(0, os.path.join(HERE, 'lib'))
 sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 
 import harness  # noqa: E402
+import kfeatures  # noqa: E402
 import netns  # noqa: E402
 from apps_measure import Telemetry  # noqa: E402
 from netns import ADDR  # noqa: E402
@@ -436,6 +438,11 @@ def main():
         if shutil.which(tool) is None:
             harness.skip("'%s' not found (Debian: iproute2 ethtool "
                          "iputils-ping)" % tool)
+    if a.pmd == 'af_xdp':
+        why = kfeatures.probe()['af_xdp']
+        if why:
+            harness.skip('kernel: %s: net_af_xdp cannot run here'
+                         % kfeatures.missing_text('af_xdp', why))
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, on_signal)
     signal.signal(signal.SIGINT, on_signal)

@@ -58,6 +58,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import harness  # noqa: E402
+import kfeatures  # noqa: E402
 import netns  # noqa: E402
 from netns import ADDR  # noqa: E402
 import vm_image  # noqa: E402
@@ -538,6 +539,10 @@ def main(argv):
     start = time.monotonic()
     rows = []
     try:
+        why = kfeatures.probe()['tun']
+        if why:
+            raise Stop('kernel: %s: QEMU cannot wire the guest\'s NICs to '
+                       'host taps' % kfeatures.missing_text('tun', why))
         R.step('Guest image from Debian packages (cache %s)' % vmdir)
         kernel, initrd, rel = vm_image.build(vmdir)
         R.info('kernel %s (%s)\ninitramfs %s (%d KiB: busybox, init, %s; '
