@@ -11,6 +11,8 @@
 #   make stress     multi-lcore allocator stress, >= 1e9 operations
 #   make soak MINUTES=N   npool-fwd on looping captures with leak checks
 #   make vm-test    npool-fwd on DPDK's em and igb PMDs inside a QEMU guest
+#   make kernel-record   the Linux router's outcomes the kernel tests use
+#                   where this kernel lacks a feature (tests/data/kernel)
 #   make conformance  DPDK's own autotests on stock and npool ops
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
 #   make lts-test [LTS=24.11]   make test-release on DPDK 22.11, 24.11 and
@@ -35,7 +37,7 @@ endif
 
 .PHONY: all build test test-release check-slow check-all demo doc bench \
 	install clean tsan fuzz stress soak vm-test check-git-log lts-test \
-	conformance
+	conformance kernel-record
 
 all: build
 
@@ -129,6 +131,13 @@ vm-test:
 	$(MAKE) --no-print-directory $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 	bash scripts/vm-test.sh $(BUILD)
+
+# kernel_cast.py's Linux outcomes, for the kernels without multicast
+# routing (...): recorded here if this kernel has every feature, else in
+# make vm-test's QEMU guest (tests/vm/kernel_record.py). Root; no build.
+kernel-record:
+	bash scripts/deps.sh demo
+	python3 tests/vm/kernel_record.py $(BUILD)
 
 conformance:
 	bash scripts/deps.sh test

@@ -18,21 +18,35 @@ in namespaces of their own (npck-<pid>-*, npcf-<pid>-*). Each case's
 frame goes out of one host (wire_agent.py); what every host receives
 meanwhile is compared: the summaries of cast_cases.summary() against the
 case's hand-written expectation, for both routers, and the frames
-themselves between the routers (MACs by name; for what the router sends
-itself the IPv4 ID and checksum, checked first, and the IPv6 flow label
-left out). Four settings, as the selftests run them: Linux's defaults
-(bc_forwarding 0, icmp_echo_ignore_broadcasts 1) with port 0
-promiscuous, then the broadcast pings with echo requests answered
+themselves between the routers (normalized as cast_record.py says: MACs
+by name; for what the router sends itself the IPv4 ID and checksum,
+checked first, and the IPv6 flow label left out). Four settings, as the
+selftests run them: Linux's defaults (bc_forwarding 0,
+icmp_echo_ignore_broadcasts 1) with port 0 promiscuous, then the
+broadcast pings with echo requests answered
 (--icmp-echo-ignore-broadcasts 0) and each bc_forwarding; npool-fwd's
 counters by reason and per multicast route checked after each, its exit
 clean (leak check, sanitizers).
 
+A case whose kernel feature this kernel lacks (kfeatures.py, probed
+first: IPv4 and IPv6 multicast routing each, bc_forwarding) is compared
+with the outcome recorded from a Linux router that has it
+(tests/data/kernel/cast.json, cast_record.py), and the output says which
+cases and why; the others run live on both routers. The recording must
+fit the cases (frames sent, names, order) whatever the kernel. --record
+FILE runs the Linux router alone, on a kernel with every feature, checks
+each outcome against the case and writes FILE (`make kernel-record`).
+
   kernel_cast.py --app build/apps/fwd/npool-fwd [--pool npool|mempool]
-                 [--keep]
+                 [--recording FILE] [--all-recorded] [--wait S] [--keep]
+  kernel_cast.py --record FILE [--wait S] [--keep]
+--all-recorded: every case against the recording, whatever the kernel
+has. --wait: seconds each case waits for what it makes (default 0.25).
 Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth).
 """
 
 import argparse
+import collections
 import json
 import os
 import signal
@@ -45,18 +59,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'lib'))
 
 import cast_cases  # noqa: E402
+import cast_record  # noqa: E402
 import harness  # noqa: E402
+import kfeatures  # noqa: E402
 import netns  # noqa: E402
 import oracle  # noqa: E402
 
 AGENT = os.path.join(HERE, 'lib', 'wire_agent.py')
 MROUTE_TOOL = os.path.join(HERE, 'lib', 'mroute_tool.py')
-WAIT_S = 0.25
+TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
+RECORDING = os.path.join(TOP, 'tests', 'data', 'kernel', 'cast.json')
 HOSTS = ('a', 'b', 'c')
 PORTS = ('r0', 'r1', 'r2')
+# what the kernel router may lack (kfeatures.py)
+FEATURES = ('mroute4', 'mroute6', 'bc_forwarding')
 
-# (name, bc_forwarding, echo answered, promiscuous, cases, npool-fwd's
-# drops by reason and multicast route counters after it)
+# A setting: bc_forwarding, echo requests to broadcasts answered, port 0
+# promiscuous, its cases, npool-fwd's drops by reason and multicast route
+# counters after it.
+Setting = collections.namedtuple('Setting', 'name bc echo promisc cases '
+                                 'drops mroutes')
 DEFAULT_DROPS = {'l2_otherhost': 2, 'l2_bcast': 2, 'l2_mcast': 2,
                  'martian_src': 2, 'local': 1, 'bcast': 11, 'mc_rpf': 3,
                  'mc_ttl': 2, 'mc_local': 5, 'mc_no_route': 1}
@@ -66,17 +88,22 @@ DEFAULT_MROUTES = [(4, 8, 1), (3, 6, 1), (1, 1, 1), (2, 2, 0), (2, 3, 0)]
 
 def settings():
     bc = cast_cases.bcast_cases
-    return [
-        ('default', False, False, True,
-         cast_cases.unicast_cases() + bc(False, False) +
-         cast_cases.mcast_cases(), DEFAULT_DROPS, DEFAULT_MROUTES),
-        ('echo', False, True, False, bc(False, True),
-         {'bcast': 11, 'local': 0}, None),
-        ('bc_forwarding echo', True, True, False, bc(True, True),
-         {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
-        ('bc_forwarding', True, False, False, bc(True, False),
-         {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
+    plan = [
+        Setting('default', False, False, True,
+                cast_cases.unicast_cases() + bc(False, False) +
+                cast_cases.mcast_cases(), DEFAULT_DROPS, DEFAULT_MROUTES),
+        Setting('echo', False, True, False, bc(False, True),
+                {'bcast': 11, 'local': 0}, None),
+        Setting('bc_forwarding echo', True, True, False, bc(True, True),
+                {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
+        Setting('bc_forwarding', True, False, False, bc(True, False),
+                {'bcast': 3, 'l2_bcast': 2, 'ttl_exceeded': 1}, None),
     ]
+    # bc_forwarding 1 is a feature of the kernel's (Linux 5.3)
+    for s in plan:
+        for c in s.cases if s.bc else ():
+            c.needs += ('bc_forwarding',)
+    return plan
 
 
 class Agents:
@@ -130,13 +157,17 @@ class Side:
         return {oracle.mac_bytes(self.t.macs[d]): d.upper()
                 for d in HOSTS + PORTS}
 
-    def run_cases(self, tag, cases):
+    def run_cases(self, tag, cases, wait, only=None):
+        """Each case (those @only(case) is true of) in turn, @wait s
+        each."""
         for i, c in enumerate(cases):
+            if only is not None and not only(c):
+                continue
             key = '%s-%d' % (tag, i)
             for h in HOSTS:
                 self.agents.say(h, 'case ' + key)
             self.agents.say(c.by, 'send ' + c.frame(self.t.macs, c.by).hex())
-            time.sleep(WAIT_S)
+            time.sleep(wait)
 
     def frames(self, key):
         """{host: [frame bytes]} of case @key, the router's noise out."""
@@ -147,46 +178,24 @@ class Side:
                 for h in HOSTS}
 
 
-ROUTER_ADDRS = {'198.18.%d.1' % n for n in (1, 2, 3)} | \
-    {'2001:2:0:%d::1' % n for n in (1, 2, 3)}
-
-
-def normal(frame, names):
-    """@frame with MACs by name; for a packet of the router's own the
-    IPv4 ID and checksum (checked first) and the IPv6 flow label out.
-    Returns (bytes, problem or None)."""
-    f = bytearray(frame)
-    for at in (0, 6):
-        n = names.get(bytes(f[at:at + 6]))
-        if n is not None:
-            f[at:at + 6] = n.encode().ljust(6, b'.')
-    s = cast_cases.summary(frame, names)
-    own = any('IPv%s %s>' % (v, a) in s for v in '46' for a in ROUTER_ADDRS)
-    if own and f[12:14] == b'\x08\x00':
-        ihl = (f[14] & 15) * 4
-        if not oracle.ipv4_header_ok(bytes(f[14:14 + ihl])):
-            return bytes(f), 'bad IPv4 header checksum: ' + s
-        f[18:20] = f[24:26] = b'\0\0'
-    if own and f[12:14] == b'\x86\xdd':
-        f[15] &= 0xF0
-        f[16:18] = b'\0\0'
-    return bytes(f), None
-
-
 class Run:
     def __init__(self, a):
         self.a = a
         pid = os.getpid()
         self.kern = Side('kernel', netns.Topology('npck-%d' % pid,
                                                   'ck%d' % pid, third=True))
-        self.fwdt = Side('npool-fwd', netns.Topology('npcf-%d' % pid,
-                                                     'cf%d' % pid,
-                                                     third=True))
+        self.fwdt = None if a.record else Side(
+            'npool-fwd', netns.Topology('npcf-%d' % pid, 'cf%d' % pid,
+                                        third=True))
+        self.sides = []
         self.work = harness.Workdir('kcast', a.keep)
         self.fwd = None
         self.mroute = None
         self.probs = []
         self.prefixes = 0
+        self.plan = settings()
+        self.missing = {}       # feature -> why this kernel lacks it
+        self.rec = None         # cast_record.Recording
 
     def fail(self, msg):
         harness.log('  FAIL ' + msg)
@@ -194,6 +203,43 @@ class Run:
 
     def ksysctl(self, *kv):
         self.kern.t.run('r', ['sysctl', '-qw'] + list(kv))
+
+    def live(self, c):
+        """Whether case @c runs on the kernel router here."""
+        return not self.a.all_recorded and \
+            not any(f in self.missing for f in c.needs)
+
+    def features(self):
+        """Probe what the kernel router may lack (kfeatures.py)."""
+        got = kfeatures.probe()
+        self.missing = {f: got[f] for f in FEATURES if got.get(f)}
+        harness.log('kernel features: ' + '; '.join(
+            '%s: %s' % (kfeatures.FEATURES[f], 'no (%s)' % got[f]
+                        if got.get(f) else 'yes') for f in FEATURES))
+
+    def recorded_groups(self):
+        """['kernel: no ... (why): N cases against recorded outcomes']."""
+        n = collections.Counter()
+        for s in self.plan:
+            for c in s.cases:
+                if not self.live(c):
+                    n[tuple(f for f in c.needs if f in self.missing)] += 1
+        return ['kernel: %s: %d cases against recorded outcomes' % (
+            '; '.join(kfeatures.missing_text(f, self.missing[f])
+                      for f in fs) or '--all-recorded', k)
+            for fs, k in sorted(n.items())]
+
+    def load_recording(self):
+        """The recorded outcomes, checked against the cases; False (and a
+        failure) when they do not fit them."""
+        self.rec = cast_record.Recording(self.a.recording)
+        stale = self.rec.stale(self.plan)
+        for p in stale:
+            self.fail('recording %s: %s' % (self.a.recording, p))
+        if stale:
+            self.fail('the recording does not fit cast_cases.py: make it '
+                      'again (make kernel-record, docs/testing.md)')
+        return not stale
 
     def kernel_router(self):
         t = self.kern.t
@@ -220,9 +266,14 @@ class Run:
         netns.sh(r + ['route', 'add', '169.254.1.0/24', 'dev', t.ifs['r1']])
         netns.sh(r + ['neigh', 'replace', '169.254.1.1', 'lladdr',
                       t.macs['b'], 'dev', t.ifs['r1'], 'nud', 'permanent'])
+        fams = [v for v in '46' if 'mroute' + v not in self.missing]
+        if not fams:
+            return
         self.mroute = netns.AppProcess(t, 'r', [
-            sys.executable, MROUTE_TOOL, self.mroute_file()] +
-            [t.ifs[p] for p in PORTS], self.work.file('mroute.log'))
+            sys.executable, MROUTE_TOOL] +
+            (['--family', fams[0]] if len(fams) == 1 else []) +
+            [self.mroute_file()] + [t.ifs[p] for p in PORTS],
+            self.work.file('mroute.log'))
         self.mroute.start()
         if not self.mroute.wait_for('ready', 20):
             raise RuntimeError('mroute_tool.py did not start:\n' +
@@ -236,10 +287,12 @@ class Run:
 
     def kernel_setting(self, bc, echo, promisc):
         t = self.kern.t
-        self.ksysctl('net.ipv4.icmp_echo_ignore_broadcasts=%d' % (not echo),
-                     'net.ipv4.conf.all.bc_forwarding=%d' % bc,
-                     *['net.ipv4.conf.%s.bc_forwarding=%d' % (t.ifs[p], bc)
-                       for p in PORTS])
+        kv = ['net.ipv4.icmp_echo_ignore_broadcasts=%d' % (not echo)]
+        if 'bc_forwarding' not in self.missing:
+            kv += ['net.ipv4.conf.all.bc_forwarding=%d' % bc] + [
+                'net.ipv4.conf.%s.bc_forwarding=%d' % (t.ifs[p], bc)
+                for p in PORTS]
+        self.ksysctl(*kv)
         netns.sh(['ip', '-n', t.ns['r'], 'link', 'set', t.ifs['r0'],
                   'promisc', 'on' if promisc else 'off'])
 
@@ -311,79 +364,158 @@ class Run:
                                                     want))
         self.fwd = None
 
-    def compare(self, tag, cases):
-        same = 0
-        for i, c in enumerate(cases):
+    def outcome(self, side, key, c):
+        """What the hosts of @side received in case @c (@key),
+        normalized (cast_record.py); a bad checksum fails."""
+        names, fr, out = side.names(), side.frames(key), []
+        for h in HOSTS:
+            for f in fr[h]:
+                b, prob = cast_record.normal(f, names)
+                if prob:
+                    self.fail('%s, %s: %s' % (side.name, c.name, prob))
+                out.append((h, b))
+        return sorted(out)
+
+    def compare(self, tag, s):
+        """Case by case: npool-fwd's outcome, the kernel's (live or
+        recorded) and the case's expectation. Returns (identical, live
+        cases where the recording differs from this kernel)."""
+        same, differ = 0, []
+        for i, c in enumerate(s.cases):
             key = '%s-%d' % (tag, i)
-            got, norm = {}, {}
-            for side in (self.kern, self.fwdt):
-                names = side.names()
-                fr = side.frames(key)
-                got[side.name] = sorted('%s: %s' % (
-                    h, cast_cases.summary(f, names))
-                    for h in HOSTS for f in fr[h])
-                norm[side.name] = []
-                for h in HOSTS:
-                    for f in fr[h]:
-                        b, prob = normal(f, names)
-                        if prob:
-                            self.fail('%s, %s: %s' % (side.name, c.name,
-                                                      prob))
-                        norm[side.name].append((h, b))
-                norm[side.name].sort()
-            k, n = got['kernel'], got['npool-fwd']
-            ok = k == c.expect and n == c.expect and \
-                norm['kernel'] == norm['npool-fwd']
-            same += k == n and norm['kernel'] == norm['npool-fwd']
-            line = '%-52s %s' % (c.name, '; '.join(c.expect) or 'nothing')
-            if ok:
-                harness.log('  ok   ' + line)
+            live = self.live(c)
+            n = self.outcome(self.fwdt, key, c)
+            rec = self.rec.outcome(s.name, c.name)
+            if live:
+                k = self.outcome(self.kern, key, c)
+                if k != rec:
+                    differ.append('%s: %s' % (s.name, c.name))
             else:
-                self.fail('%s\n         kernel:    %s\n         npool-fwd: %s'
-                          % (line, k or 'nothing', n or 'nothing'))
-        return same
+                k = rec
+            ks, ns = cast_record.summaries(k), cast_record.summaries(n)
+            same += k == n
+            line = '%s %-52s %s' % ('live' if live else 'rec ', c.name,
+                                    '; '.join(c.expect) or 'nothing')
+            if ks == c.expect and ns == c.expect and k == n:
+                harness.log('  ok   ' + line)
+                continue
+            why = '' if ks != ns else ' (the same summaries, other bytes)'
+            self.fail('%s%s\n         kernel%s: %s\n         npool-fwd: %s'
+                      % (line, why, '' if live else ' (recorded)',
+                         ks or 'nothing', ns or 'nothing'))
+            if k != n and ks == ns:
+                for (h, x), (_, y) in zip(k, n):
+                    if x != y:
+                        harness.log('         %s: kernel    %s\n'
+                                    '         %s: npool-fwd %s'
+                                    % (h, x.hex(), h, y.hex()))
+        return same, differ
+
+    def record(self):
+        """The kernel's outcome of every case, each as expected, to the
+        file of --record."""
+        outcomes = {}
+        for tag, s in enumerate(self.plan):
+            harness.log('setting %s:' % s.name)
+            for i, c in enumerate(s.cases):
+                k = self.outcome(self.kern, 's%d-%d' % (tag, i), c)
+                outcomes[(s.name, c.name)] = k
+                got = cast_record.summaries(k)
+                line = '%-52s %s' % (c.name, '; '.join(c.expect) or 'nothing')
+                if got == c.expect:
+                    harness.log('  ok   ' + line)
+                else:
+                    self.fail('%s\n         kernel: %s' % (line,
+                                                           got or 'nothing'))
+        if self.probs:
+            harness.log('not written: %s' % self.a.record)
+            return
+        u = os.uname()
+        cast_record.write(self.a.record, self.plan, outcomes,
+                          'Linux %s %s' % (u.release, u.version))
+        harness.log('recorded %d outcomes of Linux %s to %s' % (
+            len(outcomes), u.release, self.a.record))
 
     def run(self):
-        for side in (self.kern, self.fwdt):
+        self.features()
+        if self.a.record:
+            if self.missing:
+                raise RuntimeError('this kernel cannot record the cases: ' +
+                                   '; '.join(kfeatures.missing_text(f, w)
+                                             for f, w in
+                                             self.missing.items()))
+        elif not self.load_recording():
+            return
+        groups = [] if self.a.record else self.recorded_groups()
+        for g in groups:
+            harness.log(g)
+        klive = any(self.live(c) for s in self.plan for c in s.cases)
+        self.sides = ([self.kern] if klive else []) + \
+            ([self.fwdt] if self.fwdt else [])
+        for side in self.sides:
             harness.create_topology(side.t)
             side.t.wire_hosts()
-        self.kernel_router()
-        for side in (self.kern, self.fwdt):
+        if klive:
+            self.kernel_router()
+        for side in self.sides:
             side.agents = Agents(side.t)
-        plan = settings()
-        for tag, (name, bc, echo, promisc, cases, drops, mr) in \
-                enumerate(plan):
+        for tag, s in enumerate(self.plan):
+            live = [c for c in s.cases if self.live(c)]
             harness.log('setting %s: bc_forwarding %d, echo requests to '
-                        'broadcasts %s, port 0 %spromiscuous, %d cases'
-                        % (name, bc, 'answered' if echo else 'ignored',
-                           '' if promisc else 'not ', len(cases)))
-            self.kernel_setting(bc, echo, promisc)
-            self.npool_start(bc, echo, promisc)
+                        'broadcasts %s, port 0 %spromiscuous, %d cases, %d '
+                        'live on the kernel'
+                        % (s.name, s.bc, 'answered' if s.echo else 'ignored',
+                           '' if s.promisc else 'not ', len(s.cases),
+                           len(live)))
+            if live:
+                self.kernel_setting(s.bc, s.echo, s.promisc)
+            if self.fwdt:
+                self.npool_start(s.bc, s.echo, s.promisc)
             # The two routers' topologies are apart: both at once.
-            ths = [threading.Thread(target=side.run_cases,
-                                    args=('s%d' % tag, cases))
-                   for side in (self.kern, self.fwdt)]
+            ths = [threading.Thread(target=side.run_cases, args=(
+                's%d' % tag, s.cases, self.a.wait,
+                self.live if side is self.kern else None))
+                for side in self.sides]
             for th in ths:
                 th.start()
             for th in ths:
                 th.join()
-            time.sleep(WAIT_S)
-            self.npool_stop(drops, mr)
-        for side in (self.kern, self.fwdt):
+            time.sleep(self.a.wait)
+            if self.fwdt:
+                self.npool_stop(s.drops, s.mroutes)
+        for side in self.sides:
             side.seen = side.agents.dump()
-        same = total = 0
-        for tag, (name, _, _, _, cases, _, _) in enumerate(plan):
-            harness.log('setting %s:' % name)
-            same += self.compare('s%d' % tag, cases)
-            total += len(cases)
-        harness.log('%d of %d outcomes identical to the kernel\'s'
-                    % (same, total))
+        if self.a.record:
+            self.record()
+            return
+        same = total = nlive = 0
+        differ = []
+        for tag, s in enumerate(self.plan):
+            harness.log('setting %s:' % s.name)
+            k, d = self.compare('s%d' % tag, s)
+            same += k
+            differ += d
+            total += len(s.cases)
+            nlive += sum(self.live(c) for c in s.cases)
+        harness.log('%d of %d outcomes identical to the kernel\'s: %d live, '
+                    '%d recorded' % (same, total, nlive, total - nlive))
+        for g in groups:
+            harness.log(g)
+        harness.log('recorded outcomes: %s, %s%s' % (
+            os.path.relpath(self.a.recording, TOP), self.rec.kernel,
+            '; on %d of %d live cases the same as this kernel\'s' % (
+                nlive - len(differ), nlive) if nlive else ''))
+        for d in differ:
+            harness.log('  note: this kernel differs from the recording on '
+                        + d)
 
     def cleanup(self):
         for p in (self.fwd, self.mroute):
             if p is not None:
                 p.kill()
         for side in (self.kern, self.fwdt):
+            if side is None:
+                continue
             if side.agents is not None:
                 side.agents.kill()
             for e in side.t.remove():
@@ -393,12 +525,21 @@ class Run:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--app', required=True)
+    ap.add_argument('--app')
     ap.add_argument('--pool', default='npool',
                     choices=('npool', 'mempool'))
+    ap.add_argument('--recording', default=RECORDING)
+    ap.add_argument('--all-recorded', action='store_true')
+    ap.add_argument('--record', metavar='FILE')
+    ap.add_argument('--wait', type=float, default=0.25)
     ap.add_argument('--keep', action='store_true')
-    return harness.run_netns(ap.parse_args(), Run, ('npck-', 'npcf-'),
-                             'np-kc')
+    a = ap.parse_args()
+    if not a.app and not a.record:
+        ap.error('--app or --record is needed')
+    if a.record:
+        a.app = None
+        a.all_recorded = False
+    return harness.run_netns(a, Run, ('npck-', 'npcf-'), 'np-kc')
 
 
 if __name__ == '__main__':

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Unit tests of the integration tooling itself: the pcap library, the
-RFC 1812 oracle (against the hand-written edge-case verdicts) and the
-fragment checker.  No DPDK needed.
+RFC 1812 oracle (against the hand-written edge-case verdicts), the
+fragment checker and kernel_cast.py's recorded Linux outcomes (they fit
+its cases).  No DPDK needed.
 
   test_tooling.py [--captures DIR]
 """
@@ -18,8 +19,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'lib'))
 
+import cast_record  # noqa: E402
 import edgecases  # noqa: E402
 import harness  # noqa: E402
+import kernel_cast  # noqa: E402
 import oracle  # noqa: E402
 import packets  # noqa: E402
 import pcaplib  # noqa: E402
@@ -486,6 +489,54 @@ class CompareTest(unittest.TestCase):
         self.assertIsNone(oracle.compare_frame(w[:oracle.PCAP_TX_SNAPLEN],
                                                20000, w))
         self.assertIsNotNone(oracle.compare_frame(w[:1000], 20000, w))
+
+
+class CastRecordingTest(unittest.TestCase):
+    """tests/data/kernel/cast.json against kernel_cast.py's cases: the
+    check kernel_cast.py makes first, here without root."""
+
+    def test_recording_fits_the_cases(self):
+        rec = cast_record.Recording(kernel_cast.RECORDING)
+        plan = kernel_cast.settings()
+        self.assertEqual(rec.stale(plan), [])
+        for s in plan:
+            for c in s.cases:
+                self.assertEqual(cast_record.summaries(
+                    rec.outcome(s.name, c.name)), c.expect, c.name)
+
+    def test_stale_found(self):
+        rec = cast_record.Recording(kernel_cast.RECORDING)
+        plan = kernel_cast.settings()
+        c = plan[0].cases[0]
+        c.frame, c.by = plan[0].cases[1].frame, plan[0].cases[1].by
+        self.assertIn('another frame sent now', rec.stale(plan)[0])
+        plan = kernel_cast.settings()
+        del plan[1].cases[2]
+        self.assertIn('names or order differ', rec.stale(plan)[0])
+        # a summary that does not read from its frame
+        r = rec.js['settings'][0]['cases'][0]['received'][0]
+        r[1] = r[1].replace('ttl 63', 'ttl 62')
+        self.assertIn('of a frame that reads', rec.stale(
+            kernel_cast.settings())[0])
+
+    def test_normal(self):
+        names = {MACS[0]: 'A', MACS[1]: 'R0'}
+        own = bytearray(packets.eth(packets.ipv4(
+            '198.18.1.1', '198.18.1.2', b'x' * 8, proto=1, ident=0x1234),
+            dst=MACS[0], src=MACS[1]))
+        f, prob = cast_record.normal(bytes(own), names)
+        self.assertIsNone(prob)
+        self.assertEqual(f[:12], b'A.....R0....')
+        self.assertEqual(f[18:20] + f[24:26], bytes(4))
+        own[25] ^= 1
+        self.assertIn('bad IPv4 header checksum',
+                      cast_record.normal(bytes(own), names)[1])
+        # a forwarded packet keeps its ID and checksum
+        fwd = packets.eth(packets.ipv4('198.18.1.2', '198.18.2.2', b'x' * 8,
+                                       ident=0x1234), dst=MACS[0],
+                          src=MACS[1])
+        self.assertEqual(cast_record.normal(fwd, names)[0][12:],
+                         fwd[12:])
 
 
 if __name__ == '__main__':

@@ -5,8 +5,8 @@ The Debian kernel (the linux-image-*-amd64 package that linux-image-amd64
 depends on) and busybox-static are fetched with `apt-get download` into a
 cache folder and unpacked with `dpkg-deb -x`: nothing is installed on the
 host.  The initramfs holds busybox, tests/vm/init and the modules the guest
-loads (virtio_pci, 9p over virtio, uio_pci_generic; the kernel's igb when
-asked) with their dependencies and a modules.dep made by busybox's depmod,
+loads (virtio_pci, 9p over virtio, uio_pci_generic; the kernel's igb and
+veth when asked) with their dependencies and a modules.dep made by busybox's depmod,
 so that the guest's modprobe loads them in order.
 
 Usage as a program: python3 vm_image.py CACHE_DIR   (prints kernel, initrd)
@@ -25,8 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # What tests/vm/init loads with modprobe; their dependencies come along.
 GUEST_MODULES = ('virtio_pci', '9pnet_virtio', '9p', 'uio_pci_generic')
 # Shipped too, loaded when the kernel command line asks (npvm.modprobe=):
-# the kernel's igb driver, vm_test.py's control for -device igb.
-EXTRA_MODULES = ('igb',)
+# the kernel's igb driver, vm_test.py's control for -device igb; veth,
+# for kernel_record.py's namespace router (Debian builds it as a module;
+# multicast routing, IPv6 and AF_PACKET are built in).
+EXTRA_MODULES = ('igb', 'veth')
 
 
 class ImageError(Exception):

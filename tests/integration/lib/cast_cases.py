@@ -77,14 +77,17 @@ def mld_report6(src, group):
 
 class Case:
     """Frame @frame(macs) (a function of the topology's MACs: 'a', 'r0',
-    ...) sent by host @by; @expect: the summaries every host must get."""
-    __slots__ = ('name', 'by', 'frame', 'expect')
+    ...) sent by host @by; @expect: the summaries every host must get;
+    @needs: the kernel features (kfeatures.py) a Linux router needs for
+    it."""
+    __slots__ = ('name', 'by', 'frame', 'expect', 'needs')
 
-    def __init__(self, name, by, frame, expect):
+    def __init__(self, name, by, frame, expect, needs=()):
         self.name = name
         self.by = by
         self.frame = frame
         self.expect = sorted(expect)
+        self.needs = tuple(needs)
 
 
 def _f(l3, dst, v6=False):
@@ -94,6 +97,7 @@ def _f(l3, dst, v6=False):
         d = macs['r' + dst[1:]] if dst[0] == 'R' else dst
         return eth(l3, 0x86DD if v6 else 0x0800, dst=d, src=bytes.fromhex(
             macs[by].replace(':', '')))
+    build.v6 = v6
     return build
 
 
@@ -210,7 +214,7 @@ def mcast_cases():
                                                      dmac=m4)]
     both6 = [fwd6('b', 1, a6, g6, 9, dmac=m6), fwd6('c', 2, a6, g6, 9,
                                                      dmac=m6)]
-    return [
+    cases = [
         Case('v4 (S,G) to two ports (mcast_v4)', 'a',
              _f(udp4(a4, g4, ttl=10), m4), both4),
         Case('v6 (S,G) to two ports (mcast_v6)', 'a',
@@ -271,6 +275,10 @@ def mcast_cases():
              [fwd6('b', 1, a6, g6, 9, 'nh 0', dmac=m6),
               fwd6('c', 2, a6, g6, 9, 'nh 0', dmac=m6)]),
     ]
+    # a Linux router needs multicast routing of the frame's IP version
+    for c in cases:
+        c.needs = ('mroute6' if c.frame.v6 else 'mroute4',)
+    return cases
 
 
 def summary(frame, names):

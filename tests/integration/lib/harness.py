@@ -376,13 +376,15 @@ def case_arguments(ap, cases, apps=()):
 
 def run_netns(a, make_run, tags, prefix_tag):
     """main() of a test between network namespaces, after its arguments
-    @a (a.app: npool-fwd): skip unless root, remove what runs that died
-    left (namespaces <tag><pid>-* of each of @tags, EAL folders
-    <prefix_tag><pid>), then make_run(a).run() (an object with run(),
-    fail(msg), cleanup(), probs and fwd, an netns.AppProcess or None),
-    an exception failing it, cleanup() whatever happens. Returns the exit
-    status: 0 when it has no problem, else 1."""
-    require_app(a.app, 'npool-fwd')
+    @a (a.app: npool-fwd, None for a run without it): skip unless root,
+    remove what runs that died left (namespaces <tag><pid>-* of each of
+    @tags, EAL folders <prefix_tag><pid>), then make_run(a).run() (an
+    object with run(), fail(msg), cleanup(), probs and fwd, an
+    netns.AppProcess or None), an exception failing it, cleanup()
+    whatever happens. Returns the exit status: 0 when it has no problem,
+    else 1."""
+    if a.app is not None:
+        require_app(a.app, 'npool-fwd')
     if os.geteuid() != 0:
         skip('needs root (network namespaces, veth, AF_PACKET)')
     for tag in tags:

@@ -3,11 +3,13 @@
 """Static multicast routes for a Linux namespace router, set as smcroute
 sets them (python3 stdlib only, root, run inside the namespace):
 
-  mroute_tool.py ROUTES IF0 IF1 ...
+  mroute_tool.py [--family 4|6] ROUTES IF0 IF1 ...
 
 ROUTES is an npool-fwd --mroute file (docs/apps/npool-fwd.md), its ports
-the interfaces IF0, IF1, ... in that order. The tool opens the kernel's
-IPv4 and IPv6 multicast routing sockets (MRT_INIT / MRT6_INIT, which set
+the interfaces IF0, IF1, ... in that order; --family: the routes of that
+IP version only, for a kernel that routes multicast of one version only
+(kfeatures.py probes each). The tool opens the kernel's IPv4 and IPv6
+multicast routing sockets (MRT_INIT / MRT6_INIT, which set
 mc_forwarding), adds a VIF / MIF per interface (VIF k = IF k), adds an
 (S,G) entry of the multicast forwarding cache for each (S,G) route (the
 TTL thresholds of IPv4 in mfcc_ttls; IPv6's MRT6_ADD_MFC takes a set of
@@ -63,22 +65,31 @@ def parse(path):
 
 
 class Mroute:
-    def __init__(self, ifaces):
+    """The multicast routing sockets of IP versions @versions ('4', '6')."""
+
+    def __init__(self, ifaces, versions):
         self.ifaces = ifaces
-        self.s4 = socket.socket(socket.AF_INET, socket.SOCK_RAW, IPPROTO_IGMP)
-        self.s4.setsockopt(socket.IPPROTO_IP, MRT_INIT, 1)
-        self.s6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
-                                socket.IPPROTO_ICMPV6)
-        self.s6.setsockopt(socket.IPPROTO_IPV6, MRT6_INIT, 1)
+        self.s4 = self.s6 = None
+        if '4' in versions:
+            self.s4 = socket.socket(socket.AF_INET, socket.SOCK_RAW,
+                                    IPPROTO_IGMP)
+            self.s4.setsockopt(socket.IPPROTO_IP, MRT_INIT, 1)
+        if '6' in versions:
+            self.s6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
+                                    socket.IPPROTO_ICMPV6)
+            self.s6.setsockopt(socket.IPPROTO_IPV6, MRT6_INIT, 1)
         for k, name in enumerate(ifaces):
             idx = socket.if_nametoindex(name)
             # struct vifctl: vifi, flags, threshold, rate_limit,
             # lcl_ifindex, rmt_addr
-            self.s4.setsockopt(socket.IPPROTO_IP, MRT_ADD_VIF, struct.pack(
-                '=HBBIiI', k, VIFF_USE_IFINDEX, 1, 0, idx, 0))
+            if self.s4 is not None:
+                self.s4.setsockopt(socket.IPPROTO_IP, MRT_ADD_VIF,
+                                   struct.pack('=HBBIiI', k, VIFF_USE_IFINDEX,
+                                               1, 0, idx, 0))
             # struct mif6ctl: mifi, flags, threshold, pifi, rate_limit
-            self.s6.setsockopt(socket.IPPROTO_IPV6, MRT6_ADD_MIF, struct.pack(
-                '=HBBHxxI', k, 0, 1, idx, 0))
+            if self.s6 is not None:
+                self.s6.setsockopt(socket.IPPROTO_IPV6, MRT6_ADD_MIF,
+                                   struct.pack('=HBBHxxI', k, 0, 1, idx, 0))
 
     def add(self, v6, src, grp, parent, oifs):
         if v6:
@@ -114,11 +125,15 @@ class Mroute:
 
 
 def main(argv):
+    versions = '46'
+    if argv[1:2] == ['--family'] and len(argv) > 2 and argv[2] in ('4', '6'):
+        versions = argv[2]
+        argv = argv[:1] + argv[3:]
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    routes = parse(argv[1])
-    m = Mroute(argv[2:])
+    routes = [r for r in parse(argv[1]) if '46'[r[0]] in versions]
+    m = Mroute(argv[2:], versions)
     star = {}
     for v6, src, grp, parent, oifs in routes:
         if src is None:
@@ -129,9 +144,10 @@ def main(argv):
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.append(1))
     print('ready', flush=True)
+    socks = [s for s in (m.s4, m.s6) if s is not None]
     while not stop:
         try:
-            r, _, _ = select.select([m.s4, m.s6], [], [], 0.5)
+            r, _, _ = select.select(socks, [], [], 0.5)
         except InterruptedError:
             continue
         if m.s4 in r:
