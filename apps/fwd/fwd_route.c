@@ -17,6 +17,7 @@
 
 #include <rte_errno.h>
 #include <rte_hash.h>
+#include <rte_malloc.h>
 
 #include "app_cli.h"
 #include "app_compat.h"
@@ -336,6 +337,17 @@ fwd_routes_load(struct fwd_conf *fc)
 {
 	int rc;
 
+	/* The next hops the routes below name (fwd_nh.h); the ports' own
+	 * are filled with their MACs (fwd_tables_l2_prepare()). */
+	if (fc->t.nht == NULL) {
+		fc->t.nht = rte_zmalloc_socket("fwd_nht", sizeof(*fc->t.nht),
+				RTE_CACHE_LINE_SIZE, fc->socket_id);
+		if (fc->t.nht == NULL) {
+			app_err("next-hop table: %s (EAL memory: -m)",
+					rte_strerror(rte_errno));
+			return -2;
+		}
+	}
 	/* The addresses the routes below hold, as the pipeline reads them. */
 	fc->t.addrs = fc->addrs;
 	fwd_tables_octets_prepare(&fc->t);
@@ -388,6 +400,8 @@ fwd_routes_free(struct fwd_conf *fc)
 	if (!fc->routes_shared) {
 		free(fc->routes[0].r);
 		free(fc->routes[1].r);
+		rte_free(fc->t.nht);
 	}
+	fc->t.nht = NULL;
 	memset(fc->routes, 0, sizeof(fc->routes));
 }

@@ -64,7 +64,10 @@ directed(const struct fwd_tables *t, const uint8_t *ip, struct fwd_meta *md)
 		return FWD_BCAST;
 	if (ip[8] <= 1)
 		return FWD_TTL_EXCEEDED;
+	/* The port's source MAC; the destination is ff:ff:ff:ff:ff:ff. */
+	md->nh = &t->nht->port[port];
 	md->port = (uint16_t)port;
+	md->tx = (uint16_t)port;
 	md->ip_len = tot;
 	md->v6 = false;
 	md->l2_bcast = true;

@@ -39,9 +39,12 @@
 /** What the checks learnt about a packet to forward. A dropped packet
  * keeps its parse in the mbuf instead (fwd_classify()). */
 struct fwd_meta {
+	/** The route's next hop (fwd_nh.h), its MACs; not with FWD_MCAST. */
+	const struct fwd_nh *nh;
 	uint32_t ip_len;  /**< IP length: header + payload */
 	uint16_t l2_len;  /**< 14, or 18 behind a VID-0 tag */
 	uint16_t port;    /**< egress port (FWD_MCAST: the route) */
+	uint16_t tx;      /**< TX buffer: @c port, or FWD_TX_HOLD */
 	bool v6;
 	/** Leaves as a link broadcast (a directed broadcast forwarded with
 	 * --bc-forwarding, fwd_cast.h): destination MAC ff:ff:ff:ff:ff:ff. */
@@ -209,21 +212,26 @@ fwd_v6_martian(const uint8_t *a)
 }
 
 
-/* The route's port: no route, not enabled, or the egress port. The
- * tables hold FWD_HOP_BAD for a route to a port outside the port mask
- * (fwd_routes_add()): one compare. */
+/* The route's next hop: no route, a port not enabled, or one of the
+ * next-hop table (fwd_nh.h), its egress port and TX buffer into @p md.
+ * The tables hold FWD_HOP_BAD for a route to a port outside the port
+ * mask (fwd_routes_add()): one compare. */
 static __rte_always_inline int
 fwd_check_hop(const struct fwd_tables *t, int32_t hop, struct fwd_meta *md)
 {
+	const struct fwd_nh *nh;
+
 	if (unlikely(hop < 0))
 		return FWD_NO_ROUTE;
-	if (unlikely(hop >= RTE_MAX_ETHPORTS ||
-			!(t->portmask & (UINT64_C(1) << hop))))
+	if (unlikely((uint32_t)hop >= FWD_NH_MAX))
 		/* The router's own addresses and the broadcast addresses
 		 * of its prefixes (fwd_addr.h) fail here too. */
 		return hop == FWD_HOP_LOCAL ? FWD_LOCAL :
 			hop == FWD_HOP_BCAST ? FWD_BCAST : FWD_BAD_PORT;
-	md->port = (uint16_t)hop;
+	nh = fwd_nh_get(t->nht, (uint32_t)hop);
+	md->nh = nh;
+	md->port = nh->port;
+	md->tx = nh->tx;
 	return FWD_PASS;
 }
 
@@ -418,14 +426,13 @@ fwd_ttl_dec(uint8_t *l3, bool v6)
 }
 
 /**
- * Rewrite a packet that fwd_classify() passed for its egress port: the
+ * Rewrite a packet that fwd_classify() passed for its next hop: the
  * VID-0 tag and anything past the IP packet (Ethernet padding) cut, TTL
- * / hop limit - 1, the port's MACs. Kernel: ip_decrease_ttl() (RFC 1624
- * incremental checksum update), pskb_trim_rcsum().
+ * / hop limit - 1, the next hop's MACs. Kernel: ip_decrease_ttl() (RFC
+ * 1624 incremental checksum update), pskb_trim_rcsum().
  */
 static __rte_always_inline void
-fwd_rewrite(const struct fwd_tables *t, struct rte_mbuf *m,
-		const struct fwd_meta *md)
+fwd_rewrite(struct rte_mbuf *m, const struct fwd_meta *md)
 {
 	uint8_t *l3 = rte_pktmbuf_mtod_offset(m, uint8_t *, md->l2_len);
 	const uint32_t len = RTE_ETHER_HDR_LEN + md->ip_len;
@@ -444,8 +451,8 @@ fwd_rewrite(const struct fwd_tables *t, struct rte_mbuf *m,
 			fwd_pkt_trim_chain(m, len);
 		}
 	}
-	memcpy(rte_pktmbuf_mtod(m, void *), &t->l2[md->port],
-			sizeof(t->l2[0]));
+	memcpy(rte_pktmbuf_mtod(m, void *), md->nh->eth16,
+			2 * RTE_ETHER_ADDR_LEN);
 	if (unlikely(md->l2_bcast))
 		memset(rte_pktmbuf_mtod(m, void *), 0xff, RTE_ETHER_ADDR_LEN);
 }

@@ -7,7 +7,8 @@
  * What a burst goes through npool-fwd's pipeline with: the context every
  * stage of it takes (as VPP's nodes take (vm, node, frame)), and the one
  * TX path, the lcore's per-port TX buffers: forwarded packets, fragments
- * and the router's answers all leave through them. A buffer is sent when
+ * and the router's answers all leave through them, and packets waiting for
+ * a neighbour through the hold buffer (fwd_nh.h). A buffer is sent when
  * it holds a burst (APP_BURST) and at the end of every poll round; a
  * packet the TX queue refuses is dropped as tx_full on the port it came
  * in on (mbuf->port; the router's own answers carry
@@ -20,6 +21,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "npool_rx.h"
 #include "app_port.h"
@@ -33,44 +35,36 @@
  * APP_BURST that the last one may have left. */
 #define FWD_TX_ROOM (FWD_BURST_MAX + APP_BURST)
 
-/** What the pass touches of a port it sends to, in one 32-byte slot. */
-struct fwd_txport {
-	/** The MACs a packet leaving the port gets, as 16 bytes (the last
-	 * 4 zero): a copy of fwd_tables.eth16 of the lcore's tables. */
-	uint8_t eth16[16];
-	/** Where the next packet for the port goes in fwd_tx.m. */
-	struct rte_mbuf **tail;
-	uint64_t pad;
-} __rte_aligned(32);
-
-/** An lcore's TX buffers, one per port: m[p] .. port[p].tail waits. */
+/** An lcore's TX buffers, one per port and the hold buffer
+ * (FWD_TX_HOLD, fwd_nh.h): m[b] .. tail[b] waits. */
 struct fwd_tx {
-	struct fwd_txport port[RTE_MAX_ETHPORTS];
+	/** Where the next packet for each buffer goes in @c m. */
+	struct rte_mbuf **tail[FWD_TX_NB];
 	uint16_t txq;                   /**< the lcore's TX queue, every port */
-	struct rte_mbuf *m[RTE_MAX_ETHPORTS][FWD_TX_ROOM];
+	/** Where the hold buffer goes: the control side's ring (NULL: no
+	 * port resolves neighbours, nothing is held). */
+	struct rte_ring *hold;
+	struct rte_mbuf *m[FWD_TX_NB][FWD_TX_ROOM];
 };
 
-/** Packets waiting in the TX buffer of @p port. */
+/** Packets waiting in TX buffer @p b (a port, or FWD_TX_HOLD). */
 static inline uint16_t
-fwd_tx_count(const struct fwd_tx *tx, uint16_t port)
+fwd_tx_count(const struct fwd_tx *tx, uint16_t b)
 {
-	return (uint16_t)(tx->port[port].tail - tx->m[port]);
+	return (uint16_t)(tx->tail[b] - tx->m[b]);
 }
 
-/** Empty TX buffers for TX queue @p txq, the MACs of @p t (lcore
+/** Empty TX buffers for TX queue @p txq, holding into @p t's ring (lcore
  * start). */
 static inline void
 fwd_tx_init(struct fwd_tx *tx, uint16_t txq, const struct fwd_tables *t)
 {
-	uint16_t p;
+	uint16_t b;
 
 	tx->txq = txq;
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		memcpy(tx->port[p].eth16, t->eth16[p],
-				sizeof(tx->port[p].eth16));
-		tx->port[p].tail = tx->m[p];
-		tx->port[p].pad = 0;
-	}
+	tx->hold = t->hold;
+	for (b = 0; b < FWD_TX_NB; b++)
+		tx->tail[b] = tx->m[b];
 }
 
 /** The context of one burst in the pipeline. */
@@ -92,15 +86,16 @@ struct fwd_ctx {
 };
 
 /**
- * Send what the TX buffer of @p port holds (rte_eth_tx_burst()); what the
- * queue refuses is dropped and counted tx_full on the port each packet
- * came in on. Out of line: once a burst of packets.
+ * Send what TX buffer @p b holds: a port's with rte_eth_tx_burst(), the
+ * hold buffer onto the control side's ring; what the queue or the ring
+ * refuses is dropped and counted on the port each packet came in on
+ * (tx_full, or unres_discard for the ring). Out of line: once a burst of
+ * packets.
  */
-void fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr,
-		uint16_t port);
+void fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr, uint16_t b);
 
-/** Send the TX buffers of the ports in @p ports that hold at least
- * @p least packets (1: all that hold any). */
+/** Send the TX buffers of the ports in @p ports, and the hold buffer,
+ * that hold at least @p least packets (1: all that hold any). */
 static inline void
 fwd_tx_flush_ports(struct fwd_tx *tx, struct app_lcore_ctr *ctr,
 		uint64_t ports, uint16_t least)
@@ -112,22 +107,24 @@ fwd_tx_flush_ports(struct fwd_tx *tx, struct app_lcore_ctr *ctr,
 		if (p < RTE_MAX_ETHPORTS && fwd_tx_count(tx, p) >= least)
 			fwd_tx_flush(tx, ctr, p);
 	}
+	if (unlikely(fwd_tx_count(tx, FWD_TX_HOLD) >= least))
+		fwd_tx_flush(tx, ctr, FWD_TX_HOLD);
 }
 
 /**
- * Queue @p m on the TX buffer of @p port, sending the buffer once it
- * holds a burst: the slow path's (and the answers') way out. The one pass
- * stores into the buffer itself (fwd_pass.h), with no test: a burst fits
- * on top of what this leaves (FWD_TX_ROOM).
+ * Queue @p m on TX buffer @p b (a port, or FWD_TX_HOLD), sending the
+ * buffer once it holds a burst: the slow path's (and the answers') way
+ * out. The one pass stores into the buffer itself (fwd_pass.h), with no
+ * test: a burst fits on top of what this leaves (FWD_TX_ROOM).
  */
 static inline void
-fwd_tx_put(struct fwd_ctx *c, uint16_t port, struct rte_mbuf *m)
+fwd_tx_put(struct fwd_ctx *c, uint16_t b, struct rte_mbuf *m)
 {
 	struct fwd_tx *tx = c->tx;
 
-	*tx->port[port].tail++ = m;
-	if (unlikely(fwd_tx_count(tx, port) >= APP_BURST))
-		fwd_tx_flush(tx, c->ctr, port);
+	*tx->tail[b]++ = m;
+	if (unlikely(fwd_tx_count(tx, b) >= APP_BURST))
+		fwd_tx_flush(tx, c->ctr, b);
 }
 
 #endif /* FWD_CTX_H */

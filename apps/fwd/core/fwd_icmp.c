@@ -237,8 +237,8 @@ egress_port4(const struct fwd_tables *t, uint32_t dst)
 	const int bp = t->bc_forwarding ?
 		fwd_addr_bcast4_port(t->addrs, dst) : -1;
 
-	return (uint16_t)(bp >= 0 ? bp :
-			fwd_lookup4(t, rte_be_to_cpu_32(dst)));
+	return (uint16_t)(bp >= 0 ? bp : fwd_hop_port(t,
+			fwd_lookup4(t, rte_be_to_cpu_32(dst))));
 }
 
 static struct rte_mbuf *

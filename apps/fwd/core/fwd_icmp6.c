@@ -324,8 +324,8 @@ fwd_ip6_input(const struct rx_pkt *r)
 	case FWD_MTU:
 		/* The MTU of the port the route leads to. */
 		return icmp6_error(r, ip6, 2, fwd_egress_mtu(r->t,
-				(uint16_t)fwd_lookup6(r->t,
-					APP_IPV6_BYTES(ip6->dst_addr))),
+				(uint16_t)fwd_hop_port(r->t, fwd_lookup6(r->t,
+					APP_IPV6_BYTES(ip6->dst_addr)))),
 				FWD_EV_TOOBIG6);
 	}
 	return NULL;

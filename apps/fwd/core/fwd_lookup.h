@@ -8,8 +8,9 @@
  * rte_lpm6 or rte_fib / rte_fib6), one address at a time: the slow path's
  * and the router's answers' (the one pass reads rte_lpm's tbl24 entry
  * itself, or looks a burst up in one rte_fib_lookup_bulk(): fwd_pass.h).
- * Every function gives a route's port (or FWD_HOP_BAD, FWD_HOP_LOCAL,
- * FWD_HOP_MARTIAN), or the family's default route (t->def4, t->def6: -1
+ * Every function gives a route's next hop (fwd_nh.h: fwd_hop_port() is
+ * its port; or FWD_HOP_BAD, FWD_HOP_LOCAL, FWD_HOP_MARTIAN), or the
+ * family's default route (t->def4, t->def6: -1
  * when there is none) for an address without one: the same answer for
  * both kinds of table. Any lcore (the tables are read-only while
  * running).
@@ -27,7 +28,7 @@
 #include "app_compat.h"
 #include "fwd_tables.h"
 
-/* rte_fib's answer as a port: FWD_FIB_MISS is "no route". */
+/* rte_fib's answer as a next hop: FWD_FIB_MISS is "no route". */
 static __rte_always_inline int32_t
 fwd_fib_hop(uint64_t nh, int32_t def)
 {
@@ -35,8 +36,9 @@ fwd_fib_hop(uint64_t nh, int32_t def)
 }
 
 /**
- * The port of IPv4 address @p dst (host order). Kernel: fib_lookup().
- * @return 0..255, or t->def4 without a route.
+ * The next hop of IPv4 address @p dst (host order). Kernel:
+ * fib_lookup().
+ * @return A next hop, or t->def4 without a route.
  */
 static __rte_always_inline int32_t
 fwd_lookup4(const struct fwd_tables *t, uint32_t dst)
@@ -53,9 +55,9 @@ fwd_lookup4(const struct fwd_tables *t, uint32_t dst)
 }
 
 /**
- * The port of IPv6 address @p dst (16 bytes, network order).
+ * The next hop of IPv6 address @p dst (16 bytes, network order).
  * Kernel: fib6_lookup().
- * @return 0..255, or t->def6 without a route.
+ * @return A next hop, or t->def6 without a route.
  */
 static __rte_always_inline int32_t
 fwd_lookup6(const struct fwd_tables *t, const uint8_t *dst)
@@ -71,6 +73,17 @@ fwd_lookup6(const struct fwd_tables *t, const uint8_t *dst)
 	}
 	return app_lpm6_lookup(t->lpm6, dst, &hop) == 0 ?
 		(int32_t)hop : t->def6;
+}
+
+/**
+ * The egress port of next hop @p hop (a lookup's answer): its object's
+ * port (fwd_nh.h); a hop that is none (no route, FWD_HOP_*) as it is.
+ */
+static __rte_always_inline int32_t
+fwd_hop_port(const struct fwd_tables *t, int32_t hop)
+{
+	return (uint32_t)hop < FWD_NH_MAX ?
+		fwd_nh_get(t->nht, (uint32_t)hop)->port : hop;
 }
 
 #endif /* FWD_LOOKUP_H */

@@ -6,7 +6,8 @@
  * @file
  * npool-fwd's one pass over a burst: each packet is read once, checked in
  * registers and, when it is plain IPv4, rewritten and put on the TX buffer
- * of its port, with one branch: plain or not. A packet is plain when it is
+ * of its next hop (fwd_nh.h: a port's, or the hold buffer of packets
+ * waiting for a neighbour), with one branch: plain or not. A packet is plain when it is
  * one whole segment received on the burst's port, addressed to that
  * port's own MAC, untagged IPv4 with IHL 5, total length at least 20 and
  * within the frame (Ethernet padding after it is cut) and the MTU, TTL
@@ -14,9 +15,10 @@
  * or 224..255, its last none of the router's addresses'; the destination
  * by its route), the header checksum
  * right (summed with wide adds, or the PMD's word: fwd_rx_cksum()), and
- * its route's port enabled (the tables hold FWD_HOP_BAD for the others:
- * one compare). Its TTL and checksum are updated as one 32-bit word
- * (RFC 1624), its MACs with one 16-byte store, as l3fwd does. Anything
+ * its route's next hop one of the next-hop table (the tables hold
+ * FWD_HOP_BAD for a route to a port not enabled: one compare). Its TTL
+ * and checksum are updated as one 32-bit word (RFC 1624), its MACs with
+ * one 16-byte store from the next hop's object, as l3fwd does. Anything
  * else goes to the slow path (fwd_slow()), which takes IPv6 and checks
  * the rest one packet at a time; the verdict, the counters and the bytes
  * of a packet do not depend on which way it went.
@@ -82,6 +84,7 @@ struct fwd_pass_k {
 	uint32_t segs_port;    /**< nb_segs 1 and the port, as one word */
 	uint32_t len_max;      /**< MTU + 14: the longest frame taken */
 	const struct rte_lpm *lpm;
+	const struct fwd_nht *nht;
 	const struct fwd_tables *t;
 	struct fwd_tx *tx;
 };
@@ -106,6 +109,7 @@ fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
 	k->segs_port = NPOOL_MBUF_SEGS_PORT(1, c->in_port);
 	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
 	k->lpm = t->lpm4;
+	k->nht = t->nht;
 	k->t = t;
 	k->tx = c->tx;
 }
@@ -195,9 +199,9 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 }
 
 /*
- * A plain packet @p m out to port @p hop: copy-broken with @p cb, its
- * MACs, TTL and checksum rewritten, cut to its IP length, on the TX
- * buffer (room for it is kept: fwd_tx_put()).
+ * A plain packet @p m out by next hop @p hop: copy-broken with @p cb, its
+ * MACs, TTL and checksum rewritten, cut to its IP length, on the next
+ * hop's TX buffer (room for it is kept: fwd_tx_put()).
  */
 static __rte_always_inline void
 fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
@@ -207,6 +211,7 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
 	};
 	const uint32_t len = RTE_ETHER_HDR_LEN + f->tot;
+	const struct fwd_nh *nh = fwd_nh_get(k->nht, hop);
 	struct fwd_tx *tx = k->tx;
 	uint8_t *p = f->p;
 	struct rte_mbuf **q;
@@ -220,7 +225,7 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 		m = npool_rx_copybreak_copy(cb, m, f->len, f->rearm,
 				(char **)&p);
 	/* Both MACs in one store, EtherType and version/IHL kept. */
-	memcpy(&mac, tx->port[hop].eth16, sizeof(mac));
+	memcpy(&mac, nh->eth16, sizeof(mac));
 	mac |= f->h & keep;
 	memcpy(p, &mac, sizeof(mac));
 	/* TTL, protocol and checksum as one word: TTL - 1, the checksum +
@@ -232,26 +237,27 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	memcpy(p + RTE_ETHER_HDR_LEN + 8, &w, sizeof(w));
 	m->pkt_len = len;
 	m->data_len = (uint16_t)len;
-	q = tx->port[hop].tail;
+	q = tx->tail[nh->tx];
 	*q = m;
-	tx->port[hop].tail = q + 1;
+	tx->tail[nh->tx] = q + 1;
 }
 
-/* Not a port of the tables: no route (-1), FWD_HOP_BAD, FWD_HOP_LOCAL,
- * FWD_HOP_MARTIAN. */
+/* Not a next hop of the tables (fwd_nh.h): no route (-1), FWD_HOP_BAD,
+ * FWD_HOP_LOCAL, FWD_HOP_MARTIAN. */
 static __rte_always_inline uint32_t
 fwd_hop_odd(uint32_t hop)
 {
-	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(RTE_MAX_ETHPORTS));
-	return hop & ~(uint32_t)(RTE_MAX_ETHPORTS - 1);
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FWD_NH_MAX));
+	RTE_BUILD_BUG_ON(FWD_NH_MAX > FWD_HOP_MARTIAN);
+	return hop & ~(FWD_NH_MAX - 1);
 }
 
 /** The bits of an rte_lpm tbl24 entry that the pass tests at once: valid,
- * not extended to a tbl8 group, a next hop below RTE_MAX_ETHPORTS. */
+ * not extended to a tbl8 group, a next hop below FWD_NH_MAX. */
 #define FWD_LPM_FAST_MASK (RTE_LPM_VALID_EXT_ENTRY_BITMASK | \
-		(0x00ffffffu & ~(uint32_t)(RTE_MAX_ETHPORTS - 1)))
+		(0x00ffffffu & ~(FWD_NH_MAX - 1)))
 
-/* The port of a tbl24 entry the one test did not pass: the tbl8 step of
+/* The next hop of a tbl24 entry the one test did not pass: the tbl8 step of
  * rte_lpm_lookup(), or the default route. */
 static __rte_always_inline uint32_t
 fwd_lpm_hop(const struct fwd_pass_k *k, uint32_t dst)
@@ -293,7 +299,7 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 				fwd_slow(c, m);
 			continue;
 		}
-		fwd_fast4_out(&k, cb, m, &f, e & (RTE_MAX_ETHPORTS - 1));
+		fwd_fast4_out(&k, cb, m, &f, e & (FWD_NH_MAX - 1));
 	}
 }
 

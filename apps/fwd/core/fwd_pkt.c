@@ -4,7 +4,8 @@
  * larger than the mbuf data room arrive as chains (net_pcap, scattered
  * RX), and a first segment may hold fewer bytes than the headers the
  * checks read. IPv4 fragmentation of packets above the MTU with DF
- * clear. The MACs of each port as the pass reads and writes them.
+ * clear. The MACs of each port as the pass reads and writes them, and
+ * the ports' own next hops.
  */
 #include <string.h>
 
@@ -20,8 +21,12 @@ fwd_tables_l2_prepare(struct fwd_tables *t)
 
 	RTE_BUILD_BUG_ON(sizeof(t->l2[0]) != 12);
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		memset(t->eth16[p], 0, sizeof(t->eth16[p]));
-		memcpy(t->eth16[p], &t->l2[p], sizeof(t->l2[p]));
+		if (t->nht != NULL) {
+			fwd_nh_fill(&t->nht->port[p], &t->l2[p].dst,
+					&t->l2[p].src, (uint16_t)p, (uint16_t)p,
+					p);
+			fwd_nh_set(t->nht, p, &t->nht->port[p]);
+		}
 		/* What a plain IPv4 frame received on p starts with. */
 		memset(t->rx16[p], 0, sizeof(t->rx16[p]));
 		memcpy(t->rx16[p], &t->l2[p].src, RTE_ETHER_ADDR_LEN);

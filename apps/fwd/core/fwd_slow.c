@@ -44,6 +44,9 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_MC_NO_ROUTE] = "mc_no_route",
 	[FWD_MC_RPF] = "mc_rpf",
 	[FWD_MC_TTL] = "mc_ttl",
+	[FWD_UNRES_DISCARD] = "unres_discard",
+	[FWD_NEIGH_FAILED] = "neigh_failed",
+	[FWD_NEIGH_FULL] = "neigh_full",
 };
 
 /*
@@ -60,6 +63,7 @@ fwd_plain6(const struct fwd_ctx *c, const struct rte_mbuf *m,
 	const struct fwd_tables *t = c->t;
 	const uint32_t len = m->pkt_len;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct fwd_nh *nh;
 	const struct rte_ipv6_hdr *ip =
 		(const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
 	uint32_t l3;
@@ -82,9 +86,12 @@ fwd_plain6(const struct fwd_ctx *c, const struct rte_mbuf *m,
 		fwd_lookup6(t, APP_IPV6_BYTES(ip->dst_addr));
 	if (fwd_hop_odd((uint32_t)hop))
 		return 0;
+	nh = fwd_nh_get(t->nht, (uint32_t)hop);
+	md->nh = nh;
 	md->ip_len = l3;
 	md->l2_len = RTE_ETHER_HDR_LEN;
-	md->port = (uint16_t)hop;
+	md->port = nh->port;
+	md->tx = nh->tx;
 	md->v6 = true;
 	md->l2_bcast = false;
 	return 1;
@@ -116,7 +123,7 @@ fwd_fragment(struct fwd_ctx *c, struct rte_mbuf *m, const struct fwd_meta *md)
 	}
 	c->ic->fwd++;
 	for (k = 0; k < n; k++)
-		fwd_tx_put(c, md->port, frags[k]);
+		fwd_tx_put(c, md->tx, frags[k]);
 }
 
 /*
@@ -169,11 +176,11 @@ fwd_slow(struct fwd_ctx *c, struct rte_mbuf *m)
 	else
 		v = fwd_classify(t, m, &md);
 	if (likely(v == FWD_PASS)) {
-		fwd_rewrite(t, m, &md);
+		fwd_rewrite(m, &md);
 		c->ic->fwd++;
-		fwd_tx_put(c, md.port, m);
+		fwd_tx_put(c, md.tx, m);
 	} else if (v == FWD_FRAGMENT) {
-		fwd_rewrite(t, m, &md);
+		fwd_rewrite(m, &md);
 		fwd_fragment(c, m, &md);
 	} else if (v == FWD_MCAST) {
 		fwd_mcast_out(c, m, md.port);

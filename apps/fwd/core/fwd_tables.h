@@ -19,6 +19,9 @@
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "fwd_nh.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +78,18 @@ enum fwd_reason {
 	 * any output port of its route (or whose length is above the MTU of
 	 * every one): nothing to send. */
 	FWD_MC_TTL,
+	/** Waiting for its neighbour, not kept: the neighbour's queue was
+	 * full (Linux's unres_qlen_bytes) or the hold ring was (Linux's
+	 * unresolved_discards). */
+	FWD_UNRES_DISCARD,
+	/** Its neighbour did not answer (the FAILED state): an ICMP host
+	 * or address unreachable is sent back (Linux's arp_error_report(),
+	 * ndisc_error_report()). */
+	FWD_NEIGH_FAILED,
+	/** No neighbour entry could be made for it: the table holds
+	 * gc_thresh3 entries none of which may go (Linux: "neighbour table
+	 * overflow"). */
+	FWD_NEIGH_FULL,
 	FWD_NB_REASONS,
 };
 
@@ -140,9 +155,9 @@ fwd_hop_own(uint32_t hop)
  */
 #define FWD_HOP_MARTIAN (FWD_HOP_BCAST - 1)
 
-/** The next hop a table holds for a route to @p port: the port when it
- * is enabled in @p portmask, else FWD_HOP_BAD (checked once, when the
- * route is added, not per packet). */
+/** The next hop a table holds for a route to @p port: the port's own
+ * next hop (fwd_nh.h) when it is enabled in @p portmask, else FWD_HOP_BAD
+ * (checked once, when the route is added, not per packet). */
 static inline uint32_t
 fwd_hop_of_port(uint64_t portmask, uint32_t port)
 {
@@ -207,13 +222,17 @@ struct fwd_tables {
 	 * (fwd_cast_own_src4()), off the one pass.
 	 * fwd_tables_octets_prepare(). */
 	uint8_t own4_octet[256];
+	/** The next hops the route tables name (fwd_nh.h): one table for
+	 * every socket's copy of the tables. */
+	struct fwd_nht *nht;
+	/** Where the lcores hand packets waiting for a neighbour (their
+	 * hold buffers, fwd_ctx.h): the control side's ring, NULL when no
+	 * port resolves neighbours. */
+	struct rte_ring *hold;
 	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
 	/** Each port's MAC as fwd_eth_to_port() compares it:
 	 * fwd_tables_l2_prepare(). */
 	uint64_t rx_mac[RTE_MAX_ETHPORTS];
-	/** l2[port] as 16 bytes, the last 4 zero: the MACs a packet leaving
-	 * @c port gets, in one store (fwd_tables_l2_prepare()). */
-	uint8_t eth16[RTE_MAX_ETHPORTS][16] __rte_aligned(16);
 	/** The first 16 bytes of a plain IPv4 frame received on a port: its
 	 * own MAC as destination (RFC 1812 5.3.4), EtherType 0x0800, version
 	 * 4 and IHL 5 at the places FWD_RX16_MASK says (the others 0). */
@@ -236,8 +255,8 @@ fwd_egress_mtu(const struct fwd_tables *t, uint16_t port)
  * t->addrs is set (setup). */
 void fwd_tables_octets_prepare(struct fwd_tables *t);
 
-/** Fill t->eth16, t->rx16 and t->rx_mac from t->l2, once t->l2 is set
- * (setup). */
+/** Fill t->rx16 and t->rx_mac from t->l2, and the ports' own next hops
+ * in t->nht (when made), once t->l2 is set (setup). */
 void fwd_tables_l2_prepare(struct fwd_tables *t);
 
 /** The lcore loop (lcore_function_t, fwd_lcore.c); @p arg is an array
