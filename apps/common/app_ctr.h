@@ -28,7 +28,7 @@ struct app_json;
 #define APP_MAX_REASONS 32u
 
 /** Most event counters an app may name (app_stats_desc.events). */
-#define APP_MAX_EVENTS 16u
+#define APP_MAX_EVENTS 32u
 
 /** Counters of one port on one lcore. */
 struct app_port_ctr {

@@ -9,6 +9,7 @@
 #include "npool.h"
 #include "npool_rx.h"
 #include "fwd_burst.h"
+#include "fwd_ctlq.h"
 #include "fwd_icmp.h"
 #include "fwd_mcast.h"
 #include "fwd_pass.h"
@@ -49,9 +50,7 @@ fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr, uint16_t b)
 	if (n == 0)
 		return;
 	if (unlikely(b == FWD_TX_HOLD)) {
-		sent = tx->hold == NULL ? 0 :
-			(uint16_t)rte_ring_mp_enqueue_burst(tx->hold,
-					(void **)tx->m[b], n, NULL);
+		sent = fwd_hold_hand(tx->hold, tx->m[b], n);
 	} else {
 		sent = rte_eth_tx_burst(b, tx->txq, tx->m[b], n);
 		ctr->port[b].tx += sent;

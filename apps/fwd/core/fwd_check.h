@@ -212,6 +212,25 @@ fwd_v6_martian(const uint8_t *a)
 }
 
 
+/* The drop reason of a route whose next hop is none (FWD_HOP_*). */
+static inline int
+fwd_hop_reason(uint32_t hop)
+{
+	switch (hop) {
+	case FWD_HOP_LOCAL:
+		return FWD_LOCAL;
+	case FWD_HOP_BCAST:
+		return FWD_BCAST;
+	case FWD_HOP_BLACKHOLE:
+		return FWD_BLACKHOLE;
+	case FWD_HOP_UNREACH:
+		return FWD_UNREACHABLE;
+	case FWD_HOP_PROHIBIT:
+		return FWD_PROHIBIT;
+	}
+	return FWD_BAD_PORT;
+}
+
 /* The route's next hop: no route, a port not enabled, or one of the
  * next-hop table (fwd_nh.h), its egress port and TX buffer into @p md.
  * The tables hold FWD_HOP_BAD for a route to a port outside the port
@@ -226,8 +245,7 @@ fwd_check_hop(const struct fwd_tables *t, int32_t hop, struct fwd_meta *md)
 	if (unlikely((uint32_t)hop >= FWD_NH_MAX))
 		/* The router's own addresses and the broadcast addresses
 		 * of its prefixes (fwd_addr.h) fail here too. */
-		return hop == FWD_HOP_LOCAL ? FWD_LOCAL :
-			hop == FWD_HOP_BCAST ? FWD_BCAST : FWD_BAD_PORT;
+		return fwd_hop_reason((uint32_t)hop);
 	nh = fwd_nh_get(t->nht, (uint32_t)hop);
 	md->nh = nh;
 	md->port = nh->port;

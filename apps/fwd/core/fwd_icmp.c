@@ -16,6 +16,7 @@
 
 #include "npool.h"
 #include "app_compat.h"
+#include "fwd_ctlq.h"
 #include "fwd_icmp.h"
 #include "fwd_icmp_pvt.h"
 #include "fwd_lookup.h"
@@ -37,6 +38,14 @@ const char *const fwd_event_names[FWD_NB_EVENTS] = {
 	[FWD_EV_MC_TX_FULL] = "mc_tx_full",
 	[FWD_EV_MC_NOMEM] = "mc_nomem",
 	[FWD_EV_CKSUM_PMD] = "cksum_pmd",
+	[FWD_EV_HOST_UNREACH4] = "icmp_host_unreach",
+	[FWD_EV_PROHIB4] = "icmp_prohibited",
+	[FWD_EV_ADDR_UNREACH6] = "icmp6_addr_unreach",
+	[FWD_EV_PROHIB6] = "icmp6_prohibited",
+	[FWD_EV_ARP_REQUEST] = "arp_request",
+	[FWD_EV_ND_SOLICIT] = "nd_solicit",
+	[FWD_EV_NEV_LOST] = "neigh_ev_lost",
+	[FWD_EV_NO_ROUTE_BACK] = "no_route_back",
 };
 
 /* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes. */
@@ -53,8 +62,36 @@ const char *const fwd_event_names[FWD_NB_EVENTS] = {
 /* IPv4 identification of what each lcore sends. */
 static uint16_t fwd_ip_id[RTE_MAX_LCORE];
 
-/* ARP request for an address of the router (Linux arp_process(),
- * arp_ignore 0: any of its addresses, on any port). */
+/* What an ARP packet says of its sender, to the control side (Linux
+ * arp_process(): a request for us learns it, anything else updates an
+ * entry; a DAD probe, sender 0.0.0.0, says nothing). */
+static void
+arp_heard(const struct rx_pkt *r, const struct rte_arp_hdr *q, bool for_us)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)r->h;
+	struct fwd_nev ev;
+
+	if (r->t->nev == NULL || q->arp_data.arp_sip == 0)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	memcpy(ev.ip, &q->arp_data.arp_sip, 4);
+	ev.mac = q->arp_data.arp_sha;
+	ev.kind = for_us ? FWD_NEV_ARP_REQ : FWD_NEV_ARP;
+	ev.flags = FWD_NEV_F_MAC;
+	/* A reply sent to the port (PACKET_HOST) confirms: REACHABLE. */
+	if (q->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY) &&
+			rte_is_same_ether_addr(&eth->dst_addr,
+				&r->t->l2[r->port].src))
+		ev.flags |= FWD_NEV_F_HOST;
+	if (q->arp_data.arp_sip == q->arp_data.arp_tip)
+		ev.flags |= FWD_NEV_F_GARP;
+	ev.port = r->port;
+	fwd_nev_put(r->t, r->ic, &ev);
+}
+
+/* ARP (Linux arp_process(), arp_ignore 0): a request for an address of
+ * the router (any of them, on any port) answered; what any ARP says of
+ * its sender told to the control side (arp_heard()). */
 static struct rte_mbuf *
 arp_input(const struct rx_pkt *r)
 {
@@ -62,6 +99,7 @@ arp_input(const struct rx_pkt *r)
 	struct rte_arp_hdr *a;
 	struct rte_mbuf *m;
 	uint32_t tip;
+	bool for_us;
 
 	if (r->hlen < r->l3 + sizeof(*q))
 		return NULL;
@@ -69,11 +107,15 @@ arp_input(const struct rx_pkt *r)
 	if (q->arp_hardware != RTE_BE16(RTE_ARP_HRD_ETHER) ||
 			q->arp_protocol != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
 			q->arp_hlen != RTE_ETHER_ADDR_LEN || q->arp_plen != 4 ||
-			q->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST))
+			(q->arp_opcode != RTE_BE16(RTE_ARP_OP_REQUEST) &&
+			 q->arp_opcode != RTE_BE16(RTE_ARP_OP_REPLY)) ||
+			rte_is_multicast_ether_addr(&q->arp_data.arp_sha))
 		return NULL;
 	tip = q->arp_data.arp_tip;
-	if (!fwd_addr_own4(r->t->addrs, tip) ||
-			rte_is_multicast_ether_addr(&q->arp_data.arp_sha))
+	for_us = q->arp_opcode == RTE_BE16(RTE_ARP_OP_REQUEST) &&
+		fwd_addr_own4(r->t->addrs, tip);
+	arp_heard(r, q, for_us);
+	if (!for_us)
 		return NULL;
 	fwd_to_local(r);
 	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + sizeof(*a),
@@ -89,6 +131,40 @@ arp_input(const struct rx_pkt *r)
 	a->arp_data.arp_tha = q->arp_data.arp_sha;
 	a->arp_data.arp_tip = q->arp_data.arp_sip;
 	r->ic->ev[FWD_EV_ARP_REPLY]++;
+	return m;
+}
+
+struct rte_mbuf *
+fwd_solicit(const struct fwd_tables *t, const struct fwd_cmd *cmd,
+		struct app_port_ctr *ic)
+{
+	static const struct rte_ether_addr zero;
+	struct rte_ether_hdr *eth;
+	struct rte_arp_hdr *a;
+	struct rte_mbuf *m;
+
+	if (cmd->v6)
+		return fwd_ns_build(t, cmd, ic);
+	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + sizeof(*a), ic);
+	if (m == NULL)
+		return NULL;
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	memcpy(&eth->dst_addr, cmd->eth, RTE_ETHER_ADDR_LEN);
+	if (rte_is_same_ether_addr(&eth->dst_addr, &zero))
+		memset(&eth->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
+	eth->src_addr = t->l2[cmd->port].src;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	a = (struct rte_arp_hdr *)(eth + 1);
+	a->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	a->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	a->arp_hlen = RTE_ETHER_ADDR_LEN;
+	a->arp_plen = 4;
+	a->arp_opcode = RTE_BE16(RTE_ARP_OP_REQUEST);
+	a->arp_data.arp_sha = t->l2[cmd->port].src;
+	memcpy(&a->arp_data.arp_sip, cmd->src, 4);
+	memset(&a->arp_data.arp_tha, 0, RTE_ETHER_ADDR_LEN);
+	memcpy(&a->arp_data.arp_tip, cmd->ip, 4);
+	ic->ev[FWD_EV_ARP_REQUEST]++;
 	return m;
 }
 
@@ -272,6 +348,14 @@ ip4_input(const struct rx_pkt *r)
 	case FWD_NO_ROUTE:
 		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 0, 0,
 				FWD_EV_UNREACH4);
+	case FWD_NEIGH_FAILED:
+	case FWD_UNREACHABLE:
+		/* Linux arp_error_report(), ip_error() of EHOSTUNREACH. */
+		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 1, 0,
+				FWD_EV_HOST_UNREACH4);
+	case FWD_PROHIBIT:
+		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 13, 0,
+				FWD_EV_PROHIB4);
 	case FWD_MTU:
 		return icmp4_error(r, ip, ICMP4_DEST_UNREACH, 4,
 				fwd_egress_mtu(r->t, egress_port4(r->t,

@@ -53,6 +53,18 @@ enum fwd_event {
 	 * one pass took from the PMD (every packet GOOD, on a port with
 	 * the RX checksum offload: none summed). */
 	FWD_EV_CKSUM_PMD,
+	FWD_EV_HOST_UNREACH4, /**< host unreachable (3/1): neighbour failed,
+	                       *   unreachable route */
+	FWD_EV_PROHIB4,       /**< administratively prohibited (3/13) */
+	FWD_EV_ADDR_UNREACH6, /**< ICMPv6 address unreachable (1/3) */
+	FWD_EV_PROHIB6,       /**< ICMPv6 administratively prohibited (1/1) */
+	FWD_EV_ARP_REQUEST,   /**< ARP requests sent (neighbour solicited) */
+	FWD_EV_ND_SOLICIT,    /**< neighbour solicitations sent */
+	/** What the lcores heard of a neighbour and could not hand to the
+	 * control side (its ring full): an ARP or NDP flood. */
+	FWD_EV_NEV_LOST,
+	/** An answer of the router's with no route back: not sent. */
+	FWD_EV_NO_ROUTE_BACK,
 	FWD_NB_EVENTS,
 };
 
@@ -68,7 +80,10 @@ extern const char *const fwd_event_names[FWD_NB_EVENTS];
 		UINT32_C(1) << FWD_MTU | \
 		UINT32_C(1) << FWD_LOCAL | \
 		UINT32_C(1) << FWD_BCAST | \
-		UINT32_C(1) << FWD_MC_LOCAL)
+		UINT32_C(1) << FWD_MC_LOCAL | \
+		UINT32_C(1) << FWD_NEIGH_FAILED | \
+		UINT32_C(1) << FWD_UNREACHABLE | \
+		UINT32_C(1) << FWD_PROHIBIT)
 
 /** Whether fwd_local_input() wants a packet of drop verdict @p v. */
 static inline bool
@@ -94,6 +109,19 @@ fwd_local_wants(const struct fwd_tables *t, unsigned int v)
 struct rte_mbuf *fwd_local_input(const struct fwd_tables *t,
 		struct app_port_ctr *ic, struct rte_mbuf *m, unsigned int v,
 		uint16_t in_port);
+
+/**
+ * An ARP request (IPv4) or a neighbour solicitation (IPv6) as @p cmd
+ * (FWD_CMD_SOLICIT) asks, to send out of cmd->port: Linux's
+ * arp_solicit() (sender address cmd->src, target hardware address 0,
+ * broadcast unless a unicast probe) and ndisc_send_ns() (hop limit 255,
+ * the source link-layer address option, the solicited-node group unless a
+ * unicast probe). Counted arp_request / nd_solicit in @p ic.
+ *
+ * @return The packet, or NULL (counted icmp_nomem).
+ */
+struct rte_mbuf *fwd_solicit(const struct fwd_tables *t,
+		const struct fwd_cmd *cmd, struct app_port_ctr *ic);
 
 /** Destinations each rate limiter remembers (Linux: inet_peer). */
 #define FWD_RL_PEERS 16
@@ -138,7 +166,10 @@ bool fwd_icmp_rl_empty(const struct fwd_tables *t, uint16_t port);
  * needed / packet too big, as icmpv4_mask_allow() and
  * icmpv6_mask_allow()). */
 #define FWD_ICMP_LIMITED (UINT32_C(1) << FWD_TTL_EXCEEDED | \
-		UINT32_C(1) << FWD_NO_ROUTE)
+		UINT32_C(1) << FWD_NO_ROUTE | \
+		UINT32_C(1) << FWD_NEIGH_FAILED | \
+		UINT32_C(1) << FWD_UNREACHABLE | \
+		UINT32_C(1) << FWD_PROHIBIT)
 
 #ifdef __cplusplus
 }

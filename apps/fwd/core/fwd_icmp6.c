@@ -10,6 +10,7 @@
 #include <rte_ip.h>
 
 #include "app_compat.h"
+#include "fwd_ctlq.h"
 #include "fwd_icmp_pvt.h"
 #include "fwd_lookup.h"
 
@@ -75,6 +76,60 @@ icmp6_read(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	return fwd_icmp6_cksum(&h, out) == 0 ? n : 0;
 }
 
+/* What an NS or NA says of a neighbour, to the control side. */
+static void
+nd_heard(const struct rx_pkt *r, const uint8_t *ip, const uint8_t *lla,
+		uint8_t kind, uint8_t flags)
+{
+	struct fwd_nev ev;
+
+	if (r->t->nev == NULL)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	memcpy(ev.ip, ip, 16);
+	if (lla != NULL) {
+		memcpy(&ev.mac, lla, RTE_ETHER_ADDR_LEN);
+		flags |= FWD_NEV_F_MAC;
+	}
+	ev.kind = kind;
+	ev.flags = flags;
+	ev.port = r->port;
+	ev.v6 = 1;
+	fwd_nev_put(r->t, r->ic, &ev);
+}
+
+/* Neighbour advertisement (RFC 4861 7.1.2 checks; Linux ndisc_recv_na()):
+ * what it says of its target, to the control side, which updates an
+ * entry it has (none is made). Never answered. */
+static void
+na_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
+		const uint8_t *na, uint32_t n)
+{
+	const uint8_t *tgt = na + 8, *tlla = NULL;
+	uint8_t flags = 0;
+	uint32_t off;
+
+	if (ip6->hop_limits != 255 || na[1] != 0 || n < 24 ||
+			tgt[0] == 0xff ||
+			(APP_IPV6_BYTES(ip6->dst_addr)[0] == 0xff &&
+			 (na[4] & NA_S)) ||
+			fwd_addr_own6(r->t->addrs, r->port, tgt))
+		return;
+	for (off = 24; off + 8 <= n; off += na[off + 1] * 8u) {
+		if (na[off + 1] == 0)
+			return;
+		if (na[off] == ND_OPT_TLLA && na[off + 1] == 1)
+			tlla = na + off + 2;
+	}
+	if (na[4] & NA_S)
+		flags |= FWD_NEV_F_SOLICITED;
+	if (na[4] & NA_O)
+		flags |= FWD_NEV_F_OVERRIDE;
+	if (na[4] & NA_R)
+		flags |= FWD_NEV_F_ROUTER;
+	nd_heard(r, tgt, tlla, FWD_NEV_NA, flags);
+}
+
 /* Neighbour solicitation for an address of the receiving port (RFC 4861
  * 7.1.1 checks, 7.2.4 answer; Linux ndisc_recv_ns()); @p ours set when
  * it is one (then counted "local", whether answered or not). */
@@ -108,6 +163,10 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	if (dad && (!mc || slla != NULL))
 		return NULL;
 	*ours = true;
+	/* Linux ndisc_recv_ns(): the source with its link-layer address
+	 * is learnt (STALE). */
+	if (!dad && slla != NULL)
+		nd_heard(r, src, slla, FWD_NEV_NS, 0);
 	/* Linux: the link-layer address option and the override flag
 	 * only for a multicast solicitation. */
 	l2dst = slla != NULL ? (const struct rte_ether_addr *)slla :
@@ -209,14 +268,16 @@ ineligible(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 	return !(t & 0x80);
 }
 
-/* Linux icmp6_send() for a packet being forwarded. */
+/* Linux icmp6_send() for a packet being forwarded: type @p type_code >> 8,
+ * code its low byte. */
 static struct rte_mbuf *
 icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
-		uint8_t type, uint32_t info, unsigned int ev)
+		uint16_t type_code, uint32_t info, unsigned int ev)
 {
 	const uint8_t *osrc = APP_IPV6_BYTES(ip6->src_addr);
 	const struct fwd_addrs *a = r->t->addrs;
 	struct rte_ipv6_hdr *o;
+	const uint8_t type = (uint8_t)(type_code >> 8);
 	uint8_t src[16], plen;
 	struct rte_mbuf *m;
 	uint32_t n, tmo;
@@ -253,7 +314,7 @@ icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	ip6_fill(o, 0, (uint16_t)(ICMP_HDR + n), REPLY_TTL, src, osrc);
 	ic = (uint8_t *)(o + 1);
 	ic[0] = type;
-	ic[1] = 0;
+	ic[1] = (uint8_t)type_code;
 	ic[2] = ic[3] = 0;
 	memcpy(ic + 4, &(uint32_t){ rte_cpu_to_be_32(info) }, 4);
 	fwd_copy_out(r->m, r->l3, n, ic + ICMP_HDR);
@@ -278,8 +339,12 @@ to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 	if (src[0] == 0xff)
 		return NULL;
 	if (dst[0] == 0xff) {
-		/* Only a solicitation of ours is for the router. */
+		/* Only a solicitation of ours is for the router; an
+		 * advertisement to all nodes is heard. */
 		n = icmp6_read(r, ip6, ns, sizeof(ns));
+		if (n != 0 && ns[0] == ND_NA && r->t->nev != NULL &&
+				memcmp(dst, all_nodes, 16) == 0)
+			na_input(r, ip6, ns, n);
 		if (n == 0 || ns[0] != ND_NS)
 			return NULL;
 		m = ns_input(r, ip6, ns, n, &ours);
@@ -299,8 +364,62 @@ to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 	if (r->h[r->l3 + IP6_HDR] == ICMP6_ECHO_REQUEST)
 		return echo6_input(r, ip6);
 	n = icmp6_read(r, ip6, ns, sizeof(ns));
+	if (n != 0 && ns[0] == ND_NA)
+		na_input(r, ip6, ns, n);
 	return n != 0 && ns[0] == ND_NS ? ns_input(r, ip6, ns, n, &ours) :
 		NULL;
+}
+
+/* ff02::1:ffXX:XXXX of @p a, and its MAC 33:33:ff:XX:XX:XX. */
+static void
+snm_of(const uint8_t *a, uint8_t *ip, struct rte_ether_addr *mac)
+{
+	static const uint8_t pre[13] = { 0xff, 0x02, [11] = 0x01, 0xff };
+
+	memcpy(ip, pre, sizeof(pre));
+	memcpy(ip + 13, a + 13, 3);
+	mac->addr_bytes[0] = 0x33;
+	mac->addr_bytes[1] = 0x33;
+	memcpy(mac->addr_bytes + 2, ip + 12, 4);
+}
+
+struct rte_mbuf *
+fwd_ns_build(const struct fwd_tables *t, const struct fwd_cmd *cmd,
+		struct app_port_ctr *ic)
+{
+	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
+	const uint32_t n = 32;
+	struct rte_ether_hdr *eth;
+	struct rte_ipv6_hdr *o;
+	struct rte_mbuf *m;
+	uint8_t dst[16];
+	uint8_t *ns;
+
+	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + IP6_HDR + n, ic);
+	if (m == NULL)
+		return NULL;
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	if (memcmp(cmd->eth, zero, sizeof(zero)) != 0) {
+		/* A unicast probe (PROBE): to the neighbour itself. */
+		memcpy(&eth->dst_addr, cmd->eth, RTE_ETHER_ADDR_LEN);
+		memcpy(dst, cmd->ip, 16);
+	} else {
+		snm_of(cmd->ip, dst, &eth->dst_addr);
+	}
+	eth->src_addr = t->l2[cmd->port].src;
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	o = (struct rte_ipv6_hdr *)(eth + 1);
+	ip6_fill(o, 0, (uint16_t)n, 255, cmd->src, dst);
+	ns = (uint8_t *)(o + 1);
+	memset(ns, 0, n);
+	ns[0] = ND_NS;
+	memcpy(ns + 8, cmd->ip, 16);
+	ns[24] = ND_OPT_SLLA;
+	ns[25] = 1;
+	memcpy(ns + 26, &t->l2[cmd->port].src, RTE_ETHER_ADDR_LEN);
+	*(uint16_t *)(ns + 2) = fwd_icmp6_cksum(o, ns);
+	ic->ev[FWD_EV_ND_SOLICIT]++;
+	return m;
 }
 
 struct rte_mbuf *
@@ -318,12 +437,21 @@ fwd_ip6_input(const struct rx_pkt *r)
 	case FWD_MC_LOCAL:
 		return to_router(r, ip6);
 	case FWD_TTL_EXCEEDED:
-		return icmp6_error(r, ip6, 3, 0, FWD_EV_HOPLIMIT6);
+		return icmp6_error(r, ip6, 3 << 8, 0, FWD_EV_HOPLIMIT6);
 	case FWD_NO_ROUTE:
-		return icmp6_error(r, ip6, 1, 0, FWD_EV_NOROUTE6);
+		return icmp6_error(r, ip6, 1 << 8, 0, FWD_EV_NOROUTE6);
+	case FWD_UNREACHABLE:
+		/* Linux ip6_pkt_discard(): no route. */
+		return icmp6_error(r, ip6, 1 << 8, 0, FWD_EV_NOROUTE6);
+	case FWD_NEIGH_FAILED:
+		/* Linux ndisc_error_report(): address unreachable. */
+		return icmp6_error(r, ip6, 1 << 8 | 3, 0,
+				FWD_EV_ADDR_UNREACH6);
+	case FWD_PROHIBIT:
+		return icmp6_error(r, ip6, 1 << 8 | 1, 0, FWD_EV_PROHIB6);
 	case FWD_MTU:
 		/* The MTU of the port the route leads to. */
-		return icmp6_error(r, ip6, 2, fwd_egress_mtu(r->t,
+		return icmp6_error(r, ip6, 2 << 8, fwd_egress_mtu(r->t,
 				(uint16_t)fwd_hop_port(r->t, fwd_lookup6(r->t,
 					APP_IPV6_BYTES(ip6->dst_addr)))),
 				FWD_EV_TOOBIG6);

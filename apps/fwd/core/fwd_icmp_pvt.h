@@ -63,4 +63,14 @@ const struct rte_ether_addr *fwd_eth_src(const struct rx_pkt *r);
 /* The IPv6 part of fwd_local_input() (fwd_icmp6.c). */
 struct rte_mbuf *fwd_ip6_input(const struct rx_pkt *r);
 
+/* The IPv6 part of fwd_solicit() (fwd_icmp6.c). */
+struct rte_mbuf *fwd_ns_build(const struct fwd_tables *t,
+		const struct fwd_cmd *cmd, struct app_port_ctr *ic);
+
+/* An empty packet of @p len bytes for what the control side asks
+ * (fwd_solicit()), from npool, else from t->ctl_pool; NULL (counted
+ * icmp_nomem in @p ic) when none can be had. */
+struct rte_mbuf *fwd_ctl_alloc(const struct fwd_tables *t, uint32_t len,
+		struct app_port_ctr *ic);
+
 #endif /* FWD_ICMP_PVT_H */

@@ -242,13 +242,13 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	tx->tail[nh->tx] = q + 1;
 }
 
-/* Not a next hop of the tables (fwd_nh.h): no route (-1), FWD_HOP_BAD,
- * FWD_HOP_LOCAL, FWD_HOP_MARTIAN. */
+/* Not a next hop of the tables (fwd_nh.h): no route (-1), or one of the
+ * FWD_HOP_* of fwd_tables.h. */
 static __rte_always_inline uint32_t
 fwd_hop_odd(uint32_t hop)
 {
 	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FWD_NH_MAX));
-	RTE_BUILD_BUG_ON(FWD_NH_MAX > FWD_HOP_MARTIAN);
+	RTE_BUILD_BUG_ON(FWD_NH_MAX > FWD_HOP_PROHIBIT);
 	return hop & ~(FWD_NH_MAX - 1);
 }
 

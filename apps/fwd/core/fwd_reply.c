@@ -141,6 +141,26 @@ fwd_reply_alloc(const struct rx_pkt *r, uint32_t len,
 	return m;
 }
 
+struct rte_mbuf *
+fwd_ctl_alloc(const struct fwd_tables *t, uint32_t len,
+		struct app_port_ctr *ic)
+{
+	struct rte_mbuf *m = npool_napi_alloc_pkt(len);
+
+	if (m == NULL && rte_errno == ENODEV && t->ctl_pool != NULL)
+		m = rte_pktmbuf_alloc(t->ctl_pool);
+	if (m != NULL && rte_pktmbuf_append(m, (uint16_t)len) == NULL) {
+		rte_pktmbuf_free(m);
+		m = NULL;
+	}
+	if (m == NULL) {
+		ic->ev[FWD_EV_NOMEM]++;
+		return NULL;
+	}
+	m->port = RTE_MBUF_PORT_INVALID;
+	return m;
+}
+
 void
 fwd_copy_out(const struct rte_mbuf *m, uint32_t off, uint32_t n, void *dst)
 {

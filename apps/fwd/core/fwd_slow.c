@@ -47,6 +47,9 @@ const char *const fwd_reason_names[FWD_NB_REASONS] = {
 	[FWD_UNRES_DISCARD] = "unres_discard",
 	[FWD_NEIGH_FAILED] = "neigh_failed",
 	[FWD_NEIGH_FULL] = "neigh_full",
+	[FWD_BLACKHOLE] = "blackhole",
+	[FWD_UNREACHABLE] = "unreachable",
+	[FWD_PROHIBIT] = "prohibit",
 };
 
 /*

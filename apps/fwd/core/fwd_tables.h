@@ -19,8 +19,10 @@
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 #include <rte_mempool.h>
+#include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "fwd_ctlmsg.h"
 #include "fwd_nh.h"
 
 #ifdef __cplusplus
@@ -90,6 +92,15 @@ enum fwd_reason {
 	 * gc_thresh3 entries none of which may go (Linux: "neighbour table
 	 * overflow"). */
 	FWD_NEIGH_FULL,
+	/** Its route is a blackhole route: dropped, nothing said. */
+	FWD_BLACKHOLE,
+	/** Its route is an unreachable route: ICMP host unreachable (IPv4
+	 * code 1), ICMPv6 no route (code 0), as Linux's ip_error() and
+	 * ip6_pkt_discard(). */
+	FWD_UNREACHABLE,
+	/** Its route is a prohibit route: ICMP communication
+	 * administratively prohibited (IPv4 code 13, ICMPv6 code 1). */
+	FWD_PROHIBIT,
 	FWD_NB_REASONS,
 };
 
@@ -154,6 +165,13 @@ fwd_hop_own(uint32_t hop)
  * FWD_HOP_BCAST.
  */
 #define FWD_HOP_MARTIAN (FWD_HOP_BCAST - 1)
+
+/** Next hops of routes that forward nothing (Linux's RTN_BLACKHOLE,
+ * RTN_UNREACHABLE, RTN_PROHIBIT): their drop reasons, no port. Below
+ * FWD_HOP_MARTIAN. */
+#define FWD_HOP_BLACKHOLE (FWD_HOP_MARTIAN - 1)
+#define FWD_HOP_UNREACH   (FWD_HOP_MARTIAN - 2)
+#define FWD_HOP_PROHIBIT  (FWD_HOP_MARTIAN - 3)
 
 /** The next hop a table holds for a route to @p port: the port's own
  * next hop (fwd_nh.h) when it is enabled in @p portmask, else FWD_HOP_BAD
@@ -229,6 +247,20 @@ struct fwd_tables {
 	 * hold buffers, fwd_ctx.h): the control side's ring, NULL when no
 	 * port resolves neighbours. */
 	struct rte_ring *hold;
+	/** What the lcores heard of neighbours (fwd_ctlmsg.h), NULL: none is
+	 * listened to. */
+	struct rte_ring *nev;
+	/** What the control side asks lcore @c cmd_lcore to do
+	 * (fwd_ctlmsg.h), NULL: nothing. */
+	struct rte_ring *cmd;
+	unsigned int cmd_lcore;
+	/** The forwarding lcores' quiescent states (each reports one per
+	 * loop turn, its lcore id as thread id), NULL: the tables never
+	 * change while they run. */
+	struct rte_rcu_qsbr *qsv;
+	/** Where the router's own packets come from without npool
+	 * (--pool mempool): fwd_solicit(). */
+	struct rte_mempool *ctl_pool;
 	struct fwd_l2 l2[RTE_MAX_ETHPORTS];
 	/** Each port's MAC as fwd_eth_to_port() compares it:
 	 * fwd_tables_l2_prepare(). */
