@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * npool-fwd's control thread (fwd_ctl.h): the next-hop objects and ids,
+ * frees deferred to a grace period, routes placed through the RIB with
+ * their gateways' neighbours, and the loop that takes what the lcores
+ * hand it.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_ring_elem.h>
+
+#include "app_cli.h"
+#include "fwd_ctl_pvt.h"
+
+/* Elements taken from a ring at a time. */
+#define CTL_BURST 64
+/* Longest time between two runs of the neighbour timers. */
+#define CTL_TICK_MS 10
+/* Longest sleep when there is nothing to do. */
+#define CTL_SLEEP_US 1000
+
+uint64_t
+fwd_ctl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void
+fwd_ctl_defer(struct fwd_ctl *ctl, void *obj, uint32_t nh)
+{
+	struct ctl_defer *dq;
+	uint32_t cap, i;
+
+	if (ctl->dq_len == ctl->dq_cap) {
+		cap = ctl->dq_cap == 0 ? 64 : 2 * ctl->dq_cap;
+		dq = malloc(cap * sizeof(*dq));
+		if (dq == NULL) {
+			/* No room to wait in: wait now. */
+			rte_rcu_qsbr_synchronize(ctl->qsv,
+					RTE_QSBR_THRID_INVALID);
+			free(obj);
+			if (nh < FWD_NH_MAX)
+				ctl->nh_free[ctl->nh_nfree++] = nh;
+			return;
+		}
+		for (i = 0; i < ctl->dq_len; i++)
+			dq[i] = ctl->dq[(ctl->dq_head + i) % ctl->dq_cap];
+		free(ctl->dq);
+		ctl->dq = dq;
+		ctl->dq_cap = cap;
+		ctl->dq_head = 0;
+	}
+	dq = &ctl->dq[(ctl->dq_head + ctl->dq_len) % ctl->dq_cap];
+	dq->token = rte_rcu_qsbr_start(ctl->qsv);
+	dq->obj = obj;
+	dq->nh = nh;
+	ctl->dq_len++;
+}
+
+void
+fwd_ctl_reclaim(struct fwd_ctl *ctl, bool all)
+{
+	struct ctl_defer *dq;
+
+	while (ctl->dq_len != 0) {
+		dq = &ctl->dq[ctl->dq_head];
+		if (!all && rte_rcu_qsbr_check(ctl->qsv, dq->token,
+				false) != 1)
+			break;
+		free(dq->obj);
+		if (dq->nh < FWD_NH_MAX)
+			ctl->nh_free[ctl->nh_nfree++] = dq->nh;
+		ctl->dq_head = (ctl->dq_head + 1) % ctl->dq_cap;
+		ctl->dq_len--;
+	}
+}
+
+uint32_t
+fwd_ctl_nh_get(void *ctx)
+{
+	struct fwd_ctl *ctl = ctx;
+
+	return ctl->nh_nfree == 0 ? FWD_NH_MAX :
+		ctl->nh_free[--ctl->nh_nfree];
+}
+
+void
+fwd_ctl_nh_put(void *ctx, uint32_t nh)
+{
+	struct fwd_ctl *ctl = ctx;
+	const struct fwd_nh *old = ctl->nht->nh[nh];
+
+	fwd_nh_set(ctl->nht, nh, NULL);
+	fwd_ctl_defer(ctl, (void *)(uintptr_t)old, nh);
+}
+
+int
+fwd_ctl_publish(struct fwd_ctl *ctl, uint32_t id,
+		const struct rte_ether_addr *dst, uint16_t tx, uint16_t port)
+{
+	const struct fwd_nh *old = ctl->nht->nh[id];
+	struct fwd_nh *nh;
+
+	nh = aligned_alloc(RTE_ALIGN(sizeof(*nh), 32), sizeof(*nh));
+	if (nh == NULL)
+		return -ENOMEM;
+	fwd_nh_fill(nh, dst, &ctl->c.tabs[0]->l2[port].src, tx, port, id);
+	fwd_nh_set(ctl->nht, id, nh);
+	/* The ports' own objects live in the table itself. */
+	if (old != NULL && (old < ctl->nht->port ||
+			old >= ctl->nht->port + RTE_MAX_ETHPORTS))
+		fwd_ctl_defer(ctl, (void *)(uintptr_t)old, FWD_NH_MAX);
+	return 0;
+}
+
+void
+fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd)
+{
+	if (rte_ring_sp_enqueue_elem(ctl->cmd, cmd, sizeof(*cmd)) == 0)
+		return;
+	ctl->cmd_lost++;
+	rte_pktmbuf_free(cmd->m);
+}
+
+/* Whether port @p p resolves its neighbours. */
+static bool
+resolving(const struct fwd_ctl *ctl, uint16_t p)
+{
+	return p < 64 && ((ctl->c.resolve >> p) & 1);
+}
+
+bool
+fwd_ctl_host_ok(const struct fwd_ctl *ctl, const struct fwd_neigh *n)
+{
+	const struct fwd_rib_rec *r;
+
+	if (!resolving(ctl, n->port))
+		return false;
+	r = fwd_rib_match(ctl->rib, n->v6, n->ip);
+	return r != NULL && r->rt.type == FWD_RT_UNICAST && !r->rt.has_gw &&
+		r->hop == n->port;
+}
+
+/* The neighbours of the family inside @p ip / @p depth: their host
+ * routes as the routes now say. */
+static void
+recheck_hosts(struct fwd_ctl *ctl, bool v6, const uint8_t *ip, uint8_t depth)
+{
+	struct fwd_neigh_tbl *tbl = ctl->nb[v6];
+	uint8_t a[16];
+	struct fwd_neigh *n;
+	uint32_t i = 0;
+	bool ok;
+
+	while ((n = fwd_neigh_next(tbl, &i)) != NULL) {
+		memcpy(a, n->ip, 16);
+		fwd_rt_mask(a, depth);
+		if (memcmp(a, ip, 16) != 0)
+			continue;
+		ok = fwd_ctl_host_ok(ctl, n);
+		if (ok == n->host_route)
+			continue;
+		n->host_route = fwd_rib_host(ctl->rib, v6, n->ip,
+				ok ? n->nh : UINT32_MAX) == 0 && ok;
+	}
+}
+
+/* A route's hop is no longer held: its gateway's reference. */
+static void
+unref(struct fwd_ctl *ctl, uint32_t hop)
+{
+	struct fwd_neigh *n;
+	int v6;
+
+	if (hop < RTE_MAX_ETHPORTS || hop >= FWD_NH_MAX)
+		return;
+	for (v6 = 0; v6 < 2; v6++) {
+		n = fwd_neigh_of_nh(ctl->nb[v6], hop);
+		if (n != NULL && n->refs != 0) {
+			n->refs--;
+			return;
+		}
+	}
+}
+
+/* The port whose link holds gateway @p gw: the route holding it is on a
+ * link (a connected prefix, or a route file's to a port). */
+static int
+gw_port(const struct fwd_ctl *ctl, bool v6, const uint8_t *gw)
+{
+	const struct fwd_rib_rec *r = fwd_rib_match(ctl->rib, v6, gw);
+
+	return r != NULL && r->rt.type == FWD_RT_UNICAST && !r->rt.has_gw &&
+		r->hop < RTE_MAX_ETHPORTS ? (int)r->hop : -1;
+}
+
+/* The hop of unicast route @p rt, its gateway's neighbour in @p nb. */
+static int
+unicast_hop(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint32_t *hop,
+		struct fwd_neigh **nb, const char **why)
+{
+	const uint64_t mask = ctl->c.tabs[0]->portmask;
+	int port = rt->port == FWD_RT_PORT_ANY ? -1 : rt->port;
+
+	/* On a link: as the tables hold it at start, a port not enabled
+	 * is FWD_HOP_BAD (l3fwd's default table has such routes). */
+	if (!rt->has_gw && port >= 0) {
+		*hop = fwd_hop_of_port(mask, (uint32_t)port);
+		return 0;
+	}
+	if (rt->has_gw && port < 0)
+		port = gw_port(ctl, rt->v6, rt->gw);
+	if (port < 0 || port >= 64 || !((mask >> port) & 1)) {
+		*why = rt->has_gw && rt->port == FWD_RT_PORT_ANY ?
+			"gateway on no enabled port's link" :
+			"port not enabled (-p)";
+		return -EINVAL;
+	}
+	*hop = (uint32_t)port;
+	if (!rt->has_gw || !resolving(ctl, (uint16_t)port))
+		return 0;
+	*nb = fwd_neigh_get(ctl->nb[rt->v6], (uint16_t)port, rt->gw,
+			fwd_ctl_now_ms());
+	if (*nb == NULL) {
+		*why = "neighbour table full";
+		return -ENOSPC;
+	}
+	*hop = (*nb)->nh;
+	return 0;
+}
+
+int
+fwd_ctl_add(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin,
+		const char **why)
+{
+	struct fwd_neigh *n = NULL;
+	uint32_t hop, old;
+	int ret;
+
+	switch (rt->type) {
+	case FWD_RT_BLACKHOLE:
+		hop = FWD_HOP_BLACKHOLE;
+		break;
+	case FWD_RT_UNREACHABLE:
+		hop = FWD_HOP_UNREACH;
+		break;
+	case FWD_RT_PROHIBIT:
+		hop = FWD_HOP_PROHIBIT;
+		break;
+	default:
+		ret = unicast_hop(ctl, rt, &hop, &n, why);
+		if (ret != 0)
+			return ret;
+	}
+	ret = fwd_rib_set(ctl->rib, rt, origin, hop, &old);
+	if (ret != 0) {
+		*why = ret == -EEXIST ? "the router's own address" :
+			ret == -EINVAL ? "martian destination" : "table full";
+		return ret;
+	}
+	if (n != NULL)
+		n->refs++;
+	unref(ctl, old);
+	recheck_hosts(ctl, rt->v6, rt->dst, rt->depth);
+	return 0;
+}
+
+int
+fwd_ctl_add_own(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint32_t hop)
+{
+	uint32_t old;
+
+	return fwd_rib_set(ctl->rib, rt, FWD_RIB_OWN, hop, &old);
+}
+
+int
+fwd_ctl_del(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin)
+{
+	uint8_t ip[16];
+	uint32_t old;
+	int ret;
+
+	ret = fwd_rib_del(ctl->rib, rt, origin, &old);
+	if (ret != 0)
+		return ret;
+	unref(ctl, old);
+	memcpy(ip, rt->dst, 16);
+	fwd_rt_mask(ip, rt->depth);
+	recheck_hosts(ctl, rt->v6, ip, rt->depth);
+	return 0;
+}
+
+/* A held packet: to its neighbour, made for a destination on a link. */
+static void
+held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const bool v6 = m->pkt_len >= RTE_ETHER_HDR_LEN + 40 &&
+		p[12] == (RTE_ETHER_TYPE_IPV6 >> 8) &&
+		p[13] == (RTE_ETHER_TYPE_IPV6 & 0xff);
+	const uint32_t id = fwd_nh_hold_id(p);
+	struct fwd_neigh *n;
+	uint8_t ip[16] = { 0 };
+
+	ctl->held++;
+	if (!v6 && m->pkt_len < RTE_ETHER_HDR_LEN + 20) {
+		fwd_ctl_nb_ops.drop(ctl, m, FWD_UNRES_DISCARD);
+		return;
+	}
+	if (id < RTE_MAX_ETHPORTS) {
+		memcpy(ip, p + RTE_ETHER_HDR_LEN + (v6 ? 24 : 16),
+				v6 ? 16 : 4);
+		n = fwd_neigh_get(ctl->nb[v6], (uint16_t)id, ip, now);
+		if (n == NULL) {
+			fwd_ctl_nb_ops.drop(ctl, m, FWD_NEIGH_FULL);
+			return;
+		}
+	} else {
+		n = fwd_neigh_of_nh(ctl->nb[v6], id);
+		if (n == NULL) {
+			/* Its neighbour went meanwhile. */
+			fwd_ctl_nb_ops.drop(ctl, m, FWD_UNRES_DISCARD);
+			return;
+		}
+	}
+	fwd_neigh_output(n, m, now);
+}
+
+/* What the lcores handed over, the timers due. @return Work done. */
+static unsigned int
+poll_once(struct fwd_ctl *ctl)
+{
+	const uint64_t now = fwd_ctl_now_ms();
+	struct rte_mbuf *m[CTL_BURST];
+	struct fwd_nev ev[CTL_BURST];
+	unsigned int n, k, done = 0;
+
+	n = rte_ring_sc_dequeue_burst_elem(ctl->nev, ev, sizeof(ev[0]),
+			CTL_BURST, NULL);
+	for (k = 0; k < n; k++)
+		fwd_neigh_event(ctl->nb[ev[k].v6 != 0], &ev[k], now);
+	ctl->events += n;
+	done += n;
+	n = rte_ring_sc_dequeue_burst(ctl->hold, (void **)m, CTL_BURST, NULL);
+	for (k = 0; k < n; k++)
+		held(ctl, m[k], now);
+	done += n;
+	/* At least every CTL_TICK_MS: an entry made since the last tick
+	 * may have a timer before the next one the tables named. */
+	if (now >= ctl->next_tick)
+		ctl->next_tick = RTE_MIN(RTE_MIN(fwd_neigh_tick(ctl->nb[0],
+				now), fwd_neigh_tick(ctl->nb[1], now)),
+				now + CTL_TICK_MS);
+	fwd_ctl_reclaim(ctl, false);
+	return done;
+}
+
+static void *
+ctl_main(void *arg)
+{
+	struct fwd_ctl *ctl = arg;
+
+	while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE))
+		if (poll_once(ctl) == 0)
+			usleep(CTL_SLEEP_US);
+	return NULL;
+}
+
+int
+fwd_ctl_start(struct fwd_ctl *ctl)
+{
+	cpu_set_t set;
+	unsigned int cpu, lcore;
+	int ret;
+
+	/* On the CPUs no lcore runs on (DPDK's control threads' set),
+	 * else on any. */
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE && cpu < 1024; cpu++)
+		CPU_SET(cpu, &set);
+	RTE_LCORE_FOREACH(lcore)
+		CPU_CLR(rte_lcore_to_cpu_id((int)lcore), &set);
+	ret = pthread_create(&ctl->tid, NULL, ctl_main, ctl);
+	if (ret != 0) {
+		app_err("control thread: %s", strerror(ret));
+		return -1;
+	}
+	if (CPU_COUNT(&set) != 0)
+		pthread_setaffinity_np(ctl->tid, sizeof(set), &set);
+	pthread_setname_np(ctl->tid, "fwd-ctl");
+	ctl->running = true;
+	return 0;
+}

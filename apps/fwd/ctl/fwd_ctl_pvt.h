@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_CTL_PVT_H
+#define FWD_CTL_PVT_H
+
+/*
+ * @internal What the control thread's files share: the state of the
+ * control side (fwd_ctl.c: tables, objects, the thread; fwd_ctl_nb.c:
+ * what the neighbour tables do through it; fwd_ctl_report.c: JSON and
+ * the report).
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "app_stats.h"
+#include "fwd_ctl.h"
+
+/* A free deferred to the end of a grace period. */
+struct ctl_defer {
+	uint64_t token;   /* rte_rcu_qsbr_start() when it was deferred */
+	void *obj;        /* freed, or NULL */
+	uint32_t nh;      /* a next-hop id given back, or FWD_NH_MAX */
+};
+
+struct fwd_ctl {
+	struct fwd_ctl_conf c;
+	struct fwd_nht *nht;              /* of every table */
+	struct rte_rcu_qsbr *qsv;
+	struct rte_ring *hold, *nev, *cmd;
+	struct fwd_rib *rib;
+	struct fwd_neigh_tbl *nb[2];      /* [v6] */
+	/* Next-hop ids RTE_MAX_ETHPORTS .. FWD_NH_MAX - 1 not in use. */
+	uint32_t *nh_free;
+	uint32_t nh_nfree;
+	/* Frees waiting for a grace period, oldest first (a ring). */
+	struct ctl_defer *dq;
+	uint32_t dq_head, dq_len, dq_cap;
+	/* The counters of what the thread drops (app_ctr[slot]). */
+	struct app_lcore_ctr *ctr;
+	uint64_t next_tick;
+	pthread_t tid;
+	bool running;
+	volatile bool stop;
+	uint64_t cmd_lost;                /* commands the ring refused */
+	uint64_t held;                    /* held packets taken */
+	uint64_t events;                  /* neighbour events taken */
+};
+
+/* Milliseconds of a monotonic clock. */
+uint64_t fwd_ctl_now_ms(void);
+
+/* The neighbour tables' operations (fwd_ctl_nb.c). */
+extern const struct fwd_neigh_ops fwd_ctl_nb_ops;
+
+/* Free @p obj and give back next-hop id @p nh (FWD_NH_MAX: none) once
+ * every lcore has passed a quiescent state. */
+void fwd_ctl_defer(struct fwd_ctl *ctl, void *obj, uint32_t nh);
+
+/* Free what waited for a grace period that has passed (all of it with
+ * @p all: no lcore reads any more). */
+void fwd_ctl_reclaim(struct fwd_ctl *ctl, bool all);
+
+/* A command to the command lcore; a packet in it is freed (counted
+ * cmd_lost) when the ring is full. */
+void fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd);
+
+/* Publish next hop @p id: MACs @p dst, @p src, TX buffer @p tx, port
+ * @p port; the object it replaces freed after a grace period. */
+int fwd_ctl_publish(struct fwd_ctl *ctl, uint32_t id,
+		const struct rte_ether_addr *dst, uint16_t tx, uint16_t port);
+
+/* Whether neighbour @p n should have a host route: the route holding its
+ * address is one on its port's link. */
+bool fwd_ctl_host_ok(const struct fwd_ctl *ctl, const struct fwd_neigh *n);
+
+/* Next-hop ids (fwd_neigh_tbl_create()'s nh_get / nh_put). */
+uint32_t fwd_ctl_nh_get(void *ctx);
+void fwd_ctl_nh_put(void *ctx, uint32_t nh);
+
+#endif /* FWD_CTL_PVT_H */
