@@ -17,19 +17,41 @@
 #include <rte_ether.h>
 
 #include "fwd_addr.h"
+#include "fwd_ctl.h"
+#include "fwd_rib.h"
+#include "fwd_rt.h"
 #include "fwd_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** One route of a route file ("R<prefix>/<depth> <port>"). */
+/** Packets of the control side's pool (ARP requests, NS, without
+ * npool). */
+#define FWD_CTL_POOL_MBUFS 1023u
+/** Default --route-max: routes of each family a live table holds. */
+#define FWD_ROUTE_MAX_DEFAULT 262144u
+/** Host routes of neighbours a live table keeps room for. */
+#define FWD_LIVE_HOSTS 4096u
+/** tbl8 groups a live table keeps at least (16 MiB of rte_lpm's). */
+#define FWD_LIVE_TBL8 16384u
+
+/** One route of a route file ("R<prefix>/<depth> <port> [via <addr>]",
+ * "R<prefix>/<depth> via <addr>", "R<prefix>/<depth> blackhole"), a
+ * connected prefix or an address of the router's. */
 struct fwd_route {
 	uint8_t ip[16];  /**< prefix as written (not masked), network order;
 	                  *   IPv4 in the first 4 bytes, the rest 0 */
+	uint8_t gw[16];  /**< gateway, as @c ip, when @c has_gw */
 	uint8_t depth;   /**< 0 (default route) .. 32 (IPv4) or 128 (IPv6) */
-	uint16_t port;   /**< egress port, enabled in the port mask */
-	unsigned int line; /**< line of its route file, 0 = l3fwd's table */
+	bool has_gw;     /**< by gateway @c gw */
+	uint8_t type;    /**< enum fwd_rt_type */
+	uint8_t origin;  /**< enum fwd_rt_origin, or FWD_RIB_OWN */
+	/** Egress port, enabled in the port mask; FWD_RT_PORT_ANY (by a
+	 * gateway: the port whose prefix holds it); FWD_HOP_LOCAL or
+	 * FWD_HOP_BCAST for the router's own (FWD_RIB_OWN) */
+	uint16_t port;
+	unsigned int line; /**< line of its route file, 0 = none */
 };
 
 /**
@@ -79,6 +101,23 @@ struct fwd_conf {
 	/** The router's addresses as the command line writes them;
 	 * t.addrs points here once the routes are loaded. */
 	struct fwd_addrs *addrs;
+	/** The tables change while the lcores run: a control thread
+	 * (apps/fwd/ctl) places the routes by a gateway, resolves
+	 * neighbours, takes FPM's routes. Set before fwd_routes_load(),
+	 * which sets it too for a route by a gateway. */
+	bool live;
+	/** Ports whose next hops are resolved by ARP / NDP: --port-addr
+	 * without --eth-dest. */
+	uint64_t resolve;
+	/** --route-max: routes each family may hold while live. */
+	uint32_t route_max;
+	/** Permanent neighbours (--neigh, --neigh-file), a growing array. */
+	struct fwd_static_neigh *neigh;
+	unsigned int nb_neigh, neigh_cap;
+	const char *neigh_file;  /**< --neigh-file, NULL = none */
+	/** The lcores' quiescent states while live (main's: it outlives
+	 * the tables' rte_lpm defer queues). */
+	struct rte_rcu_qsbr *qsv;
 	/* Command line only. */
 	const char *rule4;     /**< --rule_ipv4 file, NULL = l3fwd's table */
 	const char *rule6;     /**< --rule_ipv6 file, NULL = l3fwd's table */
@@ -160,6 +199,9 @@ int fwd_routes_fill(struct fwd_conf *fc, const struct fwd_route_set *s,
  */
 int fwd_routes_load(struct fwd_conf *fc);
 
+/** Whether @p s holds a default route (depth 0). */
+bool fwd_route_set_has_default(const struct fwd_route_set *s);
+
 struct app_cli;
 
 /**
@@ -234,6 +276,22 @@ int fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,
  */
 int fwd_port_mtu_apply(struct fwd_conf *fc);
 
+/**
+ * Parse one --neigh argument "PORT,ADDR,MAC" into fc->neigh: a permanent
+ * neighbour (ip neigh ... nud permanent).
+ * @return 0, or -1 after app_err() naming --neigh.
+ */
+int fwd_neigh_parse(struct fwd_conf *fc, const char *arg);
+
+/**
+ * Read --neigh-file ("ADDR lladdr MAC dev PORT [nud permanent]" a line,
+ * '#' comments) into fc->neigh, and check every permanent neighbour's
+ * port against -p; any sets fc->live. After the command line, before
+ * fwd_routes_load().
+ * @return 0, or -1 after app_err() naming the file and line or --neigh.
+ */
+int fwd_neigh_load(struct fwd_conf *fc);
+
 /** Set the defaults (no address, Linux's ICMP limits). */
 void fwd_addr_init(struct fwd_addrs *a);
 
@@ -255,6 +313,16 @@ int fwd_addr_check(const struct fwd_addrs *a, uint64_t portmask);
 /** Derive each addressed port's link-local address from @p mac[port]. */
 void fwd_addr_link_local(struct fwd_addrs *a,
 		const struct rte_ether_addr *mac);
+
+/**
+ * Append the connected route of each address of one family of the ports
+ * in @p portmask to @p s (Linux's "proto kernel scope link": the prefix
+ * on the port's link; none for a /32 or /128), origin FWD_RT_CONNECTED.
+ *
+ * @return The routes appended, or -1 when out of memory.
+ */
+int fwd_addr_connected(const struct fwd_addrs *a, uint64_t portmask,
+		struct fwd_route_set *s, bool v6);
 
 /**
  * Append a host route to FWD_HOP_LOCAL for each address of one family

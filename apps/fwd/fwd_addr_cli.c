@@ -189,7 +189,42 @@ host_route(struct fwd_route_set *s, bool v6, const void *ip, uint16_t hop)
 	memcpy(r.ip, ip, v6 ? 16 : 4);
 	r.depth = v6 ? 128 : 32;
 	r.port = hop;
+	r.origin = FWD_RIB_OWN;
 	return fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(r), &r);
+}
+
+int
+fwd_addr_connected(const struct fwd_addrs *a, uint64_t portmask,
+		struct fwd_route_set *s, bool v6)
+{
+	unsigned int p, i, n;
+	struct fwd_route r;
+	int added = 0;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS && p < 64; p++) {
+		const struct fwd_port_addr *pa = &a->p[p];
+
+		n = v6 ? pa->n6 : pa->n4;
+		if (!((portmask >> p) & 1))
+			continue;
+		for (i = 0; i < n; i++) {
+			memset(&r, 0, sizeof(r));
+			r.depth = v6 ? pa->len6[i] : pa->len4[i];
+			/* A host prefix is the address alone: no link. */
+			if (r.depth == (v6 ? 128 : 32))
+				continue;
+			memcpy(r.ip, v6 ? (const void *)pa->v6[i] :
+					(const void *)&pa->v4[i], v6 ? 16 : 4);
+			fwd_rt_mask(r.ip, r.depth);
+			r.port = (uint16_t)p;
+			r.origin = FWD_RT_CONNECTED;
+			if (fwd_vec_push(&s->r, &s->n, &s->cap, sizeof(r),
+					&r) < 0)
+				return -1;
+			added++;
+		}
+	}
+	return added;
 }
 
 int

@@ -31,6 +31,9 @@ enum {
 	OPT_BC_FORWARDING,
 	OPT_ECHO_IGNORE_BCAST,
 	OPT_MROUTE,
+	OPT_ROUTE_MAX,
+	OPT_NEIGH,
+	OPT_NEIGH_FILE,
 };
 
 /* The router's addresses and ICMP settings of the command line. */
@@ -60,6 +63,9 @@ static const struct option fwd_long_opts[] = {
 	{ "icmp-echo-ignore-broadcasts", required_argument, NULL,
 		OPT_ECHO_IGNORE_BCAST },
 	{ "mroute", required_argument, NULL, OPT_MROUTE },
+	{ "route-max", required_argument, NULL, OPT_ROUTE_MAX },
+	{ "neigh", required_argument, NULL, OPT_NEIGH },
+	{ "neigh-file", required_argument, NULL, OPT_NEIGH_FILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -73,7 +79,11 @@ static const char fwd_usage[] =
 	"  --rule_ipv4 FILE    IPv4 routes, l3fwd syntax \"R<prefix>/<depth> <port>\"\n"
 	"                      (depth 0: default route; default: l3fwd's table);\n"
 	"                      as in l3fwd, a route to a port outside -p is left\n"
-	"                      out (with a warning naming its line)\n"
+	"                      out (with a warning naming its line); also\n"
+	"                      \"R<prefix>/<depth> [<port>] via <addr>\" (by a\n"
+	"                      gateway; without a port, the one whose prefix\n"
+	"                      holds it) and \"R<prefix>/<depth> blackhole|\n"
+	"                      unreachable|prohibit\"\n"
 	"  --rule_ipv6 FILE    IPv6 routes, same syntax\n"
 	"  --eth-dest PORT,MAC destination MAC of packets leaving PORT (repeat;\n"
 	"                      default 02:00:00:00:00:<port>)\n"
@@ -91,7 +101,15 @@ static const char fwd_usage[] =
 	"                      the router's IPv4/IPv6 addresses on PORT (repeat);\n"
 	"                      it then answers ARP, NDP and ping for them and\n"
 	"                      sends ICMP errors (its IPv6 link-local address is\n"
-	"                      the MAC's EUI-64)\n"
+	"                      the MAC's EUI-64); each prefix is a connected\n"
+	"                      route; without --eth-dest for PORT, next hops\n"
+	"                      on it are resolved by ARP / NDP\n"
+	"  --neigh PORT,ADDR,MAC  a permanent neighbour (repeat)\n"
+	"  --neigh-file FILE   permanent neighbours, a line each: \"ADDR lladdr\n"
+	"                      MAC dev PORT [nud permanent]\"\n"
+	"  --route-max N       routes of each family the tables make room for\n"
+	"                      when they change while running (1024..16777216,\n"
+	"                      default 262144)\n"
 	"  --port-mtu PORT,BYTES  egress IP MTU of PORT, 68 .. the ports' MTU\n"
 	"                      (repeat; default --mtu): what frag needed and\n"
 	"                      packet too big then say\n"
@@ -302,6 +320,16 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 	case OPT_MROUTE:
 		fc->mroute_file = arg;
 		return 0;
+	case OPT_ROUTE_MAX:
+		if (app_parse_u64("--route-max", arg, 1024, 1u << 24, &v) < 0)
+			return -1;
+		fc->route_max = (uint32_t)v;
+		return 0;
+	case OPT_NEIGH:
+		return fwd_neigh_parse(fc, arg);
+	case OPT_NEIGH_FILE:
+		fc->neigh_file = arg;
+		return 0;
 	case OPT_PARSE_PTYPE:
 		printf("--parse-ptype: npool-fwd parses every header in software already (it uses no PMD packet type): nothing to change\n");
 		return 0;
@@ -321,4 +349,5 @@ fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc)
 	cli->ctx = fc;
 	fwd_addr_init(&fwd_cli_addrs);
 	fc->addrs = &fwd_cli_addrs;
+	fc->route_max = FWD_ROUTE_MAX_DEFAULT;
 }

@@ -56,9 +56,57 @@ default_table(struct fwd_route_set *s, bool v6)
 			r.depth = 24;
 		}
 		r.port = (uint16_t)i;
+		r.origin = FWD_RT_FILE;
 		if (set_add(s, &r) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* The route types a line may name in place of a port. */
+static const struct {
+	const char *name;
+	uint8_t type;
+} route_types[] = {
+	{ "blackhole", FWD_RT_BLACKHOLE },
+	{ "unreachable", FWD_RT_UNREACHABLE },
+	{ "prohibit", FWD_RT_PROHIBIT },
+};
+
+/* What follows the prefix: "<port>", "<port> via <addr>", "via <addr>",
+ * or a route type. 0, or -1 with @p why. */
+static int
+parse_target(char **tok, unsigned int ntok, bool v6, struct fwd_route *r,
+		const char **why)
+{
+	unsigned long hop;
+	unsigned int i = 0, k;
+
+	r->port = FWD_RT_PORT_ANY;
+	r->type = FWD_RT_UNICAST;
+	for (k = 0; ntok == 1 && k < RTE_DIM(route_types); k++)
+		if (strcmp(tok[0], route_types[k].name) == 0) {
+			r->type = route_types[k].type;
+			r->port = 0;
+			return 0;
+		}
+	if (ntok == 1 || ntok == 3) {
+		if (fwd_parse_dec(tok[0], UINT8_MAX, &hop) < 0) {
+			*why = "bad port (0..255)";
+			return -1;
+		}
+		r->port = (uint16_t)hop;
+		i = 1;
+	}
+	if (i == ntok)
+		return 0;
+	if (ntok - i != 2 || strcmp(tok[i], "via") != 0)
+		return -1;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, tok[i + 1], r->gw) != 1) {
+		*why = v6 ? "bad IPv6 gateway" : "bad IPv4 gateway";
+		return -1;
+	}
+	r->has_gw = true;
 	return 0;
 }
 
@@ -71,8 +119,9 @@ static int
 parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		const char **why)
 {
-	char *p, *pfx, *port, *extra, *slash, *sp;
-	unsigned long depth, hop;
+	char *p, *pfx, *tok[4], *slash, *sp;
+	unsigned long depth;
+	unsigned int n;
 
 	p = strchr(line, '#');
 	if (p != NULL)
@@ -81,13 +130,16 @@ parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		;
 	if (*p == '\0')
 		return 1;
-	*why = "bad route line (want R<prefix>/<depth> <port>)";
+	*why = "bad route line (want R<prefix>/<depth> <port> [via <addr>], R<prefix>/<depth> via <addr>, or R<prefix>/<depth> blackhole|unreachable|prohibit)";
 	if (*p++ != 'R')
 		return -1;
 	pfx = strtok_r(p, " \t\r\n", &sp);
-	port = strtok_r(NULL, " \t\r\n", &sp);
-	extra = strtok_r(NULL, " \t\r\n", &sp);
-	if (pfx == NULL || port == NULL || extra != NULL)
+	for (n = 0; n < RTE_DIM(tok); n++) {
+		tok[n] = strtok_r(NULL, " \t\r\n", &sp);
+		if (tok[n] == NULL)
+			break;
+	}
+	if (pfx == NULL || n == 0 || n == RTE_DIM(tok))
 		return -1;
 	slash = strchr(pfx, '/');
 	if (slash == NULL)
@@ -102,13 +154,12 @@ parse_line(char *line, bool v6, uint64_t portmask, struct fwd_route *r,
 		*why = v6 ? "bad depth (0..128)" : "bad depth (0..32)";
 		return -1;
 	}
-	if (fwd_parse_dec(port, UINT8_MAX, &hop) < 0) {
-		*why = "bad port (0..255)";
-		return -1;
-	}
 	r->depth = (uint8_t)depth;
-	r->port = (uint16_t)hop;
-	return hop < 64 && (portmask & (UINT64_C(1) << hop)) ? 0 : 2;
+	r->origin = FWD_RT_FILE;
+	if (parse_target(tok, n, v6, r, why) < 0)
+		return -1;
+	return r->type != FWD_RT_UNICAST || r->port == FWD_RT_PORT_ANY ||
+		(r->port < 64 && (portmask & (UINT64_C(1) << r->port))) ? 0 : 2;
 }
 
 /* What fwd_routes_parse() reads a file with. */
@@ -274,68 +325,126 @@ load_file(struct fwd_route_set *s, const char *path, bool v6,
 	return rc < 0 ? -1 : 0;
 }
 
-/* Routes of one family: the file, or l3fwd's table without one. */
+/* What load_family() counted of a family's routes, for its line. */
+struct family_counts {
+	unsigned int skipped;
+	int repeated;
+	int connected;
+	int own;
+};
+
+/* Append @p from to @p s (freed); -1 out of memory. */
 static int
-load_family(struct fwd_conf *fc, bool v6)
+set_cat(struct fwd_route_set *s, struct fwd_route_set *from)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < from->n; i++)
+		rc = set_add(s, &from->r[i]);
+	free(from->r);
+	memset(from, 0, sizeof(*from));
+	return rc;
+}
+
+/* The routes of one family, in the order they go into the tables: the
+ * connected prefixes, the file's (or l3fwd's table without one), the
+ * router's own addresses (last: they win). */
+static int
+load_family(struct fwd_conf *fc, bool v6, struct fwd_route_set *s,
+		struct family_counts *fcn)
 {
 	const char *path = v6 ? fc->rule6 : fc->rule4;
-	struct fwd_route_set s = { NULL, 0, 0 };
-	char dflt[32] = "none", skip[64] = "", rep[48] = "";
-	unsigned int skipped = 0;
-	int repeated = 0, nl;
-	int32_t def;
-	int rc;
+	struct fwd_route_set f = { NULL, 0, 0 };
+	int rc = 0;
 
+	memset(fcn, 0, sizeof(*fcn));
+	if (fc->addrs != NULL)
+		fcn->connected = fwd_addr_connected(fc->addrs, fc->t.portmask,
+				s, v6);
 	if (path != NULL)
-		rc = load_file(&s, path, v6, fc->t.portmask, &skipped,
-				&repeated);
-	else if (default_table(&s, v6) < 0) {
+		rc = load_file(&f, path, v6, fc->t.portmask, &fcn->skipped,
+				&fcn->repeated);
+	else if (default_table(&f, v6) < 0) {
 		app_err("out of memory");
 		rc = -2;
-	} else
-		rc = 0;
+	}
+	if (rc == 0 && set_cat(s, &f) < 0) {
+		app_err("out of memory");
+		rc = -2;
+	}
+	free(f.r);
 	/* The router's own addresses: host routes to FWD_HOP_LOCAL. */
-	nl = rc == 0 && fc->addrs != NULL ? fwd_addr_routes(fc->addrs, &s, v6) :
-		0;
-	if (nl < 0) {
+	if (rc == 0 && fc->addrs != NULL)
+		fcn->own = fwd_addr_routes(fc->addrs, s, v6);
+	if (rc == 0 && (fcn->connected < 0 || fcn->own < 0)) {
 		app_err("out of memory");
 		rc = -2;
 	}
-	if (rc == 0)
-		rc = fwd_routes_fill(fc, &s, v6);
-	if (rc == 0) {
-		def = v6 ? fc->t.def6 : fc->t.def4;
-		if (def == FWD_HOP_BAD)
-			snprintf(dflt, sizeof(dflt), "to a port not in -p");
-		else if (def >= 0)
-			snprintf(dflt, sizeof(dflt), "to port %d", (int)def);
-		if (skipped != 0)
-			snprintf(skip, sizeof(skip),
-					" (%u skipped: ports not in -p)",
-					skipped);
-		if (repeated > 0)
-			snprintf(rep, sizeof(rep),
-					" (%d repeat an earlier prefix)",
-					repeated);
-		printf("routes IPv%c: %u from %s%s%s, default route %s",
-				v6 ? '6' : '4', s.n - nl, path != NULL ? path :
-				"l3fwd's default table", skip, rep, dflt);
-		if (nl > 0)
-			printf(", %d of the router's own", nl);
-		printf("\n");
-	}
-	/* Kept for the tables of other sockets (fwd_routes_copy()). */
-	if (!fc->routes_shared)
-		free(fc->routes[v6].r);
-	fc->routes[v6] = s;
-	fc->routes_shared = false;
 	return rc;
+}
+
+/* The family's line: what it loaded. */
+static void
+print_family(const struct fwd_conf *fc, bool v6,
+		const struct fwd_route_set *s, const struct family_counts *fcn)
+{
+	const char *path = v6 ? fc->rule6 : fc->rule4;
+	const int32_t def = v6 ? fc->t.def6 : fc->t.def4;
+	char dflt[32] = "none", skip[64] = "", rep[48] = "";
+
+	if (def == FWD_HOP_BAD)
+		snprintf(dflt, sizeof(dflt), "to a port not in -p");
+	else if (def >= 0)
+		snprintf(dflt, sizeof(dflt), "to port %d", (int)def);
+	else if (fc->live && fwd_route_set_has_default(s))
+		snprintf(dflt, sizeof(dflt), "by a gateway");
+	if (fcn->skipped != 0)
+		snprintf(skip, sizeof(skip), " (%u skipped: ports not in -p)",
+				fcn->skipped);
+	if (fcn->repeated > 0)
+		snprintf(rep, sizeof(rep), " (%d repeat an earlier prefix)",
+				fcn->repeated);
+	printf("routes IPv%c: %u from %s%s%s, default route %s",
+			v6 ? '6' : '4', s->n - fcn->own - fcn->connected,
+			path != NULL ? path : "l3fwd's default table", skip,
+			rep, dflt);
+	if (fcn->connected > 0)
+		printf(", %d connected", fcn->connected);
+	if (fcn->own > 0)
+		printf(", %d of the router's own", fcn->own);
+	printf("\n");
+}
+
+bool
+fwd_route_set_has_default(const struct fwd_route_set *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->r[i].depth == 0)
+			return true;
+	return false;
+}
+
+/* Whether the routes need the control side: a route by a gateway. */
+static bool
+set_has_gw(const struct fwd_route_set *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->r[i].has_gw)
+			return true;
+	return false;
 }
 
 int
 fwd_routes_load(struct fwd_conf *fc)
 {
-	int rc;
+	struct fwd_route_set s[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	struct family_counts fcn[2];
+	int rc, v6;
 
 	/* The next hops the routes below name (fwd_nh.h); the ports' own
 	 * are filled with their MACs (fwd_tables_l2_prepare()). */
@@ -355,9 +464,29 @@ fwd_routes_load(struct fwd_conf *fc)
 		return fwd_em_load(fc);
 	fc->t.def4 = -1;
 	fc->t.def6 = -1;
-	rc = load_family(fc, false);
+	rc = load_family(fc, false, &s[0], &fcn[0]);
 	if (rc == 0)
-		rc = load_family(fc, true);
+		rc = load_family(fc, true, &s[1], &fcn[1]);
+	/* Gateways placed by the control side: the tables change while
+	 * running (so do they when ports resolve neighbours: main()). */
+	fc->live = fc->live || set_has_gw(&s[0]) || set_has_gw(&s[1]);
+	if (rc == 0 && fc->live && fc->t.lookup != FWD_LOOKUP_LPM) {
+		app_err("--lookup fib: routes by a gateway, neighbours resolved by ARP/NDP (--port-addr without --eth-dest) and live routes need --lookup lpm (rte_fib takes no change under traffic here)");
+		rc = -1;
+	}
+	for (v6 = 0; rc == 0 && v6 < 2; v6++) {
+		rc = fwd_routes_fill(fc, &s[v6], v6);
+		if (rc == 0)
+			print_family(fc, v6, &s[v6], &fcn[v6]);
+	}
+	/* Kept for the tables of other sockets (fwd_routes_copy()) and the
+	 * control side. */
+	for (v6 = 0; v6 < 2; v6++) {
+		if (!fc->routes_shared)
+			free(fc->routes[v6].r);
+		fc->routes[v6] = s[v6];
+	}
+	fc->routes_shared = false;
 	if (rc == 0 && fc->t.lookup == FWD_LOOKUP_FIB)
 		printf("route lookup: fib (rte_fib DIR24_8 %s, rte_fib6 TRIE %s)\n",
 				fc->fib_vec4 ? "AVX512" : "scalar",

@@ -71,8 +71,17 @@ fwd_routes_add(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6,
 
 	for (i = 0; i < s->n; i++) {
 		const struct fwd_route *r = &s->r[i];
+		uint32_t port;
+
+		/* A route by a gateway waits for its neighbour's next hop:
+		 * the control side places it (fwd_ctl_add()). */
+		if (r->has_gw)
+			continue;
 		/* The router's own routes stay as they are. */
-		uint32_t port = fwd_hop_own(r->port) ? r->port :
+		port = r->type == FWD_RT_BLACKHOLE ? FWD_HOP_BLACKHOLE :
+			r->type == FWD_RT_UNREACHABLE ? FWD_HOP_UNREACH :
+			r->type == FWD_RT_PROHIBIT ? FWD_HOP_PROHIBIT :
+			r->origin == FWD_RIB_OWN ? r->port :
 			fwd_hop_of_port(fc->t.portmask, r->port);
 
 		if (r->depth == 0) {
@@ -115,6 +124,22 @@ tbl8s_needed(const struct fwd_route_set *s, bool v6)
 	return (uint32_t)RTE_MIN(n, (uint64_t)UINT32_MAX - 256);
 }
 
+/* Rules a live table keeps room for: --route-max (FPM's routes) and the
+ * neighbours' host routes (gc_thresh3 of them and the permanent ones). */
+static uint32_t
+live_rules(const struct fwd_conf *fc)
+{
+	return fc->live ? fc->route_max + FWD_LIVE_HOSTS : 0;
+}
+
+/* tbl8 groups a live table keeps room for: a group per /24 (IPv4) with a
+ * longer route, up to 13 per IPv6 host route. */
+static uint32_t
+live_tbl8s(const struct fwd_conf *fc)
+{
+	return fc->live ? RTE_MAX(fc->route_max / 16, FWD_LIVE_TBL8) : 0;
+}
+
 /* The LPM table of one family; its depth-0 route kept apart. */
 static int
 fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
@@ -123,12 +148,13 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	 * IPv6 one one per byte past 24 bits (a /128 13, a /48 3). Sized
 	 * per route, a million /24s asked for a gigabyte they never use. */
 	struct rte_lpm6_config cfg6 = {
-		.max_rules = s->n + 1,
-		.number_tbl8s = tbl8s_needed(s, true) + 256,
+		.max_rules = s->n + 1 + live_rules(fc),
+		.number_tbl8s = tbl8s_needed(s, true) + 256 + live_tbl8s(fc),
 	};
 	struct rte_lpm_config cfg4 = {
-		.max_rules = s->n + 1 + RTE_DIM(martians4),
-		.number_tbl8s = tbl8s_needed(s, false) + 256 + 1,
+		.max_rules = s->n + 1 + RTE_DIM(martians4) + live_rules(fc),
+		.number_tbl8s = tbl8s_needed(s, false) + 256 + 1 +
+			live_tbl8s(fc),
 	};
 	/* Names are unique per process: a load does not need the tables of
 	 * an earlier one gone (the fuzz targets hold several). */

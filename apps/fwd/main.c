@@ -8,7 +8,10 @@
  */
 #include <string.h>
 
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
 #include "app_cli.h"
 #include "app_json.h"
@@ -18,18 +21,21 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_ctl.h"
 #include "fwd_icmp.h"
 #include "fwd_mroute.h"
 
 /* The configuration the report describes (main lcore, after setup). */
 static const struct fwd_conf *fwd_report;
+/* The control side, when the tables change while running. */
+static struct fwd_ctl *fwd_control;
 
 /* The tables of each socket of a forwarding lcore (l3fwd's
  * ipv4_l3fwd_lookup_struct[socketid]): the loaded ones for their own
  * socket, copies for the others; tables_socket[] is what the lcores
  * get. */
 static struct fwd_conf fc_copies[RTE_MAX_NUMA_NODES];
-static const struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
+static struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
 static const struct fwd_tables *tables_socket[RTE_MAX_NUMA_NODES];
 
 /* The JSON report's "lookup": which route tables the run used; the
@@ -41,6 +47,7 @@ fwd_json(struct app_json *j, double duration_s __rte_unused)
 			"fib" : fwd_report->t.lookup == FWD_LOOKUP_EM ? "em" :
 			"lpm");
 	fwd_mroutes_json(j, fwd_report->t.mroutes);
+	fwd_ctl_json(fwd_control, j);
 }
 
 /* The report's lines after the table: the multicast routes. */
@@ -48,6 +55,7 @@ static void
 fwd_print(FILE *f, double duration_s __rte_unused)
 {
 	fwd_mroutes_print(f, fwd_report->t.mroutes);
+	fwd_ctl_print(fwd_control, f);
 }
 
 /* Route tables on each forwarding lcore's socket, noted for --json. */
@@ -145,6 +153,100 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 	return 0;
 }
 
+/* The routes the tables were filled from, held by the control side (a
+ * route by a gateway placed there). */
+static int
+fwd_ctl_routes(struct fwd_ctl *ctl, const struct fwd_conf *fc)
+{
+	const char *why = NULL;
+	struct fwd_rt rt;
+	unsigned int i;
+	int v6, ret;
+
+	for (v6 = 0; v6 < 2; v6++) {
+		const struct fwd_route_set *s = &fc->routes[v6];
+
+		for (i = 0; i < s->n; i++) {
+			const struct fwd_route *r = &s->r[i];
+
+			memset(&rt, 0, sizeof(rt));
+			memcpy(rt.dst, r->ip, sizeof(rt.dst));
+			fwd_rt_mask(rt.dst, r->depth);
+			memcpy(rt.gw, r->gw, sizeof(rt.gw));
+			rt.depth = r->depth;
+			rt.v6 = v6;
+			rt.has_gw = r->has_gw;
+			rt.type = r->type;
+			rt.port = r->port;
+			ret = r->origin == FWD_RIB_OWN ?
+				fwd_ctl_add_own(ctl, &rt, r->port) :
+				fwd_ctl_add(ctl, &rt, r->origin, &why);
+			if (ret == 0)
+				continue;
+			if (r->origin == FWD_RT_FILE && r->line != 0)
+				app_err("%s:%u: %s", v6 ? fc->rule6 : fc->rule4,
+						r->line, why != NULL ? why :
+						"table full");
+			else
+				app_err("IPv%c route %u: %s", v6 ? '6' : '4',
+						i, why != NULL ? why :
+						"table full");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The first lcore that forwards: the control side's commands run there. */
+static unsigned int
+fwd_first_lcore(void)
+{
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore)
+		if (app_lcores[lcore].nb_rxq != 0)
+			return lcore;
+	return rte_get_main_lcore();
+}
+
+/* The control side, when the tables change while running: its pool, the
+ * quiescent-state variable, the routes; its thread started. */
+static int
+fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
+{
+	struct fwd_ctl_conf c;
+	unsigned int s;
+	size_t sz;
+
+	if (!fc->live)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++)
+		if (fc_socket[s] != NULL)
+			c.tabs[c.ntabs++] = &fc_socket[s]->t;
+	c.resolve = fc->resolve;
+	c.max_routes[0] = c.max_routes[1] = fc->route_max;
+	c.cmd_lcore = fwd_first_lcore();
+	c.neigh = fc->neigh;
+	c.nb_neigh = fc->nb_neigh;
+	c.pool = app_pool_create("fwd_ctl", FWD_CTL_POOL_MBUFS,
+			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, o->pool);
+	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	fc->qsv = rte_zmalloc("fwd_qsv", sz, RTE_CACHE_LINE_SIZE);
+	if (c.pool == NULL || c.ntabs == 0 || fc->qsv == NULL ||
+			rte_rcu_qsbr_init(fc->qsv, RTE_MAX_LCORE) != 0) {
+		app_err("control side: %s (EAL memory: -m)",
+				rte_strerror(rte_errno));
+		return -1;
+	}
+	c.qsv = fc->qsv;
+	fwd_control = fwd_ctl_create(&c);
+	if (fwd_control == NULL || fwd_ctl_routes(fwd_control, fc) < 0 ||
+			fwd_ctl_start(fwd_control) < 0)
+		return -1;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -159,6 +261,7 @@ main(int argc, char **argv)
 	static struct app_opts o;
 	struct app_cli cli;
 	struct app_port_params pp = { .tx = true };
+	double duration;
 	int ret, status;
 
 	fwd_cli_init(&cli, &fc);
@@ -170,8 +273,13 @@ main(int argc, char **argv)
 	/* On the main lcore's socket; copies for the other sockets once
 	 * the lcores' queues are known (fwd_place_tables()). */
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
-	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ? -1 :
-		fwd_routes_load(&fc);
+	/* Next hops on a port with an address and no --eth-dest are
+	 * resolved by ARP / NDP: the tables change while running. */
+	fc.resolve = fc.addrs->ports & o.portmask &
+		~(uint64_t)fc.eth_dest_set;
+	fc.live = fc.resolve != 0;
+	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ||
+		fwd_neigh_load(&fc) < 0 ? -1 : fwd_routes_load(&fc);
 	if (ret == 0 && fc.mroute_file != NULL)
 		ret = fwd_mroutes_load(&fc, fc.mroute_file);
 	if (ret == 0 && fc.t.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
@@ -200,13 +308,23 @@ main(int argc, char **argv)
 		status = APP_EXIT_SETUP;
 		goto out;
 	}
+	ret = fwd_ctl_setup(&fc, &o);
+	if (ret < 0) {
+		status = APP_EXIT_SETUP;
+		goto out;
+	}
 	app_stats_init(&desc, &o);
 	fwd_report = &fc;
 	app_stats_set_extra(&extra);
-	status = app_run_report(&o, app_run(&o, fwd_lcore_main,
-				(void *)tables_socket));
+	duration = app_run(&o, fwd_lcore_main, (void *)tables_socket);
+	/* What the control side holds goes back before the leak check. */
+	fwd_ctl_stop(fwd_control);
+	status = app_run_report(&o, duration);
 out:
+	fwd_ctl_free(fwd_control);
+	fwd_control = NULL;
 	fwd_free_tables(&fc);
+	rte_free(fc.qsv);
 	app_run_cleanup();
 	return status;
 }
