@@ -234,6 +234,16 @@ invalidate(struct fwd_neigh *n)
 	q_drop(n, FWD_NEIGH_FAILED);
 }
 
+/* Linux's "confirmed" of an entry not confirmed: two base reachable
+ * times ago (0 at the clock's start). */
+static uint64_t
+unconfirmed(const struct fwd_neigh_tbl *t, uint64_t now)
+{
+	const uint64_t back = 2 * (uint64_t)t->p.base_reachable_ms;
+
+	return now > back ? now - back : 0;
+}
+
 static uint64_t
 retrans(const struct fwd_neigh_tbl *t, uint64_t now)
 {
@@ -294,7 +304,7 @@ update(struct fwd_neigh *n, const struct rte_ether_addr *lladdr,
 	if (!same) {
 		n->mac = *lladdr;
 		if (!(new & FWD_NUD_CONNECTED))
-			n->confirmed = now - 2 * (uint64_t)t->p.base_reachable_ms;
+			n->confirmed = unconfirmed(t, now);
 	}
 	if (new != old && !(old & FWD_NUD_VALID)) {
 		/* What waited goes first, then the fast path. */
@@ -457,7 +467,7 @@ fwd_neigh_get(struct fwd_neigh_tbl *t, uint16_t port, const uint8_t *ip,
 	n->nh = nh;
 	n->used = now;
 	n->updated = now;
-	n->confirmed = now - 2 * (uint64_t)t->p.base_reachable_ms;
+	n->confirmed = unconfirmed(t, now);
 	n->tbl = t;
 	t->slot_of_nh[nh] = slot;
 	t->count++;
