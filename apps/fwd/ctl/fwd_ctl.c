@@ -27,6 +27,8 @@
 /* Longest sleep when there is nothing to do. */
 #define CTL_SLEEP_US 1000
 
+rte_spinlock_t fwd_ctl_lock = RTE_SPINLOCK_INITIALIZER;
+
 uint64_t
 fwd_ctl_now_ms(void)
 {
@@ -273,6 +275,7 @@ fwd_ctl_add(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin,
 		n->refs++;
 	unref(ctl, old);
 	recheck_hosts(ctl, rt->v6, rt->dst, rt->depth);
+	ctl->last_update = fwd_ctl_now_ms();
 	return 0;
 }
 
@@ -298,6 +301,7 @@ fwd_ctl_del(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin)
 	memcpy(ip, rt->dst, 16);
 	fwd_rt_mask(ip, rt->depth);
 	recheck_hosts(ctl, rt->v6, ip, rt->depth);
+	ctl->last_update = fwd_ctl_now_ms();
 	return 0;
 }
 
@@ -371,9 +375,15 @@ ctl_main(void *arg)
 {
 	struct fwd_ctl *ctl = arg;
 
-	while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE))
-		if (poll_once(ctl) == 0)
+	unsigned int done;
+
+	while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE)) {
+		rte_spinlock_lock(&fwd_ctl_lock);
+		done = poll_once(ctl);
+		rte_spinlock_unlock(&fwd_ctl_lock);
+		if (done == 0)
 			usleep(CTL_SLEEP_US);
+	}
 	return NULL;
 }
 
@@ -400,5 +410,6 @@ fwd_ctl_start(struct fwd_ctl *ctl)
 		pthread_setaffinity_np(ctl->tid, sizeof(set), &set);
 	pthread_setname_np(ctl->tid, "fwd-ctl");
 	ctl->running = true;
+	fwd_ctl_tel_register(ctl);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
+#include <rte_spinlock.h>
 
 #include "app_stats.h"
 #include "fwd_ctl.h"
@@ -48,7 +49,17 @@ struct fwd_ctl {
 	uint64_t cmd_lost;                /* commands the ring refused */
 	uint64_t held;                    /* held packets taken */
 	uint64_t events;                  /* neighbour events taken */
+	uint64_t last_update;             /* ms of the last route change */
 };
+
+/* Held by the control thread while it works, by telemetry while it
+ * reads (one control side a process). */
+extern rte_spinlock_t fwd_ctl_lock;
+
+/* Telemetry of @p ctl (fwd_ctl_tel.c): commands registered once, then
+ * answered about @p ctl until fwd_ctl_tel_forget(). */
+void fwd_ctl_tel_register(struct fwd_ctl *ctl);
+void fwd_ctl_tel_forget(const struct fwd_ctl *ctl);
 
 /* Milliseconds of a monotonic clock. */
 uint64_t fwd_ctl_now_ms(void);

@@ -181,6 +181,7 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 
 	if (ctl == NULL)
 		return;
+	fwd_ctl_tel_forget(ctl);
 	fwd_ctl_stop(ctl);
 	for (v6 = 0; v6 < 2; v6++)
 		fwd_neigh_tbl_free(ctl->nb[v6]);
