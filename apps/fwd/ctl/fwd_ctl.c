@@ -44,6 +44,12 @@ fwd_ctl_defer(struct fwd_ctl *ctl, void *obj, uint32_t nh)
 	struct ctl_defer *dq;
 	uint32_t cap, i;
 
+	if (!FWD_RCU) {
+		free(obj);
+		if (nh < FWD_NH_MAX)
+			ctl->nh_free[ctl->nh_nfree++] = nh;
+		return;
+	}
 	if (ctl->dq_len == ctl->dq_cap) {
 		cap = ctl->dq_cap == 0 ? 64 : 2 * ctl->dq_cap;
 		dq = malloc(cap * sizeof(*dq));

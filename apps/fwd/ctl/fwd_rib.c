@@ -120,7 +120,7 @@ fwd_rib_create(struct fwd_tables *const *tabs, unsigned int n,
 			return NULL;
 		}
 	}
-	for (i = 0; qsv != NULL && i < rib->ntabs; i++)
+	for (i = 0; FWD_RCU && qsv != NULL && i < rib->ntabs; i++)
 		if (tabs[i]->lpm4 != NULL &&
 				rte_lpm_rcu_qsbr_add(tabs[i]->lpm4, &rc) != 0) {
 			app_err("routes: rte_lpm_rcu_qsbr_add: %s",
@@ -166,7 +166,7 @@ lpm6_quiet(struct fwd_rib *rib)
 {
 	if (!rib->lpm6_dirty)
 		return;
-	if (rib->qsv != NULL) {
+	if (FWD_RCU && rib->qsv != NULL) {
 		rte_rcu_qsbr_synchronize(rib->qsv, RTE_QSBR_THRID_INVALID);
 		rib->st.syncs++;
 	}

@@ -28,6 +28,13 @@
 extern "C" {
 #endif
 
+/** 1: the control side waits for the lcores' quiescent states before it
+ * reuses what a lookup may read (meson option fwd_rcu); 0 only in the
+ * build that shows the churn test failing without. */
+#ifndef FWD_RCU
+#define FWD_RCU 1
+#endif
+
 /** Origins past fwd_rt_origin that only the control side makes. */
 #define FWD_RIB_OWN   FWD_RT_NB_ORIGINS         /**< the router's addresses */
 #define FWD_RIB_NEIGH (FWD_RT_NB_ORIGINS + 1)   /**< a neighbour's host route */
