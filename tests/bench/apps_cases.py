@@ -275,7 +275,11 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
         instructions a forwarded packet in this row, callgrind), a cost
         of the table, not of the errors."""
         addrs = ['--port-addr', '0,198.18.100.1/24',
-                 '--port-addr', '1,198.18.101.1/24']
+                 '--port-addr', '1,198.18.101.1/24',
+                 # l3fwd's next hops (no ARP towards net_null): the
+                 # MACs the default gives without --port-addr
+                 '--eth-dest', '0,02:00:00:00:00:00',
+                 '--eth-dest', '1,02:00:00:00:00:01']
         cnt = b.FLOOD_COUNTERS
         vs = [Variant('npool-fwd icmp on', 'npool-fwd',
                       lambda: b.fwd(pcap, 'npool', 0, extra=addrs,
