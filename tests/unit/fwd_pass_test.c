@@ -385,6 +385,51 @@ decide_one(unsigned int k, int want, uint16_t want_port, uint16_t want_slow)
 	fu_drops(&run);
 }
 
+/* --forward-otherhost: a frame to another station's unicast MAC leaves
+ * by the one pass as one to the port's own does; link-layer
+ * broadcast and multicast keep their verdicts on the slow path. The FIB
+ * pass too. */
+static void
+test_forward_otherhost_on_the_pass(void **state __rte_unused)
+{
+	const unsigned int own = kind_of("plain4"), other = kind_of("l2-other4");
+	static uint8_t a[FRAME_MAX], b[FRAME_MAX];
+	const uint8_t *o;
+	struct rte_mbuf *out;
+	struct fwd_conf fc;
+	uint16_t port;
+	uint32_t la;
+	int lk;
+
+	for (lk = FWD_LOOKUP_LPM; lk <= FWD_LOOKUP_FIB; lk++) {
+		kinds_conf(&fc, (enum fwd_lookup)lk);
+		fc.t.forward_otherhost = true;
+		fu_run_init(&run, &fc);
+		out = NULL;
+		assert_int_equal(fu_decide1(&run, 0, kind_packet(own, pool),
+				&port, &out), FWD_PASS);
+		la = out->pkt_len;
+		memmove(a, rte_pktmbuf_read(out, 0, la, a), la);
+		rte_pktmbuf_free(out);
+		out = NULL;
+		assert_int_equal(fu_decide1(&run, 0, kind_packet(other, pool),
+				&port, &out), FWD_PASS);
+		assert_int_equal(port, 1);
+		assert_int_equal(run.c.nslow, 0);
+		/* The same MACs and length (the kinds differ in their IP
+		 * ID); TTL - 1. */
+		assert_int_equal(out->pkt_len, la);
+		o = rte_pktmbuf_read(out, 0, la, b);
+		assert_memory_equal(o, a, RTE_ETHER_HDR_LEN);
+		assert_int_equal(o[RTE_ETHER_HDR_LEN + 8], 63);
+		rte_pktmbuf_free(out);
+		fu_drops(&run);
+		decide_one(kind_of("l2-bcast4"), FWD_L2_BCAST, 0, 1);
+		decide_one(kind_of("l2-mcast6"), FWD_L2_MCAST, 0, 1);
+		kinds_conf_free(&fc);
+	}
+}
+
 /* A default route: an address without a route leaves by it, in the
  * pass (the tbl24 entry is empty: the default is taken in line). */
 static void
@@ -535,6 +580,9 @@ main(void)
 				test_pass_agrees_with_one_by_one_fib, setup,
 				teardown),
 		cmocka_unit_test_setup_teardown(test_full_bursts, setup,
+				teardown),
+		cmocka_unit_test_setup_teardown(
+				test_forward_otherhost_on_the_pass, setup,
 				teardown),
 		cmocka_unit_test_setup_teardown(test_default_route, setup,
 				teardown),

@@ -59,15 +59,24 @@ fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr, uint16_t b)
 		fwd_tx_unsent(ctr, b, tx->m[b] + sent, n - sent);
 }
 
-/* The pass of the burst's lookup, with @p ck and @p copy. */
+/* The pass of the burst's lookup, with @p ck and @p copy; frames to
+ * other MACs on it with --forward-otherhost. */
 static __rte_always_inline void
 fwd_pass(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 		const enum fwd_pass_ck ck, const bool copy)
 {
-	if (likely(c->t->lookup == FWD_LOOKUP_LPM))
-		fwd_pass_lpm(c, pkts, n, ck, copy);
-	else
-		fwd_pass_bulk(c, pkts, n, ck, copy);
+	const bool oh = c->t->forward_otherhost;
+
+	if (likely(c->t->lookup == FWD_LOOKUP_LPM)) {
+		if (unlikely(oh))
+			fwd_pass_lpm(c, pkts, n, ck, copy, true);
+		else
+			fwd_pass_lpm(c, pkts, n, ck, copy, false);
+	} else if (unlikely(oh)) {
+		fwd_pass_bulk(c, pkts, n, ck, copy, true);
+	} else {
+		fwd_pass_bulk(c, pkts, n, ck, copy, false);
+	}
 }
 
 /* The checksum way of a burst: summed on a port whose PMD does not

@@ -139,11 +139,12 @@ fwd_v16_eq_bits(fwd_v16 x, fwd_v16 y)
  * a table (the destination's is the route's: the tables give 0/8, 127/8,
  * 224/4 and 255.255.255.255 a next hop that is no port, FWD_HOP_MARTIAN)
  * and its last in another (none of the router's addresses ends so), the
- * checksum as @p ck says.
+ * checksum as @p ck says. With @p oh (--forward-otherhost) the
+ * destination MAC may be any unicast one.
  */
 static __rte_always_inline uint32_t
 fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
-		struct fwd_fast4 *f, const enum fwd_pass_ck ck)
+		struct fwd_fast4 *f, const enum fwd_pass_ck ck, const bool oh)
 {
 	const uint32_t len = m->pkt_len;
 	uint32_t d, bad, s;
@@ -168,7 +169,12 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	f->p = p;
 	f->tot = rte_be_to_cpu_16(t16);
 	f->dst = rte_be_to_cpu_32(d);
-	bad = ~fwd_v16_eq_bits(f->h, k->rx16) & FWD_RX16_MASK;
+	/* With --forward-otherhost (@p oh) any unicast destination MAC:
+	 * the group bit of its first byte is what is left to test. */
+	bad = ~fwd_v16_eq_bits(f->h, k->rx16) &
+		(oh ? FWD_RX16_MASK_OH : FWD_RX16_MASK);
+	if (oh)
+		bad |= (uint32_t)p[0] & 1;
 	bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^ k->segs_port;
 	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
@@ -269,11 +275,11 @@ fwd_lpm_hop(const struct fwd_pass_k *k, uint32_t dst)
 }
 
 /** The pass with --lookup lpm: checks, lookup and output of each packet
- * in one loop, the tbl24 entry read and tested with the checks. @p ck and
- * @p copy are constants. */
+ * in one loop, the tbl24 entry read and tested with the checks. @p ck,
+ * @p copy and @p oh are constants. */
 static __rte_always_inline void
 fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
-		const enum fwd_pass_ck ck, const bool copy)
+		const enum fwd_pass_ck ck, const bool copy, const bool oh)
 {
 	struct npool_rx_cb *cb = copy ? c->cb : NULL;
 	struct fwd_pass_k k;
@@ -285,7 +291,7 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 		struct fwd_fast4 f;
 		uint32_t bad, e, hop;
 
-		bad = fwd_fast4_check(&k, m, &f, ck);
+		bad = fwd_fast4_check(&k, m, &f, ck, oh);
 		memcpy(&e, &k.lpm->tbl24[f.dst >> 8], sizeof(e));
 		if (unlikely(bad | ((e & FWD_LPM_FAST_MASK) ^
 				RTE_LPM_LOOKUP_SUCCESS))) {
@@ -323,7 +329,7 @@ fwd_fast4_reload(const struct rte_mbuf *m, struct fwd_fast4 *f)
  * packets, one bulk lookup, then each packet in RX order. */
 static __rte_always_inline void
 fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
-		const enum fwd_pass_ck ck, const bool copy)
+		const enum fwd_pass_ck ck, const bool copy, const bool oh)
 {
 	struct npool_rx_cb *cb = copy ? c->cb : NULL;
 	const bool em = c->t->lookup == FWD_LOOKUP_EM;
@@ -342,7 +348,7 @@ fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 
 		/* EM has no martian routes: the destination's first
 		 * octet too. */
-		if ((fwd_fast4_check(&k, pkts[i], &f, ck) |
+		if ((fwd_fast4_check(&k, pkts[i], &f, ck, oh) |
 				(em ? k.t->src_odd4[f.p[RTE_ETHER_HDR_LEN +
 				16]] : 0)) != 0)
 			continue;

@@ -275,6 +275,10 @@ struct fwd_tables {
  * the destination MAC (0-5), the EtherType (12, 13), version/IHL (14). */
 #define FWD_RX16_MASK 0x703fu
 
+/** FWD_RX16_MASK with --forward-otherhost: the EtherType and version /
+ * IHL only (the destination's group bit is tested apart). */
+#define FWD_RX16_MASK_OH 0x7000u
+
 /** The egress IP MTU of port @p port (--port-mtu, else --mtu). */
 static inline uint16_t
 fwd_egress_mtu(const struct fwd_tables *t, uint16_t port)
