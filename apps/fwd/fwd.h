@@ -18,6 +18,7 @@
 
 #include "fwd_addr.h"
 #include "fwd_ctl.h"
+#include "fwd_fpm.h"
 #include "fwd_rib.h"
 #include "fwd_rt.h"
 #include "fwd_tables.h"
@@ -126,6 +127,10 @@ struct fwd_conf {
 	bool mtu_set;          /**< --mtu given */
 	uint32_t max_pkt_len;  /**< --max-pkt-len (then mtu is it - 18), 0 */
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
+	/** --fpm, --fpm-if, --fpm-sync-ms (ctl/fwd_fpm.h). */
+	struct fwd_fpm_params fpm;
+	bool fpm_on;           /**< --fpm given */
+	bool fpm_opts;         /**< --fpm-if or --fpm-sync-ms given */
 };
 
 /**
@@ -208,12 +213,23 @@ struct app_cli;
  * Describe npool-fwd's own options (--lookup, -L, -E, --rule_ipv4,
  * --rule_ipv6, --eth-dest, --mtu, --max-pkt-len, --parse-ptype, the
  * router's addresses and ICMP settings, --port-mtu, --mroute,
- * --bc-forwarding, --forward-otherhost) in @p cli
+ * --bc-forwarding, --forward-otherhost, --fpm, --fpm-if, --fpm-sync-ms)
+ * in @p cli
  * for app_cli_parse(), which then writes them into @p fc. An --eth-dest
  * port must exist (rte_ethdev); --mtu and --max-pkt-len exclude each
  * other. Main lcore.
  */
 void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
+
+/**
+ * Check the FPM options after the command line (--fpm-if and
+ * --fpm-sync-ms need --fpm, --fpm-if ports are in -p), then, with --fpm,
+ * listen once on its address to show it can be had and say that live
+ * routes are not wired yet. Main lcore.
+ * @return 0; -1 after app_err() naming the option (usage error); -2
+ *   after app_err() when the address cannot be listened on (setup).
+ */
+int fwd_fpm_conf_check(struct fwd_conf *fc);
 
 /**
  * Make @p dst a copy of @p src with tables of its own on @p socket,

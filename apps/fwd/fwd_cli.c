@@ -2,11 +2,19 @@
 /*
  * npool-fwd's own options (--lookup, -L, -E, --rule_ipv4/6, --eth-dest,
  * --mtu, --max-pkt-len, --parse-ptype, the router's addresses and ICMP
- * settings, --port-mtu, --mroute, --bc-forwarding, --forward-otherhost),
- * parsed by app_cli_parse() beside the shared ones.
+ * settings, --port-mtu, --mroute, --bc-forwarding, --forward-otherhost,
+ * the FPM listener's --fpm, --fpm-if, --fpm-sync-ms), parsed by
+ * app_cli_parse() beside the shared ones.
+ *
+ * Functions: parse_eth_dest(), parse_port_mtu(), fwd_port_mtu_apply(),
+ * parse_fpm() (the three FPM options), fpm_check_route() (its listen
+ * probe's sink), fwd_fpm_conf_check(),
+ * fwd_parse_opt() (getopt's value to the option), fwd_cli_init().
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
 
 #include <rte_ethdev.h>
 
@@ -34,6 +42,9 @@ enum {
 	OPT_ROUTE_MAX,
 	OPT_NEIGH,
 	OPT_NEIGH_FILE,
+	OPT_FPM,
+	OPT_FPM_IF,
+	OPT_FPM_SYNC_MS,
 };
 
 /* The router's addresses and ICMP settings of the command line. */
@@ -66,6 +77,9 @@ static const struct option fwd_long_opts[] = {
 	{ "route-max", required_argument, NULL, OPT_ROUTE_MAX },
 	{ "neigh", required_argument, NULL, OPT_NEIGH },
 	{ "neigh-file", required_argument, NULL, OPT_NEIGH_FILE },
+	{ "fpm", required_argument, NULL, OPT_FPM },
+	{ "fpm-if", required_argument, NULL, OPT_FPM_IF },
+	{ "fpm-sync-ms", required_argument, NULL, OPT_FPM_SYNC_MS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,6 +148,14 @@ static const char fwd_usage[] =
 	"  --forward-otherhost route frames sent to other stations' MACs as if\n"
 	"                      sent to the port (as l3fwd, for replaying\n"
 	"                      captures); default: dropped (l2_otherhost)\n"
+	"  --fpm [ADDR][:PORT] listen for FRR zebra's FPM connection (zebra -M\n"
+	"                      dplane_fpm_nl) on ADDR (default 127.0.0.1; IPv6\n"
+	"                      as [ADDR]:PORT), PORT (default 2620), in\n"
+	"                      zebra's network namespace\n"
+	"  --fpm-if PORT,IFNAME  zebra's interface IFNAME is PORT (repeat):\n"
+	"                      routes via it leave PORT\n"
+	"  --fpm-sync-ms MS    after zebra (re)connects, the FPM routes it has\n"
+	"                      not sent again after MS quiet go (default 300)\n"
 	"l3fwd 22.11 options: -p -P -L -E --config --eth-dest --lookup lpm|fib|em\n"
 	"  --rule_ipv4 --rule_ipv6 --max-pkt-len --rx-queue-size\n"
 	"  --tx-queue-size --no-numa --parse-ptype as l3fwd; refused:\n"
@@ -221,6 +243,83 @@ fwd_port_mtu_apply(struct fwd_conf *fc)
 	}
 	/* The plain-packet test's bound: above it, the port's is read. */
 	fc->t.mtu = least;
+	return 0;
+}
+
+/* --fpm, --fpm-if, --fpm-sync-ms. */
+static int
+parse_fpm(struct fwd_conf *fc, int opt, const char *arg)
+{
+	const char *why = NULL;
+	uint64_t v;
+
+	if (opt == OPT_FPM_SYNC_MS) {
+		if (app_parse_u64("--fpm-sync-ms", arg, 1, 60000, &v) < 0)
+			return -1;
+		fc->fpm.sync_ms = (uint32_t)v;
+		fc->fpm_opts = true;
+		return 0;
+	}
+	if (opt == OPT_FPM && fwd_fpm_parse_addr(&fc->fpm, arg, &why) < 0) {
+		app_err("--fpm: '%s': %s ([ADDR][:PORT], e.g. 127.0.0.1:2620 or [::1]:2620)",
+				arg, why);
+		return -1;
+	}
+	if (opt == OPT_FPM_IF && fwd_fpm_parse_if(&fc->fpm, arg, &why) < 0) {
+		app_err("--fpm-if: '%s': %s (PORT,IFNAME)", arg, why);
+		return -1;
+	}
+	if (opt == OPT_FPM)
+		fc->fpm_on = true;
+	else
+		fc->fpm_opts = true;
+	return 0;
+}
+
+/* The sink of the listening check: no route is read there. */
+static int
+fpm_check_route(void *ctx __rte_unused, enum fwd_fpm_op op __rte_unused,
+		const struct fwd_rt *rt __rte_unused)
+{
+	return -ENOTSUP;
+}
+
+int
+fwd_fpm_conf_check(struct fwd_conf *fc)
+{
+	static const struct fwd_fpm_sink sink = { .route = fpm_check_route };
+	struct fwd_fpm *f;
+	unsigned int i;
+	char addr[64];
+	int rc;
+
+	if (!fc->fpm_on) {
+		if (fc->fpm_opts) {
+			app_err("--fpm-if, --fpm-sync-ms: only with --fpm");
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < fc->fpm.nb_ifs; i++) {
+		if (!(fc->t.portmask & (UINT64_C(1) << fc->fpm.ifs[i].port))) {
+			app_err("--fpm-if: port %u is not enabled in -p",
+					fc->fpm.ifs[i].port);
+			return -1;
+		}
+		if (if_nametoindex(fc->fpm.ifs[i].name) == 0)
+			printf("--fpm-if: no interface %s in this network namespace yet: looked up again when zebra names an unknown one\n",
+					fc->fpm.ifs[i].name);
+	}
+	fwd_fpm_addr_text(&fc->fpm.addr, addr, sizeof(addr));
+	f = fwd_fpm_create(&fc->fpm, &sink);
+	rc = f != NULL ? fwd_fpm_listen(f) : -errno;
+	fwd_fpm_free(f);
+	if (rc < 0) {
+		app_err("--fpm: cannot listen on %s: %s", addr, strerror(-rc));
+		return -2;
+	}
+	printf("--fpm: %s can be listened on; live routes from FRR are not wired yet (issue 34): the routes are the route files'\n",
+			addr);
 	return 0;
 }
 
@@ -330,6 +429,10 @@ fwd_parse_opt(int opt, const char *arg, void *ctx)
 	case OPT_NEIGH_FILE:
 		fc->neigh_file = arg;
 		return 0;
+	case OPT_FPM:
+	case OPT_FPM_IF:
+	case OPT_FPM_SYNC_MS:
+		return parse_fpm(fc, opt, arg);
 	case OPT_PARSE_PTYPE:
 		printf("--parse-ptype: npool-fwd parses every header in software already (it uses no PMD packet type): nothing to change\n");
 		return 0;
@@ -350,4 +453,5 @@ fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc)
 	fwd_addr_init(&fwd_cli_addrs);
 	fc->addrs = &fwd_cli_addrs;
 	fc->route_max = FWD_ROUTE_MAX_DEFAULT;
+	fwd_fpm_params_init(&fc->fpm);
 }

@@ -282,6 +282,8 @@ main(int argc, char **argv)
 		fwd_neigh_load(&fc) < 0 ? -1 : fwd_routes_load(&fc);
 	if (ret == 0 && fc.mroute_file != NULL)
 		ret = fwd_mroutes_load(&fc, fc.mroute_file);
+	if (ret == 0)
+		ret = fwd_fpm_conf_check(&fc);
 	if (ret == 0 && fc.t.lookup == FWD_LOOKUP_EM && fc.addrs->ports) {
 		/* An exact-match table has no host routes. */
 		app_err("--port-addr: not with --lookup em (its 5-tuple table cannot hold the router's addresses)");
