@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install the Debian packages npool needs, only those missing.
-# Usage: scripts/deps.sh [--list] [build|test|demo|doc|bench|fuzz|vm]...
+# Usage: scripts/deps.sh [--list] [build|test|demo|doc|bench|fuzz|vm|frr]...
 #   (default: test; --list prints the packages and installs nothing:
 #   scripts/lts-test.sh installs that list in its Debian roots)
 set -euo pipefail
@@ -22,6 +22,10 @@ fuzz_pkgs="clang libclang-rt-14-dev"
 # vm: the guest kernel and busybox-static are fetched with apt-get download
 # by tests/vm/vm_image.py into BUILD/vm, not installed on the host.
 vm_pkgs="qemu-system-x86 pciutils iproute2 iputils-ping ethtool"
+# frr: zebra (dplane_fpm_nl), staticd and bgpd for npool-fwd's FPM tests
+# (tests/integration/fpm_zebra.py, lib/frr.py); bird2: the BGP peer of
+# the issue 34 tests. Both in the test set.
+frr_pkgs="frr bird2"
 
 list=0
 if [ "${1:-}" = --list ]; then
@@ -33,13 +37,14 @@ for what in "${@:-test}"; do
 	case $what in
 	build) ;;
 	# the kernel-peer tests run the demo's tools (root only)
-	test) want="$want $test_pkgs $demo_pkgs" ;;
+	test) want="$want $test_pkgs $demo_pkgs $frr_pkgs" ;;
 	demo) want="$want $test_pkgs $demo_pkgs" ;;
 	doc) want="$want $doc_pkgs" ;;
 	bench) want="$want $test_pkgs $bench_pkgs" ;;
 	fuzz) want="$want $test_pkgs $fuzz_pkgs" ;;
 	vm) want="$want $test_pkgs $vm_pkgs" ;;
-	*) echo "deps.sh: unknown set '$what' (build|test|demo|doc|bench|fuzz|vm)" >&2
+	frr) want="$want $frr_pkgs" ;;
+	*) echo "deps.sh: unknown set '$what' (build|test|demo|doc|bench|fuzz|vm|frr)" >&2
 	   exit 2 ;;
 	esac
 done

@@ -122,7 +122,8 @@ fb_mp(struct fb *b)
 
 	b->nest = b->len;
 	a = (struct rtattr *)fb_put(b, sizeof(*a));
-	a->rta_type = RTA_MULTIPATH;
+	/* As zebra's nl_attr_nest() writes it. */
+	a->rta_type = RTA_MULTIPATH | NLA_F_NESTED;
 }
 
 void

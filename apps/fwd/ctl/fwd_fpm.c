@@ -343,6 +343,10 @@ fwd_fpm_attach(struct fwd_fpm *f, int fd, uint64_t now_ms)
 		if (f->efd >= 0)
 			epoll_ctl(f->efd, EPOLL_CTL_ADD, fd, &ev);
 	}
+	/* zebra sends every next hop again before the routes. */
+	fpm_nh_fini(&f->nh);
+	fpm_nh_init(&f->nh, f->p.nh_max);
+	__atomic_store_n(&f->st.nexthops, 0, __ATOMIC_RELAXED);
 	f->cfd = fd;
 	f->open = true;
 	f->syncing = true;

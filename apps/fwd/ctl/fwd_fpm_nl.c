@@ -83,8 +83,9 @@ fpm_attrs_walk(const uint8_t *p, uint32_t len, const struct rtattr **a)
 		r = (const struct rtattr *)p;
 		if (r->rta_len < sizeof(*r) || r->rta_len > len)
 			return -1;
-		if (r->rta_type < ATTR_MAX)
-			a[r->rta_type] = r;
+		/* zebra's nests carry NLA_F_NESTED (RTA_MULTIPATH). */
+		if ((r->rta_type & NLA_TYPE_MASK) < ATTR_MAX)
+			a[r->rta_type & NLA_TYPE_MASK] = r;
 		if ((uint32_t)RTA_ALIGN(r->rta_len) >= len)
 			return 0;
 		p += RTA_ALIGN(r->rta_len);
