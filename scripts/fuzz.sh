@@ -14,11 +14,11 @@ set -euo pipefail
 build=${1:-build-fuzz}
 secs=${2:-60}
 shift $(( $# < 2 ? $# : 2 ))
-targets=${*:-fwd_pkt fwd_route app_cli npool_ops}
+targets=${*:-fwd_pkt fwd_route app_cli npool_ops fwd_fpm}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-declare -A max_len=([fwd_pkt]=9300 [fwd_route]=4096 [app_cli]=1024
+declare -A max_len=([fwd_pkt]=9300 [fwd_route]=4096 [app_cli]=1024 [fwd_fpm]=8192
 	[npool_ops]=512)
 
 if [ ! -f "$build/build.ninja" ]; then

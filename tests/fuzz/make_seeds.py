@@ -10,6 +10,9 @@
              multicast routes of cast_cases.py
   app_cli    bad_input.py's command lines and good ones (NUL-separated)
   npool_ops  one of each operation, and random sequences (fixed seed)
+  fwd_fpm    FPM streams as zebra 8.4 sends them (fpm_build.c's frames in
+             python): each route type and family, multipath, next hops
+             and groups, delete + add, garbage, under several flags
 
   make_seeds.py --out DIR [--captures DIR] [--per-capture N] [--max-frame N]
 
@@ -24,6 +27,8 @@ import argparse
 import hashlib
 import os
 import random
+import socket
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -158,6 +163,119 @@ def npool_ops(out):
         write(out, 'npool_ops', bytes(rnd.randrange(256) for _ in range(n)))
 
 
+def fpm_frame(*msgs):
+    """An FPM frame (version 1, type 1, length with its header) of the
+    netlink messages @msgs."""
+    body = b''.join(msgs)
+    return struct.pack('>BBH', 1, 1, 4 + len(body)) + body
+
+
+def nl_attr(t, data):
+    a = struct.pack('=HH', 4 + len(data), t) + data
+    return a + bytes(-len(a) % 4)
+
+
+def nl_msg(t, body):
+    m = struct.pack('=IHHII', 16 + len(body), t, 0x501, 0, 0) + body
+    return m + bytes(-len(m) % 4)
+
+
+def addr(text):
+    return socket.inet_pton(socket.AF_INET6 if ':' in text else
+                            socket.AF_INET, text)
+
+
+def fpm_route(dst, rtype=1, gw=None, oif=0, dele=False, nh_id=0,
+              multipath=(), table=254):
+    """RTM_NEWROUTE (24) or RTM_DELROUTE (25) of @dst 'a/len'."""
+    pfx, length = dst.split('/')
+    fam = 10 if ':' in pfx else 2
+    body = struct.pack('=BBBBBBBBI', fam, int(length), 0, 0, table, 196, 0,
+                       0 if dele else rtype, 0)
+    body += nl_attr(1, addr(pfx)) + nl_attr(6, struct.pack('=I', 20))
+    if gw:
+        body += nl_attr(5, addr(gw))
+    if oif:
+        body += nl_attr(4, struct.pack('=I', oif))
+    if nh_id:
+        body += nl_attr(30, struct.pack('=I', nh_id))
+    if multipath:
+        hops = b''
+        for g, i in multipath:
+            h = nl_attr(5, addr(g))
+            hops += struct.pack('=HBBi', 8 + len(h), 0, 0, i) + h
+        body += nl_attr(9 | 0x8000, hops)
+    return nl_msg(25 if dele else 24, body)
+
+
+def fpm_nexthop(nh_id, gw=None, oif=0, group=(), dele=False):
+    """RTM_NEWNEXTHOP (104) / RTM_DELNEXTHOP (105), as zebra writes it."""
+    fam = 0 if group else 10 if gw and ':' in gw else 2
+    body = struct.pack('=BBBBI', fam, 0, 11, 0, 0)
+    body += nl_attr(1, struct.pack('=I', nh_id))
+    if group:
+        body += nl_attr(2, b''.join(struct.pack('=IBBH', g, 0, 0, 0)
+                                    for g in group))
+    elif gw:
+        body += nl_attr(6, addr(gw))
+    elif not oif:
+        body += nl_attr(4, b'')
+    if oif:
+        body += nl_attr(5, struct.pack('=I', oif))
+    return nl_msg(105 if dele else 104, body)
+
+
+def fwd_fpm(out):
+    """Streams of frames; the lo of fwd_fpm_fuzz.c is port 3 (ifindex 1
+    in a fresh namespace, else some other: both kinds are seeds)."""
+    lo = 1
+    routes = [
+        fpm_frame(fpm_route('198.18.10.0/24', gw='198.18.1.2', oif=lo)),
+        fpm_frame(fpm_route('198.18.11.0/24', gw='198.18.1.2')),
+        fpm_frame(fpm_route('198.18.12.0/24', rtype=6)),
+        fpm_frame(fpm_route('198.18.13.0/24', rtype=7)),
+        fpm_frame(fpm_route('198.18.14.0/24', rtype=8)),
+        fpm_frame(fpm_route('198.18.15.0/24', oif=lo)),
+        fpm_frame(fpm_route('0.0.0.0/0', gw='198.18.1.9', oif=lo)),
+        fpm_frame(fpm_route('2001:2:0:10::/64', gw='fe80::2', oif=lo)),
+        fpm_frame(fpm_route('2001:2:0:11::/64', gw='2001:2:0:1::2')),
+        fpm_frame(fpm_route('2001:2:0:12::/64', rtype=6)),
+        fpm_frame(fpm_route('198.18.20.0/24', multipath=(
+            ('198.18.1.2', lo), ('198.18.1.3', lo)))),
+        fpm_frame(fpm_route('198.18.30.0/24', dele=True),
+                  fpm_route('198.18.30.0/24', gw='198.18.1.3', oif=lo)),
+        fpm_frame(fpm_route('198.18.31.0/24', dele=True)),
+        fpm_frame(fpm_route('198.18.0.1/32', rtype=2, oif=lo),
+                  fpm_route('198.18.40.0/24', gw='198.18.1.2', table=10),
+                  nl_msg(16, b'')),
+    ]
+    nhg = [
+        fpm_frame(fpm_nexthop(19, gw='198.18.1.2', oif=lo)),
+        fpm_frame(fpm_nexthop(20, gw='fe80::2', oif=lo)),
+        fpm_frame(fpm_nexthop(16)),
+        fpm_frame(fpm_nexthop(4, oif=lo)),
+        fpm_frame(fpm_nexthop(22, group=(21, 23))),
+        fpm_frame(fpm_nexthop(21, gw='198.18.1.3', oif=lo)),
+        fpm_frame(fpm_nexthop(23, gw='198.18.1.4', oif=9999)),
+        fpm_frame(fpm_route('198.18.10.0/24', nh_id=19)),
+        fpm_frame(fpm_route('2001:2:0:12::/64', nh_id=20)),
+        fpm_frame(fpm_route('198.18.15.0/24', nh_id=22)),
+        fpm_frame(fpm_route('198.18.1.0/24', nh_id=4)),
+        fpm_frame(fpm_route('198.18.16.0/24', nh_id=16)),
+        fpm_frame(fpm_route('198.18.17.0/24', nh_id=99)),
+        fpm_frame(fpm_nexthop(19, dele=True)),
+    ]
+    streams = [b''.join(routes), b''.join(nhg), b''.join(nhg + routes),
+               b''.join(routes[:3]) + b'\x02\x01\x00\x08garbage' +
+               b''.join(routes[3:6]),
+               b''.join(routes) + b'\x01\x01\x02\x00' + bytes(508)]
+    for s in streams:
+        for flags in (0x03, 0x00, 0x25, 0x4e, 0x97, 0x7d, 0xe1):
+            write(out, 'fwd_fpm', bytes([flags]) + s)
+    for r in routes + nhg:
+        write(out, 'fwd_fpm', bytes([0x03]) + r)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True)
@@ -171,7 +289,8 @@ def main():
     fwd_route(a.out)
     app_cli(a.out)
     npool_ops(a.out)
-    for t in ('fwd_pkt', 'fwd_route', 'app_cli', 'npool_ops'):
+    fwd_fpm(a.out)
+    for t in ('fwd_pkt', 'fwd_route', 'app_cli', 'npool_ops', 'fwd_fpm'):
         d = os.path.join(a.out, t)
         print('%-10s %4d seeds, %7d bytes' % (
             t, len(os.listdir(d)),
