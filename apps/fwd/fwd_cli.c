@@ -276,22 +276,10 @@ parse_fpm(struct fwd_conf *fc, int opt, const char *arg)
 	return 0;
 }
 
-/* The sink of the listening check: no route is read there. */
-static int
-fpm_check_route(void *ctx __rte_unused, enum fwd_fpm_op op __rte_unused,
-		const struct fwd_rt *rt __rte_unused)
-{
-	return -ENOTSUP;
-}
-
 int
 fwd_fpm_conf_check(struct fwd_conf *fc)
 {
-	static const struct fwd_fpm_sink sink = { .route = fpm_check_route };
-	struct fwd_fpm *f;
 	unsigned int i;
-	char addr[64];
-	int rc;
 
 	if (!fc->fpm_on) {
 		if (fc->fpm_opts) {
@@ -310,16 +298,10 @@ fwd_fpm_conf_check(struct fwd_conf *fc)
 			printf("--fpm-if: no interface %s in this network namespace yet: looked up again when zebra names an unknown one\n",
 					fc->fpm.ifs[i].name);
 	}
-	fwd_fpm_addr_text(&fc->fpm.addr, addr, sizeof(addr));
-	f = fwd_fpm_create(&fc->fpm, &sink);
-	rc = f != NULL ? fwd_fpm_listen(f) : -errno;
-	fwd_fpm_free(f);
-	if (rc < 0) {
-		app_err("--fpm: cannot listen on %s: %s", addr, strerror(-rc));
-		return -2;
+	if (fc->t.lookup != FWD_LOOKUP_LPM) {
+		app_err("--fpm: live routes need --lookup lpm (rte_fib takes no change under traffic here; an exact-match table has no prefixes)");
+		return -1;
 	}
-	printf("--fpm: %s can be listened on; live routes from FRR are not wired yet (issue 34): the routes are the route files'\n",
-			addr);
 	return 0;
 }
 

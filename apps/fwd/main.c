@@ -229,6 +229,7 @@ fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 	c.cmd_lcore = fwd_first_lcore();
 	c.neigh = fc->neigh;
 	c.nb_neigh = fc->nb_neigh;
+	c.fpm = fc->fpm_on ? &fc->fpm : NULL;
 	c.pool = app_pool_create("fwd_ctl", FWD_CTL_POOL_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, o->pool);
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
@@ -277,7 +278,7 @@ main(int argc, char **argv)
 	 * resolved by ARP / NDP: the tables change while running. */
 	fc.resolve = fc.addrs->ports & o.portmask &
 		~(uint64_t)fc.eth_dest_set;
-	fc.live = fc.resolve != 0;
+	fc.live = fc.resolve != 0 || fc.fpm_on;
 	ret = fwd_addr_check(fc.addrs, o.portmask) < 0 ||
 		fwd_neigh_load(&fc) < 0 ? -1 : fwd_routes_load(&fc);
 	if (ret == 0 && fc.mroute_file != NULL)

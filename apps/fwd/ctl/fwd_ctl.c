@@ -6,6 +6,7 @@
  * hand it.
  */
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +25,15 @@
 #define CTL_BURST 64
 /* Longest time between two runs of the neighbour timers. */
 #define CTL_TICK_MS 10
-/* Longest sleep when there is nothing to do. */
-#define CTL_SLEEP_US 1000
+/* Longest sleep when there is nothing to do (the FPM socket wakes it). */
+#define CTL_SLEEP_MS 1
 
 rte_spinlock_t fwd_ctl_lock = RTE_SPINLOCK_INITIALIZER;
 
 uint64_t
 fwd_ctl_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return fwd_fpm_now_ms();
 }
 
 void
@@ -311,6 +309,56 @@ fwd_ctl_del(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin)
 	return 0;
 }
 
+/* FPM's route changes (fwd_fpm_sink.route): an add or a replace places
+ * the route (and takes it off the stale ones), a delete removes an FPM
+ * route of the prefix. */
+static int
+fpm_route(void *ctx, enum fwd_fpm_op op, const struct fwd_rt *rt)
+{
+	struct fwd_ctl *ctl = ctx;
+	const char *why = NULL;
+
+	if (op == FWD_FPM_DEL)
+		return fwd_ctl_del(ctl, rt, FWD_RT_FPM);
+	return fwd_ctl_add(ctl, rt, FWD_RT_FPM, &why);
+}
+
+/* zebra (re)connected: what it does not send again goes at the end. */
+static void
+fpm_sync_begin(void *ctx)
+{
+	struct fwd_ctl *ctl = ctx;
+
+	fwd_rib_mark_stale(ctl->rib, FWD_RT_FPM);
+}
+
+static void
+fpm_gone(void *ctx, uint32_t hop)
+{
+	unref(ctx, hop);
+}
+
+/* The sync's quiet period is over: the FPM routes not sent again go, and
+ * the neighbours' host routes follow. */
+static void
+fpm_sync_done(void *ctx)
+{
+	static const uint8_t any[16];
+	struct fwd_ctl *ctl = ctx;
+
+	if (fwd_rib_sweep(ctl->rib, FWD_RT_FPM, fpm_gone, ctl) == 0)
+		return;
+	recheck_hosts(ctl, false, any, 0);
+	recheck_hosts(ctl, true, any, 0);
+	ctl->last_update = fwd_ctl_now_ms();
+}
+
+const struct fwd_fpm_sink fwd_ctl_fpm_sink = {
+	.route = fpm_route,
+	.sync_begin = fpm_sync_begin,
+	.sync_done = fpm_sync_done,
+};
+
 /* A held packet: to its neighbour, made for a destination on a link. */
 static void
 held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
@@ -380,15 +428,21 @@ static void *
 ctl_main(void *arg)
 {
 	struct fwd_ctl *ctl = arg;
-
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
 	unsigned int done;
 
+	if (ctl->fpm != NULL)
+		pfd.fd = fwd_fpm_fd(ctl->fpm);
 	while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE)) {
 		rte_spinlock_lock(&fwd_ctl_lock);
 		done = poll_once(ctl);
+		if (ctl->fpm != NULL)
+			fwd_fpm_poll(ctl->fpm, fwd_ctl_now_ms());
 		rte_spinlock_unlock(&fwd_ctl_lock);
+		/* Nothing from the lcores: wait for FPM (or the next
+		 * look at the rings and timers). */
 		if (done == 0)
-			usleep(CTL_SLEEP_US);
+			poll(&pfd, pfd.fd >= 0 ? 1 : 0, CTL_SLEEP_MS);
 	}
 	return NULL;
 }

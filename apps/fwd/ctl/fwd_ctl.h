@@ -22,6 +22,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_mempool.h>
 
+#include "fwd_fpm.h"
 #include "fwd_neigh.h"
 #include "fwd_rib.h"
 #include "fwd_rt.h"
@@ -64,6 +65,8 @@ struct fwd_ctl_conf {
 	/** Permanent neighbours. */
 	const struct fwd_static_neigh *neigh;
 	unsigned int nb_neigh;
+	/** FRR zebra's FPM feed (--fpm), NULL: none. */
+	const struct fwd_fpm_params *fpm;
 };
 
 struct fwd_ctl;

@@ -33,6 +33,7 @@ struct fwd_ctl {
 	struct rte_rcu_qsbr *qsv;
 	struct rte_ring *hold, *nev, *cmd;
 	struct fwd_rib *rib;
+	struct fwd_fpm *fpm;              /* NULL: no FPM feed */
 	struct fwd_neigh_tbl *nb[2];      /* [v6] */
 	/* Next-hop ids RTE_MAX_ETHPORTS .. FWD_NH_MAX - 1 not in use. */
 	uint32_t *nh_free;
@@ -63,6 +64,9 @@ void fwd_ctl_tel_forget(const struct fwd_ctl *ctl);
 
 /* Milliseconds of a monotonic clock. */
 uint64_t fwd_ctl_now_ms(void);
+
+/* What the FPM reader gives the RIB (fwd_ctl.c). */
+extern const struct fwd_fpm_sink fwd_ctl_fpm_sink;
 
 /* The neighbour tables' operations (fwd_ctl_nb.c). */
 extern const struct fwd_neigh_ops fwd_ctl_nb_ops;

@@ -109,6 +109,8 @@ fwd_ctl_json(struct fwd_ctl *ctl, struct app_json *j)
 		return;
 	routes_json(ctl, j);
 	neigh_json(ctl, j);
+	if (ctl->fpm != NULL)
+		fwd_fpm_json(j, ctl->fpm);
 }
 
 void

@@ -5,6 +5,8 @@
  * resolving ports' next hops; at the end every packet it holds given
  * back.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,29 @@ statics_set(struct fwd_ctl *ctl)
 	return 0;
 }
 
+/* The FPM reader, listening (--fpm); its telemetry. */
+static int
+fpm_make(struct fwd_ctl *ctl)
+{
+	struct fwd_fpm_sink sink = fwd_ctl_fpm_sink;
+	char addr[64];
+	int rc;
+
+	if (ctl->c.fpm == NULL)
+		return 0;
+	sink.ctx = ctl;
+	fwd_fpm_addr_text(&ctl->c.fpm->addr, addr, sizeof(addr));
+	ctl->fpm = fwd_fpm_create(ctl->c.fpm, &sink);
+	rc = ctl->fpm != NULL ? fwd_fpm_listen(ctl->fpm) : -errno;
+	if (rc < 0) {
+		app_err("--fpm: cannot listen on %s: %s", addr, strerror(-rc));
+		return -1;
+	}
+	printf("fpm: listening on %s for FRR zebra (dplane_fpm_nl)\n", addr);
+	fwd_fpm_telemetry(ctl->fpm);
+	return 0;
+}
+
 struct fwd_ctl *
 fwd_ctl_create(const struct fwd_ctl_conf *c)
 {
@@ -124,7 +149,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 			goto fail;
 		}
 	}
-	if (statics_set(ctl) < 0)
+	if (statics_set(ctl) < 0 || fpm_make(ctl) < 0)
 		goto fail;
 	return ctl;
 fail:
@@ -183,6 +208,9 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 		return;
 	fwd_ctl_tel_forget(ctl);
 	fwd_ctl_stop(ctl);
+	if (ctl->fpm != NULL)
+		fwd_fpm_telemetry(NULL);
+	fwd_fpm_free(ctl->fpm);
 	for (v6 = 0; v6 < 2; v6++)
 		fwd_neigh_tbl_free(ctl->nb[v6]);
 	rings_drain(ctl);

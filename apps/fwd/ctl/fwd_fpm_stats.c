@@ -205,5 +205,5 @@ fwd_fpm_telemetry(const struct fwd_fpm *f)
 		return;
 	registered = true;
 	rte_telemetry_register_cmd("/fwd/fpm", tel_fpm,
-		"npool-fwd's FPM reader: connection, frames, messages, routes added/deleted/replaced, errors by reason, last update. No parameters");
+		"npool-fwd's FPM reader: connection, frames, messages, routes, errors by reason");
 }
