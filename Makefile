@@ -14,6 +14,7 @@
 #   make kernel-record   the Linux router's outcomes the kernel tests use
 #                   where this kernel lacks a feature (tests/data/kernel)
 #   make conformance  DPDK's own autotests on stock and npool ops
+#   make churn-norcu  the churn test without RCU: it must fail
 #   make check-git-log   commit messages in DPDK's form (CI runs it)
 #   make lts-test [LTS=24.11]   make test-release on DPDK 22.11, 24.11 and
 #                   25.11, each in a Debian root (scripts/lts-test.sh)
@@ -37,7 +38,7 @@ endif
 
 .PHONY: all build test test-release check-slow check-all demo doc bench \
 	install clean tsan fuzz stress soak vm-test check-git-log lts-test \
-	conformance kernel-record
+	conformance churn-norcu kernel-record
 
 all: build
 
@@ -110,6 +111,21 @@ bench:
 	bash scripts/deps.sh bench
 	bash scripts/bench.sh $(BENCH_BUILD)
 
+# The churn test on a build whose control side does not wait for the
+# lcores (-Dfwd_rcu=false): it must see packets sent to a wrong port,
+# or the RCU it checks is not what keeps them right.
+churn-norcu:
+	bash scripts/deps.sh test
+	$(MAKE) --no-print-directory build-norcu/build.ninja
+	ninja -C build-norcu apps/fwd/npool-fwd
+	python3 tests/integration/fwd_churn.py \
+		--app build-norcu/apps/fwd/npool-fwd --seconds 20 \
+		--expect-failures
+
+build-norcu/build.ninja:
+	meson setup build-norcu $(MESON_OPTS) -Dfwd_rcu=false -Dtests=false \
+		-Dbench=false
+
 tsan:
 	bash scripts/deps.sh test
 	bash scripts/tsan.sh build-tsan
@@ -159,4 +175,4 @@ install: build
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then ldconfig; fi
 
 clean:
-	rm -rf $(BUILD) $(BENCH_BUILD) build-san-* build-tsan build-fuzz build-stress build-vm
+	rm -rf $(BUILD) $(BENCH_BUILD) build-san-* build-tsan build-fuzz build-stress build-vm build-norcu
