@@ -31,7 +31,7 @@
 #               alloc_callgrind.py for them), and no
 #               instruction budget of the fwd path (every run with fwd)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
-#               retain drop fwd)
+#               retain drop fwd routes)
 #   NATIVE=1    the fwd rows also on -march=native builds of npool-fwd
 #               and l3fwd (below)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
@@ -53,13 +53,14 @@ build=${1:-build-bench}
 case $build in /*) ;; *) build=$root/$build ;; esac
 quick=${QUICK:-0}
 [ "$quick" = 0 ] && quick=
-benches=${BENCHES:-frag pkt hc reuse refcnt mem retain drop fwd}
+benches=${BENCHES:-frag pkt hc reuse refcnt mem retain drop fwd routes}
 # The app benchmarks (drop, fwd) run apart from the allocator programs.
 alloc_benches=
 app_benches=
 for b in $benches; do
 	case $b in
 	drop | fwd) app_benches="$app_benches $b" ;;
+	routes) ;;
 	*) alloc_benches="$alloc_benches $b" ;;
 	esac
 done
@@ -122,6 +123,7 @@ for b in $alloc_benches; do
 	progs+=("tests/bench/npool-bench-$b")
 done
 [ -n "$app_benches" ] && progs+=(apps/drop/npool-drop apps/fwd/npool-fwd)
+[[ " $benches " == *" routes "* ]] && progs+=(apps/fwd/npool-fwd)
 ninja -C "$build" "${progs[@]}" >"$build/bench-build.log" 2>&1 || {
 	cat "$build/bench-build.log" >&2
 	exit 1
@@ -280,6 +282,25 @@ if [ -n "$app_benches" ]; then
 			tail -20 "$out/apps-native.log" >&2
 			exit 1
 		fi
+	fi
+fi
+
+# ---- FPM's routes into npool-fwd's tables (issue 34) --------------------
+# Routes a second applied (add, replace, delete of 100000 routes via a
+# gateway; 20000 with QUICK=1) and the time from FPM to a lookup
+# (tests/bench/route_rate.py, net_null ports, telemetry polled).
+if [[ " $benches " == *" routes "* ]]; then
+	rr_routes=100000
+	[ -n "$quick" ] && rr_routes=20000
+	echo | tee -a "$table"
+	if ! python3 "$root/tests/bench/route_rate.py" \
+			--fwd "$build/apps/fwd/npool-fwd" \
+			--routes "$rr_routes" \
+			--json "$out/routes.json" 2>"$out/routes.log" |
+			tee -a "$table"; then
+		echo "bench.sh: tests/bench/route_rate.py failed:" >&2
+		tail -20 "$out/routes.log" >&2
+		exit 1
 	fi
 fi
 

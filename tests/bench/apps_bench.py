@@ -408,7 +408,8 @@ def main():
                 try:
                     d, secs, status = measure(
                         build(prefix), prefix, counters, stop,
-                        args.warmup, args.window, log)
+                        args.warmup, args.window, log,
+                        v.sidecar() if v.sidecar else None)
                     mpps = d[counters[0]] / secs / 1e6
                     v.mpps.append(mpps)
                     if v.check:

@@ -25,9 +25,14 @@ Lcores (the machine has 2 cores; DPDK lcore N is a thread, cpu M a core):
 """
 
 import os
+import sys
 
 from apps_frames import (FRAME_SETS, write_em6_rules,  # noqa: F401
-                         write_em_rules)
+                         write_em_rules, write_pcap_other_mac)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'integration', 'lib'))
+import fpm_client  # noqa: E402
 
 # Pool size of every tool, as npool's apps and l3fwd size theirs (8192):
 # testpmd would make one of ~160k mbufs, which a cache-0 FIFO ring walks
@@ -53,6 +58,42 @@ SEED_FIB = 'issue 11 fib'
 SEED_EM = 'issue 20 em'
 SEED_FLOOD = 'issue 20 TTL-1 flood'
 SEED_FRAMES = 'issue 27 frame sets'
+SEED_NEIGH = 'issue 34 next hops'
+SEED_OTHER = 'issue 36 other MACs'
+# A next hop resolved by ARP (a neighbour's object) against a port's own
+# (l3fwd's): the same pass (issue 34).
+NEIGH_TARGET = 0.98
+# Forwarding while FPM changes 10000 routes a second, against none.
+CHURN_TARGET = 0.95
+CHURN_RATE = 10000
+# npool-fwd's FPM port in the benches (one process at a time).
+FPM_PORT = 20000 + os.getpid() % 20000
+
+
+class ChurnSidecar:
+    """Host routes changed at CHURN_RATE a second over FPM beside a
+    measured npool-fwd (fpm_client.Churn in /24s of 10.0/16 that no
+    frame goes to, on the interface "lo", port 1 with --fpm-if)."""
+
+    def __init__(self, port=FPM_PORT, rate=CHURN_RATE):
+        self.port = port
+        self.rate = rate
+        self.client = None
+        self.churn = None
+
+    def start(self):
+        self.client = fpm_client.FpmClient(port=self.port).connect(20)
+        self.churn = fpm_client.Churn(self.client, lambda x: '10.0.%d' % x,
+                                      100, 51)
+        self.churn.start(self.rate)
+
+    def stop(self):
+        if self.churn is not None:
+            self.churn.stop()
+            self.churn = None
+        if self.client is not None:
+            self.client.close()
+            self.client = None
 
 MEM_LABEL = {'huge': 'hugepages', 'nohuge': 'no-huge'}
 
@@ -65,10 +106,14 @@ def eal(mem, huge_dir):
 
 
 class Variant:
-    def __init__(self, label, tool, run, lcores=1, check=None):
+    def __init__(self, label, tool, run, lcores=1, check=None,
+                 sidecar=None):
         self.label = label
         self.tool = tool
         self.run = run          # () -> (cmd builder, counters, stop)
+        # () -> an object with start() and stop() that runs beside the
+        # tool while it is measured (fpm_churn.Churn), or None
+        self.sidecar = sidecar
         self.lcores = lcores
         self.mpps = []          # per round, None when it failed
         self.errors = []
@@ -258,6 +303,43 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
                       lambda: b.l3fwd(pcap, 'em', extra=rules))]
         add(Case('fwd', name, SEED_EM, vs, 1, {0: FWD_TARGET}, mem=mem))
 
+    def neigh_case(name, pcap):
+        """Port 1's next hop a gateway's neighbour (a permanent one, so
+        that it is resolved from the start) against its own (l3fwd's):
+        the router's address ends in .0, which no frame's source does
+        (the pass leaves those to the slow path)."""
+        gw = ['--port-addr', '1,198.18.201.0/23', '--rule_ipv4',
+              pcaps['gw4'], '--neigh', '1,198.18.200.2,02:00:00:00:00:01']
+        vs = [Variant('npool-fwd port next hop', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0)),
+              Variant('npool-fwd neighbour next hop', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, extra=gw))]
+        add(Case('fwd', name, SEED_NEIGH, vs, 0, {1: NEIGH_TARGET},
+                 mem=mem))
+
+    def churn_case(name, pcap):
+        """The same npool-fwd listening for FPM, without and with routes
+        changing (ChurnSidecar): the control thread on the main lcore's
+        CPU, the lcores reporting quiescent states."""
+        fpm = ['--fpm', '127.0.0.1:%d' % FPM_PORT, '--fpm-if', '1,lo']
+        vs = [Variant('npool-fwd fpm', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, extra=fpm)),
+              Variant('npool-fwd fpm %d routes/s' % CHURN_RATE, 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0, extra=fpm),
+                      sidecar=ChurnSidecar)]
+        add(Case('fwd', name, SEED_NEIGH, vs, 0, {1: CHURN_TARGET},
+                 mem=mem))
+
+    def otherhost_case(name, pcap):
+        """Frames to another station's MAC, npool-fwd with
+        --forward-otherhost (on its one pass) against l3fwd (which checks
+        no MAC)."""
+        vs = [Variant('npool-fwd --forward-otherhost', 'npool-fwd',
+                      lambda: b.fwd(pcap, 'npool', 0,
+                                    extra=['--forward-otherhost'])),
+              Variant('l3fwd-lpm', 'l3fwd', lambda: b.l3fwd(pcap))]
+        add(Case('fwd', name, SEED_OTHER, vs, 1, {0: FWD_TARGET}, mem=mem))
+
     def icmp_check(d, secs):
         """ICMP errors sent within --icmp-msgs-per-sec (and its burst)."""
         rate = d[(0, 'opackets')] / secs
@@ -341,6 +423,9 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
         fib_case('pcap->null 64B fib', pcaps[64])
         em_case('pcap->null 64B em', pcaps[64])
         flood_case('pcap->null 64B TTL-1 1:1', pcaps['ttl1'])
+        otherhost_case('pcap->null 64B other MAC', pcaps['oh64'])
+        neigh_case('pcap->null 64B neighbour', pcaps[64])
+        churn_case('pcap->null 64B routes changing', pcaps[64])
         p64 = pcaps[64]
         lcores_case('fwd', 'pcap->null 64B 2q', [
             ('npool-fwd npool', 'npool-fwd',
@@ -367,6 +452,11 @@ def pcap_files(pdir, write_pcap, imix_sizes):
                                imix_sizes(), 12 * 24)
     pcaps['ttl1'] = write_pcap(os.path.join(pdir, 'ttl1.pcap'), [64],
                                ttl1_every=2)
+    pcaps['oh64'] = write_pcap_other_mac(os.path.join(pdir,
+                                                      'udp64_other.pcap'))
+    pcaps['gw4'] = os.path.join(pdir, 'gw4.cfg')
+    with open(pcaps['gw4'], 'w') as f:
+        f.write('R198.18.1.0/24 via 198.18.200.2\n')
     pcaps['em4'] = write_em_rules(os.path.join(pdir, 'em4.cfg'))
     pcaps['em6'] = write_em6_rules(os.path.join(pdir, 'em6.cfg'))
     for fs in ('rand60', 'ack60'):

@@ -100,6 +100,17 @@ def write_pcap(path, sizes, count=256, ttl1_every=0):
         for i in range(count)])
 
 
+# A unicast MAC that is no port's: frames to another station (npool-fwd
+# takes them with --forward-otherhost, as l3fwd, which checks no MAC).
+OTHER_MAC = bytes.fromhex('02000000beef')
+
+
+def write_pcap_other_mac(path, count=256):
+    """write_pcap()'s 64-byte frames, to OTHER_MAC."""
+    return _write(path, [OTHER_MAC + udp_frame(64, i)[6:]
+                         for i in range(count)])
+
+
 def write_rand_udp(path, count=1024, seed=1):
     """@count rand_udp_frame()s (a fixed seed: the same file each run)."""
     rnd = random.Random(seed)

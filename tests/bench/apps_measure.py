@@ -89,9 +89,12 @@ def connect(p, sock, timeout=20):
         time.sleep(0.02)
 
 
-def measure(cmd, prefix, counters, stop, warmup, window, log_path):
+def measure(cmd, prefix, counters, stop, warmup, window, log_path,
+            sidecar=None):
     """Start @cmd, read @counters over the window; returns
-    ({(port, key): delta}, seconds, exit status)."""
+    ({(port, key): delta}, seconds, exit status). @sidecar (an object
+    with start() and stop(), or None) runs beside the tool from the
+    first packet to the end of the window: a control plane's load."""
     rdir = runtime_dir(prefix)
     sock = os.path.join(rdir, 'dpdk_telemetry.v2')
     shutil.rmtree(rdir, ignore_errors=True)
@@ -117,10 +120,15 @@ def measure(cmd, prefix, counters, stop, warmup, window, log_path):
             if time.monotonic() > deadline:
                 raise RunError('no packets counted after 20 s')
             time.sleep(0.02)
+        if sidecar is not None:
+            sidecar.start()
         time.sleep(warmup)
         t0, c0 = tel.read(counters)
         time.sleep(window)
         t1, c1 = tel.read(counters)
+        if sidecar is not None:
+            sidecar.stop()
+            sidecar = None
         if p.poll() is not None:
             raise RunError('exited with status %d while measured'
                            % p.returncode)
@@ -132,6 +140,8 @@ def measure(cmd, prefix, counters, stop, warmup, window, log_path):
             raise RunError('telemetry: %s' % e)
         raise RunError('exited with status %d' % rc)
     finally:
+        if sidecar is not None:
+            sidecar.stop()
         if tel is not None:
             tel.close()
         status = _stop(p, stop)

@@ -125,13 +125,40 @@ class CasesTest(unittest.TestCase):
     def setUp(self):
         pcaps = {s: 'p%d' % s for s in apps_cases.SWEEP_SIZES}
         pcaps.update(imix='pimix', ttl1='pttl1', em4='pem4', em6='pem6',
-                     rand60='prand60', ack60='pack60')
+                     rand60='prand60', ack60='pack60', oh64='poh64',
+                     gw4='pgw4')
         self.cases = apps_cases.make_cases(
             FakeTools(), pcaps, True, ['drop', 'fwd'], ['huge', 'nohuge'],
             '/hp')
 
     def cmd(self, name, label):
         return find(self.cases, name, label)[1].run()[0]('PFX')
+
+    def test_issue_34_36_rows(self):
+        """The neighbour row differs from its anchor only in the
+        gateway's options; the churn row only in its sidecar; the other
+        MAC row reads the other-MAC frames with --forward-otherhost."""
+        c, port = find(self.cases, 'pcap->null 64B neighbour',
+                       'npool-fwd port next hop')
+        nb = find(self.cases, 'pcap->null 64B neighbour',
+                  'npool-fwd neighbour next hop')[1]
+        a, n = port.run()[0]('P'), nb.run()[0]('P')
+        self.assertEqual(n[:len(a)], a)
+        self.assertEqual(n[len(a):], ['--port-addr', '1,198.18.201.0/23',
+                                      '--rule_ipv4', 'pgw4', '--neigh',
+                                      '1,198.18.200.2,02:00:00:00:00:01'])
+        self.assertEqual(c.targets, {1: apps_cases.NEIGH_TARGET})
+        c, quiet = find(self.cases, 'pcap->null 64B routes changing',
+                        'npool-fwd fpm')
+        busy = c.variants[1]
+        self.assertEqual(quiet.run()[0]('P'), busy.run()[0]('P'))
+        self.assertIsNone(quiet.sidecar)
+        self.assertIs(busy.sidecar, apps_cases.ChurnSidecar)
+        self.assertIn('--fpm', quiet.run()[0]('P'))
+        oh = self.cmd('pcap->null 64B other MAC',
+                      'npool-fwd --forward-otherhost')
+        self.assertIn('--forward-otherhost', oh)
+        self.assertIn('net_pcap0,rx_pcap=poh64,infinite_rx=1', oh)
 
     def test_memory_mode_per_case(self):
         c = self.cmd('net_null 64B', 'testpmd rxonly')

@@ -48,17 +48,11 @@ import packets  # noqa: E402
 import pcaplib  # noqa: E402
 
 NETS = 100         # stable /24s
-LIVE = 51          # host routes in place at any time: odd, see churn()
-HOSTS = 250        # host addresses a /24's route takes in turn
+LIVE = 51          # host routes in place at any time: odd (fpm_client.Churn)
 
 
 def net(x):
     return '10.%d.%d' % (x >> 8, x & 255)
-
-
-def host_route(x, step=0):
-    """The host route of /24 @x at @step: another host each round."""
-    return '%s.%d/32' % (net(x), 2 + (step // NETS) % HOSTS)
 
 
 def write_inputs(work):
@@ -74,38 +68,6 @@ def write_inputs(work):
     cap = work.file('traffic.pcap')
     pcaplib.write(cap, frames)
     return rules, cap
-
-
-def churn(client, seconds, rate):
-    """Host routes in the /24s 0 .. LIVE - 1, then steps at @rate changes
-    a second for @seconds: step i deletes the host route of /24 i and adds
-    that of /24 i + LIVE (mod NETS), the next one past the window of LIVE
-    in place, at an odd distance (the other port). Returns the changes
-    sent."""
-    lo = 1
-    client.send([fpm_client.route_msg('add', host_route(x, x - LIVE),
-                                      oif=lo)
-                 for x in range(LIVE)])
-    sent, step = LIVE, 0
-    batch = max(2, rate // 100) & ~1    # every 10 ms
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        msgs = []
-        for _ in range(batch // 2):
-            x = step % NETS
-            msgs.append(fpm_client.route_msg('del',
-                                             host_route(x, step - LIVE)))
-            msgs.append(fpm_client.route_msg(
-                'add', host_route((x + LIVE) % NETS, step), oif=lo))
-            step += 1
-        client.send(msgs)
-        sent += len(msgs)
-        # The rate: where the next batch is due.
-        due = t0 + (sent - LIVE) / float(rate)
-        pause = due - time.monotonic()
-        if pause > 0:
-            time.sleep(pause)
-    return sent
 
 
 # A real-time thread on the lcore's CPU: busy for a millisecond, asleep
@@ -168,9 +130,12 @@ def main():
             client = fpm_client.FpmClient(port=fpm_port).connect(30)
             time.sleep(0.5)
             h = hog(1)
+            ch = fpm_client.Churn(client, net, NETS, LIVE)
+            ch.begin()
             t0 = time.monotonic()
-            sent = churn(client, a.seconds, a.rate)
+            ch.run(a.seconds, a.rate)
             took = time.monotonic() - t0
+            sent = ch.sent
             time.sleep(0.3)
             client.close()
         finally:

@@ -9,11 +9,15 @@ drive routes faster or more exactly than zebra does (churn, bad input).
   c = FpmClient(port=2620); c.connect()
   c.send([route_msg('add', '10.1.2.0/24', oif=5),
           route_msg('del', '10.9.0.0/16')])
+
+Churn drives host routes in and out at a steady rate (the churn test,
+the bench's "routes changing" row).
 """
 
 import ipaddress
 import socket
 import struct
+import threading
 import time
 
 RTM_NEWROUTE = 24
@@ -113,3 +117,71 @@ class FpmClient:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+
+
+class Churn:
+    """Host routes /32 in @nets /24s (@net(x) gives the first three
+    octets of /24 @x), @live in place at any time, on interface @oif:
+    step i deletes the one of /24 i and adds one (another host each
+    round of the /24s) to /24 i + live, both mod @nets. With @live odd,
+    the delete frees the /24's rte_lpm tbl8 group and the add, in a /24
+    of the other parity, takes it at once."""
+
+    HOSTS = 250
+
+    def __init__(self, client, net, nets, live, oif=1):
+        self.c = client
+        self.net = net
+        self.nets = nets
+        self.live = live
+        self.oif = oif
+        self.sent = 0
+        self.step = 0
+        self._stop = threading.Event()
+        self._th = None
+
+    def host(self, x, step):
+        return '%s.%d/32' % (self.net(x), 2 + (step // self.nets) %
+                             self.HOSTS)
+
+    def begin(self):
+        """The first @live host routes."""
+        self.c.send([route_msg('add', self.host(x, x - self.live),
+                               oif=self.oif) for x in range(self.live)])
+        self.sent += self.live
+
+    def run(self, seconds, rate):
+        """Steps at @rate changes a second (a batch every 10 ms) for
+        @seconds, or until stop(). Returns the changes sent by steps."""
+        batch = max(2, rate // 100) & ~1
+        t0 = time.monotonic()
+        n = 0
+        while not self._stop.is_set() and time.monotonic() - t0 < seconds:
+            msgs = []
+            for _ in range(batch // 2):
+                x = self.step % self.nets
+                msgs.append(route_msg('del', self.host(
+                    x, self.step - self.live)))
+                msgs.append(route_msg('add', self.host(
+                    (x + self.live) % self.nets, self.step), oif=self.oif))
+                self.step += 1
+            self.c.send(msgs)
+            n += len(msgs)
+            pause = t0 + n / float(rate) - time.monotonic()
+            if pause > 0:
+                self._stop.wait(pause)
+        self.sent += n
+        return n
+
+    def start(self, rate):
+        """run() on a thread of its own until stop()."""
+        self.begin()
+        self._th = threading.Thread(target=self.run, args=(1e9, rate),
+                                    daemon=True)
+        self._th.start()
+
+    def stop(self):
+        self._stop.set()
+        if self._th is not None:
+            self._th.join()
+            self._th = None
