@@ -97,6 +97,8 @@ class FpmClient:
         while True:
             try:
                 self.sock = socket.create_connection(self.addr, 1.0)
+                # Connected: sends block as long as the reader lags.
+                self.sock.settimeout(None)
                 self.sock.setsockopt(socket.IPPROTO_TCP,
                                      socket.TCP_NODELAY, 1)
                 return self
