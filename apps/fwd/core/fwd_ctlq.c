@@ -128,8 +128,9 @@ fwd_cmd_answer(struct fwd_ctx *c, struct rte_mbuf *m, unsigned int why)
 	rte_pktmbuf_free(m);
 }
 
-void
-fwd_cmd_poll(struct fwd_ctx *c)
+/* A burst of commands carried out; how many. */
+static unsigned int
+fwd_cmd_burst(struct fwd_ctx *c)
 {
 	struct fwd_cmd cmd[APP_BURST];
 	unsigned int n, i;
@@ -156,4 +157,23 @@ fwd_cmd_poll(struct fwd_ctx *c)
 			break;
 		}
 	}
+	return n;
+}
+
+void
+fwd_cmd_poll(struct fwd_ctx *c)
+{
+	unsigned int b, n, done = 0;
+
+	for (b = 0; b < FWD_CMD_POLL_BURSTS; b++) {
+		n = fwd_cmd_burst(c);
+		done += n;
+		if (n < APP_BURST)
+			break;
+	}
+	/* In the TX buffers now, ahead of what the next RX bursts send:
+	 * the control side may let the fast path by (one writer). */
+	if (done != 0 && c->t->cmd_done != NULL)
+		__atomic_store_n(c->t->cmd_done, *c->t->cmd_done + done,
+				__ATOMIC_RELEASE);
 }

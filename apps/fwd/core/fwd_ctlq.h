@@ -15,6 +15,11 @@
 
 #include "fwd_ctx.h"
 
+/** Bursts of commands fwd_cmd_poll() carries out at most: a queue that
+ * resolution sent (up to a few hundred packets) leaves in a loop turn
+ * or two, the RX bursts of the turn not delayed by more than that. */
+#define FWD_CMD_POLL_BURSTS 8
+
 /**
  * Hand the @p n packets of an lcore's hold buffer to the control side's
  * ring @p r, each first copied into a packet of its own size (npool's
@@ -42,8 +47,9 @@ void fwd_nev_put(const struct fwd_tables *t, struct app_port_ctr *ic,
  */
 void fwd_route_out(struct fwd_ctx *c, struct rte_mbuf *m);
 
-/** Carry out what the control side asks (t->cmd), a burst of it: on
- * lcore t->cmd_lcore, once a loop turn. */
+/** Carry out what the control side asks (t->cmd), up to
+ * FWD_CMD_POLL_BURSTS bursts of it, and count them in t->cmd_done: on
+ * lcore t->cmd_lcore, once a loop turn, after its RX bursts. */
 void fwd_cmd_poll(struct fwd_ctx *c);
 
 #endif /* FWD_CTLQ_H */

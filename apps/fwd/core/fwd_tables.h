@@ -254,6 +254,12 @@ struct fwd_tables {
 	 * (fwd_ctlmsg.h), NULL: nothing. */
 	struct rte_ring *cmd;
 	unsigned int cmd_lcore;
+	/** Commands lcore @c cmd_lcore has carried out since the start,
+	 * stored (release) after each poll that took any, before its next
+	 * RX burst: the control side publishes a resolving next hop only
+	 * once the packets it asked to send by it are in the TX buffers
+	 * (fwd_ctl_nb.c). Its own cache line, the control side's. */
+	uint64_t *cmd_done;
 	/** The forwarding lcores' quiescent states (each reports one per
 	 * loop turn, its lcore id as thread id), NULL: the tables never
 	 * change while they run. */

@@ -106,6 +106,15 @@ fwd_ctl_nh_put(void *ctx, uint32_t nh)
 {
 	struct fwd_ctl *ctl = ctx;
 	const struct fwd_nh *old = ctl->nht->nh[nh];
+	uint32_t i;
+
+	/* Nothing of it waits to be published any more. */
+	if (ctl->nh_pend[nh] != 0) {
+		ctl->nh_pend[nh] = 0;
+		for (i = 0; ctl->pend[i] != nh; i++)
+			;
+		ctl->pend[i] = ctl->pend[--ctl->npend];
+	}
 
 	fwd_nh_set(ctl->nht, nh, NULL);
 	fwd_ctl_defer(ctl, (void *)(uintptr_t)old, nh);
@@ -130,13 +139,16 @@ fwd_ctl_publish(struct fwd_ctl *ctl, uint32_t id,
 	return 0;
 }
 
-void
+int
 fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd)
 {
-	if (rte_ring_sp_enqueue_elem(ctl->cmd, cmd, sizeof(*cmd)) == 0)
-		return;
+	if (rte_ring_sp_enqueue_elem(ctl->cmd, cmd, sizeof(*cmd)) == 0) {
+		ctl->cmd_seq++;
+		return 0;
+	}
 	ctl->cmd_lost++;
 	rte_pktmbuf_free(cmd->m);
+	return -ENOBUFS;
 }
 
 /* Whether port @p p resolves its neighbours. */
@@ -404,6 +416,12 @@ poll_once(struct fwd_ctl *ctl)
 	struct fwd_nev ev[CTL_BURST];
 	unsigned int n, k, done = 0;
 
+	/* First the objects whose sends the command lcore has carried
+	 * out, before the hold ring is read: a stream held for them cannot
+	 * keep them waiting (what is still in the ring leaves after the
+	 * fast path's first packets, docs/apps/npool-fwd.md). Waiting is
+	 * work: no sleep while the lcore catches up. */
+	done += fwd_ctl_pend_check(ctl);
 	n = rte_ring_sc_dequeue_burst_elem(ctl->nev, ev, sizeof(ev[0]),
 			CTL_BURST, NULL);
 	for (k = 0; k < n; k++)

@@ -15,6 +15,9 @@
 #include "fwd_addr.h"
 #include "fwd_ctl_pvt.h"
 
+/* Per next hop the last command that sent a packet by it (nh_sent), so
+ * that its resolving object is published only once the command lcore
+ * has carried that out (nb_publish()). */
 static void
 nb_send(void *ctx, const struct fwd_neigh *n, struct rte_mbuf *m)
 {
@@ -28,7 +31,8 @@ nb_send(void *ctx, const struct fwd_neigh *n, struct rte_mbuf *m)
 	memcpy(cmd.eth + RTE_ETHER_ADDR_LEN, &ctl->c.tabs[0]->l2[n->port].src,
 			RTE_ETHER_ADDR_LEN);
 	cmd.port = n->port;
-	fwd_ctl_cmd(ctl, &cmd);
+	if (fwd_ctl_cmd(ctl, &cmd) == 0)
+		ctl->nh_sent[n->nh] = ctl->cmd_seq;
 }
 
 /* The IPv4 sender address of a solicitation for @p n (arp_solicit() with
@@ -129,10 +133,10 @@ nb_drop(void *ctx, struct rte_mbuf *m, unsigned int why)
 	rte_pktmbuf_free(m);
 }
 
+/* @p n's object as its state says: resolving, or holding. */
 static void
-nb_publish(void *ctx, struct fwd_neigh *n)
+publish_now(struct fwd_ctl *ctl, const struct fwd_neigh *n)
 {
-	struct fwd_ctl *ctl = ctx;
 	struct rte_ether_addr hold;
 
 	if (n->published) {
@@ -141,6 +145,57 @@ nb_publish(void *ctx, struct fwd_neigh *n)
 		fwd_nh_hold_mac(n->nh, &hold);
 		fwd_ctl_publish(ctl, n->nh, &hold, FWD_TX_HOLD, n->port);
 	}
+}
+
+/*
+ * A resolving object goes out only once the command lcore has carried
+ * out the sends of the packets held for @p n (its queue, sent when it
+ * resolved, and any held since): until then the lcores keep holding, the
+ * packets they hold are sent after the queue. So the queue leaves before
+ * what the fast path sends by the object, as Linux's neigh_update()
+ * sends the arp_queue before the output path lets anything else by;
+ * publishing at once let the lcore's next RX bursts overtake the queue,
+ * which the command lcore takes a burst a loop turn. A holding object
+ * goes at once.
+ */
+static void
+nb_publish(void *ctx, struct fwd_neigh *n)
+{
+	struct fwd_ctl *ctl = ctx;
+
+	if (n->published && ctl->nh_sent[n->nh] >
+			__atomic_load_n(ctl->cmd_done, __ATOMIC_ACQUIRE)) {
+		if (ctl->nh_pend[n->nh] == 0) {
+			ctl->nh_pend[n->nh] = (uint8_t)(1 + n->v6);
+			ctl->pend[ctl->npend++] = n->nh;
+		}
+		return;
+	}
+	publish_now(ctl, n);
+}
+
+uint32_t
+fwd_ctl_pend_check(struct fwd_ctl *ctl)
+{
+	const uint64_t done = __atomic_load_n(ctl->cmd_done,
+			__ATOMIC_ACQUIRE);
+	const struct fwd_neigh *n;
+	uint32_t i, k, nh;
+
+	for (i = k = 0; i < ctl->npend; i++) {
+		nh = ctl->pend[i];
+		if (ctl->nh_sent[nh] > done) {
+			ctl->pend[k++] = nh;
+			continue;
+		}
+		/* As the entry is now (it may have gone, or changed). */
+		n = fwd_neigh_of_nh(ctl->nb[ctl->nh_pend[nh] - 1], nh);
+		ctl->nh_pend[nh] = 0;
+		if (n != NULL)
+			publish_now(ctl, n);
+	}
+	ctl->npend = k;
+	return k;
 }
 
 static void

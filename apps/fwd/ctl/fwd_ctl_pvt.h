@@ -48,6 +48,17 @@ struct fwd_ctl {
 	bool running;
 	volatile bool stop;
 	uint64_t cmd_lost;                /* commands the ring refused */
+	/* Commands the ring took, and (written by the command lcore,
+	 * fwd_tables.cmd_done) those carried out. */
+	uint64_t cmd_seq;
+	uint64_t *cmd_done;
+	/* Per next-hop id: cmd_seq after the last packet sent by it. */
+	uint64_t *nh_sent;
+	/* Next hops whose resolving object waits for their packets to be
+	 * carried out (fwd_ctl_nb.c): ids, and per id 0, or 1 + v6. */
+	uint32_t *pend;
+	uint32_t npend;
+	uint8_t *nh_pend;
 	uint64_t held;                    /* held packets taken */
 	uint64_t events;                  /* neighbour events taken */
 	uint64_t last_update;             /* ms of the last route change */
@@ -80,8 +91,12 @@ void fwd_ctl_defer(struct fwd_ctl *ctl, void *obj, uint32_t nh);
 void fwd_ctl_reclaim(struct fwd_ctl *ctl, bool all);
 
 /* A command to the command lcore; a packet in it is freed (counted
- * cmd_lost) when the ring is full. */
-void fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd);
+ * cmd_lost) when the ring is full. @return 0, or -ENOBUFS. */
+int fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd);
+
+/* Publish the resolving objects that waited and may go now (their
+ * packets carried out); @return how many still wait. */
+uint32_t fwd_ctl_pend_check(struct fwd_ctl *ctl);
 
 /* Publish next hop @p id: MACs @p dst, @p src, TX buffer @p tx, port
  * @p port; the object it replaces freed after a grace period. */

@@ -112,7 +112,20 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 	ctl->qsv = c->qsv;
 	ctl->ctr = ctr_slot();
 	ctl->nh_free = malloc(FWD_NH_MAX * sizeof(*ctl->nh_free));
-	if (ctl->nh_free == NULL || ctl->ctr == NULL || rings_make(ctl) < 0)
+	ctl->nh_sent = calloc(FWD_NH_MAX, sizeof(*ctl->nh_sent));
+	ctl->pend = malloc(FWD_NH_MAX * sizeof(*ctl->pend));
+	ctl->nh_pend = calloc(FWD_NH_MAX, sizeof(*ctl->nh_pend));
+	/* Written by the command lcore: a cache line of its own. */
+	ctl->cmd_done = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			RTE_CACHE_LINE_SIZE);
+	if (ctl->nh_free == NULL || ctl->nh_sent == NULL ||
+			ctl->pend == NULL || ctl->nh_pend == NULL ||
+			ctl->cmd_done == NULL) {
+		app_err("control side: out of memory");
+		goto fail;
+	}
+	*ctl->cmd_done = 0;
+	if (ctl->ctr == NULL || rings_make(ctl) < 0)
 		goto fail;
 	for (id = FWD_NH_MAX - 1; id >= RTE_MAX_ETHPORTS; id--)
 		ctl->nh_free[ctl->nh_nfree++] = id;
@@ -135,6 +148,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 		t->nev = ctl->nev;
 		t->cmd = ctl->cmd;
 		t->cmd_lcore = c->cmd_lcore;
+		t->cmd_done = ctl->cmd_done;
 		t->qsv = c->qsv;
 		t->ctl_pool = c->pool;
 	}
@@ -232,12 +246,17 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 		t->hold = NULL;
 		t->nev = NULL;
 		t->cmd = NULL;
+		t->cmd_done = NULL;
 		t->qsv = NULL;
 	}
 	rte_ring_free(ctl->hold);
 	rte_ring_free(ctl->nev);
 	rte_ring_free(ctl->cmd);
 	free(ctl->nh_free);
+	free(ctl->nh_sent);
+	free(ctl->pend);
+	free(ctl->nh_pend);
+	free(ctl->cmd_done);
 	free(ctl->dq);
 	free(ctl);
 }

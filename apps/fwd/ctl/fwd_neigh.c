@@ -344,8 +344,9 @@ fwd_neigh_output(struct fwd_neigh *n, struct rte_mbuf *m, uint64_t now)
 		n->state = FWD_NUD_DELAY;
 		n->updated = now;
 		n->timer = now + t->p.delay_probe_ms;
-		republish(n, false);
+		/* Sent first: its object then waits for it (ops->publish). */
 		t->ops->send(t->ctx, n, m);
+		republish(n, false);
 		return;
 	}
 	/* INCOMPLETE: queued, the oldest dropped past the byte bound. */

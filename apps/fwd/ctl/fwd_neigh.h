@@ -114,7 +114,9 @@ struct fwd_neigh_ops {
 	 * FWD_NEIGH_FULL are not. */
 	void (*drop)(void *ctx, struct rte_mbuf *m, unsigned int why);
 	/** @p n's next hop must now resolve it (@c published) or hold
-	 * its packets: publish a new object for it (MAC or state). */
+	 * its packets: publish a new object for it (MAC or state). Called
+	 * after @c send for the packets it lets by, which the caller may
+	 * have the fast path wait for (the control thread does). */
 	void (*publish)(void *ctx, struct fwd_neigh *n);
 	/** @p n was made (@p made) or is about to go: its host route. */
 	void (*life)(void *ctx, struct fwd_neigh *n, bool made);
