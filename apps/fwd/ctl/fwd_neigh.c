@@ -34,9 +34,12 @@
 /* Permanent entries a table holds past gc_thresh3. */
 #define PERM_MAX 1024u
 
+/* Whole 32-bit words, 4-byte aligned: rte_jhash() reads the key a word
+ * at a time, the last one too (an 18-byte key had it read 2 bytes past
+ * its end: AddressSanitizer's stack-buffer-overflow). */
 struct neigh_key {
 	uint8_t ip[16];
-	uint16_t port;
+	uint32_t port;
 };
 
 struct fwd_neigh_tbl {
