@@ -47,10 +47,8 @@ Exit 0 pass, 1 fail, 77 skip (not root, no network namespaces or veth).
 
 import argparse
 import collections
-import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -64,8 +62,8 @@ import harness  # noqa: E402
 import kfeatures  # noqa: E402
 import netns  # noqa: E402
 import oracle  # noqa: E402
+import wire_agent  # noqa: E402
 
-AGENT = os.path.join(HERE, 'lib', 'wire_agent.py')
 MROUTE_TOOL = os.path.join(HERE, 'lib', 'mroute_tool.py')
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 RECORDING = os.path.join(TOP, 'tests', 'data', 'kernel', 'cast.json')
@@ -106,43 +104,6 @@ def settings():
     return plan
 
 
-class Agents:
-    """A wire_agent.py per host of topology @t."""
-
-    def __init__(self, t):
-        self.p = {}
-        for h in HOSTS:
-            self.p[h] = subprocess.Popen(
-                t.cmd(h, [sys.executable, AGENT, t.ifs[h]]),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            self.ack(h)
-
-    def ack(self, h):
-        line = self.p[h].stdout.readline()
-        if line.strip() != 'ok':
-            raise RuntimeError('wire agent of %s: %r' % (h, line))
-
-    def say(self, h, line):
-        self.p[h].stdin.write(line + '\n')
-        self.p[h].stdin.flush()
-        self.ack(h)
-
-    def dump(self):
-        got = {}
-        for h in HOSTS:
-            self.p[h].stdin.write('dump\n')
-            self.p[h].stdin.flush()
-            got[h] = json.loads(self.p[h].stdout.readline())['frames']
-            self.p[h].wait(10)
-        return got
-
-    def kill(self):
-        for p in self.p.values():
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-
-
 class Side:
     """One router under test: its topology and its wire agents."""
 
@@ -164,8 +125,7 @@ class Side:
             if only is not None and not only(c):
                 continue
             key = '%s-%d' % (tag, i)
-            for h in HOSTS:
-                self.agents.say(h, 'case ' + key)
+            self.agents.case(key)
             self.agents.say(c.by, 'send ' + c.frame(self.t.macs, c.by).hex())
             time.sleep(wait)
 
@@ -458,7 +418,8 @@ class Run:
         if klive:
             self.kernel_router()
         for side in self.sides:
-            side.agents = Agents(side.t)
+            side.agents = wire_agent.Agents(side.t,
+                                            {h: (h, h) for h in HOSTS})
         for tag, s in enumerate(self.plan):
             live = [c for c in s.cases if self.live(c)]
             harness.log('setting %s: bc_forwarding %d, echo requests to '

@@ -83,8 +83,9 @@ def on_signal(sig, frame):
     raise Interrupted('signal %d' % sig)
 
 
-class Peers:
+class Peers(harness.Checks):
     def __init__(self, a):
+        super().__init__()
         self.a = a
         pid = os.getpid()
         self.topo = netns.Topology('nppe-%d' % pid, 'pe%d' % pid)
@@ -93,23 +94,11 @@ class Peers:
         self.work.prefixes.append(self.prefix)
         self.fwd = None
         self.tel = None
-        self.probs = []
         self.sent = {0: 0, 1: 0}        # packets npool-fwd must forward
                                         # in through port 0 / port 1
 
     def file(self, name):
         return self.work.file(name)
-
-    def fail(self, msg):
-        harness.log('  FAIL ' + msg)
-        self.probs.append(msg)
-
-    def check(self, ok, msg):
-        if ok:
-            harness.log('  ok   ' + msg)
-        else:
-            self.fail(msg)
-        return ok
 
     # --- setup ------------------------------------------------------------
     def create(self):

@@ -35,6 +35,26 @@ def skip(msg):
     sys.exit(SKIP)
 
 
+class Checks:
+    """What a test found: fail() logs a problem and keeps it in probs,
+    check() logs an outcome, ok or not (the namespace tests' runs)."""
+
+    def __init__(self):
+        self.probs = []
+
+    def fail(self, msg):
+        log('  FAIL ' + msg)
+        self.probs.append(msg)
+
+    def check(self, ok, msg):
+        """Log @msg as ok, or fail with it; returns @ok."""
+        if ok:
+            log('  ok   ' + msg)
+        else:
+            self.fail(msg)
+        return ok
+
+
 def require_captures(path):
     """The captures are part of the tree (tests/data/captures): a missing
     folder is a failure, not a skip."""
