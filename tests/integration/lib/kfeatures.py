@@ -13,6 +13,9 @@ using it, in a network namespace of its own (python3 stdlib, root):
   af_xdp         AF_XDP sockets (CONFIG_XDP_SOCKETS): socket(AF_XDP)
   tun            tun/tap devices (CONFIG_TUN), QEMU's -netdev tap in make
                  vm-test: open /dev/net/tun
+  bridge         bridge devices (CONFIG_BRIDGE), the shared segment of
+                 kernel_segment.py: ip link add ... type bridge (under
+                 unshare --net)
 
   kfeatures.py       probe here (in this network namespace), print JSON:
                      {feature: null when present, else why not}
@@ -38,6 +41,7 @@ FEATURES = {
     'bc_forwarding': 'IPv4 directed broadcast forwarding',
     'af_xdp': 'AF_XDP sockets',
     'tun': 'tun/tap devices',
+    'bridge': 'bridge devices',
 }
 
 
@@ -80,6 +84,14 @@ def probe_here():
         got['tun'] = None
     except OSError as e:
         got['tun'] = _err('/dev/net/tun', e)
+    # in a namespace of its own whoever calls: nothing left behind
+    p = subprocess.run(['unshare', '--net', 'ip', 'link', 'add', 'kfbr0',
+                        'type', 'bridge'], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       text=True)
+    got['bridge'] = None if p.returncode == 0 else \
+        'ip link add type bridge: %s' % (p.stderr.strip() or
+                                         'exit %d' % p.returncode)
     return got
 
 
