@@ -347,21 +347,23 @@ set_cat(struct fwd_route_set *s, struct fwd_route_set *from)
 	return rc;
 }
 
-/* The routes of one family, in the order they go into the tables: the
- * connected prefixes, the file's (or l3fwd's table without one), the
- * router's own addresses (last: they win). */
+/* The routes of one family, in the order they go into the tables (a
+ * later route of a prefix replaces an earlier one): a file's routes
+ * after the connected prefixes (what the file says wins), l3fwd's table
+ * without a file before them (a port's own prefix stays on its link, as
+ * Linux has it), the router's own addresses last. */
 static int
 load_family(struct fwd_conf *fc, bool v6, struct fwd_route_set *s,
 		struct family_counts *fcn)
 {
 	const char *path = v6 ? fc->rule6 : fc->rule4;
-	struct fwd_route_set f = { NULL, 0, 0 };
+	struct fwd_route_set f = { NULL, 0, 0 }, c = { NULL, 0, 0 };
 	int rc = 0;
 
 	memset(fcn, 0, sizeof(*fcn));
 	if (fc->addrs != NULL)
 		fcn->connected = fwd_addr_connected(fc->addrs, fc->t.portmask,
-				s, v6);
+				&c, v6);
 	if (path != NULL)
 		rc = load_file(&f, path, v6, fc->t.portmask, &fcn->skipped,
 				&fcn->repeated);
@@ -369,11 +371,13 @@ load_family(struct fwd_conf *fc, bool v6, struct fwd_route_set *s,
 		app_err("out of memory");
 		rc = -2;
 	}
-	if (rc == 0 && set_cat(s, &f) < 0) {
+	if (rc == 0 && (set_cat(s, path != NULL ? &c : &f) < 0 ||
+			set_cat(s, path != NULL ? &f : &c) < 0)) {
 		app_err("out of memory");
 		rc = -2;
 	}
 	free(f.r);
+	free(c.r);
 	/* The router's own addresses: host routes to FWD_HOP_LOCAL. */
 	if (rc == 0 && fc->addrs != NULL)
 		fcn->own = fwd_addr_routes(fc->addrs, s, v6);
