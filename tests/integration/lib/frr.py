@@ -69,7 +69,7 @@ def _read_pid(path):
         return None
 
 
-class FrrError(Exception):
+class FrrError(RuntimeError):
     """A daemon did not start, or vtysh failed (its output inside)."""
 
 
@@ -104,7 +104,8 @@ class Frr:
             f.write(text)
         os.chown(p, *self._uid_gid)
 
-    def _start_one(self, d, timeout):
+    def start_one(self, d, timeout=10.0):
+        """Start daemon @d alone (its config written again)."""
         self._write_conf(d)
         log = self.path(d + '.log')
         open(log, 'a').close()
@@ -136,7 +137,7 @@ class Frr:
     def start(self, timeout=10.0):
         """Start zebra, then the other daemons (they connect to zebra)."""
         for d in self.daemons():
-            self._start_one(d, timeout)
+            self.start_one(d, timeout)
 
     def pid(self, d):
         return _read_pid(self.path(d + '.pid'))
@@ -158,7 +159,7 @@ class Frr:
         """Stop and start daemon @d (zebra: it connects to FPM again; the
         other daemons reconnect to it by themselves)."""
         self.stop(only=d)
-        self._start_one(d, timeout)
+        self.start_one(d, timeout)
 
     def vtysh(self, *cmds, check=True):
         """Run vtysh commands (-c each) against this instance; its
