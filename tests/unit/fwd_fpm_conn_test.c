@@ -167,6 +167,9 @@ test_sync_after_a_quiet_period(void **state __rte_unused)
 	assert_int_equal(s.connects, 2);
 	assert_int_equal(s.reconnects, 1);
 	assert_int_equal(s.last_update_ms, 250);
+	/* The new connection's start; the sync that ended, the first. */
+	assert_int_equal(s.connect_ms, 6000);
+	assert_int_equal(s.sync_ms, 550);
 	fwd_fpm_free(f);
 }
 

@@ -351,6 +351,7 @@ fwd_fpm_attach(struct fwd_fpm *f, int fd, uint64_t now_ms)
 	f->open = true;
 	f->syncing = true;
 	f->quiet_since = now_ms;
+	__atomic_store_n(&f->st.connect_ms, now_ms, __ATOMIC_RELAXED);
 	if (f->st.connects != 0)
 		FPM_INC(f->st.reconnects);
 	FPM_INC(f->st.connects);
@@ -516,6 +517,7 @@ fwd_fpm_poll(struct fwd_fpm *f, uint64_t now_ms)
 		return -1;
 	if (now_ms - f->quiet_since >= f->p.sync_ms) {
 		f->syncing = false;
+		__atomic_store_n(&f->st.sync_ms, now_ms, __ATOMIC_RELAXED);
 		__atomic_store_n(&f->st.syncing, false, __ATOMIC_RELAXED);
 		FPM_INC(f->st.syncs);
 		if (f->sink.sync_done != NULL)

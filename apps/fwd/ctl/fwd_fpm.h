@@ -156,6 +156,10 @@ struct fwd_fpm_stats {
 	uint64_t last_update_ms; /**< the time of the last route given to
 	                          *   the sink (fwd_fpm_poll()'s clock),
 	                          *   0: none yet */
+	uint64_t connect_ms;     /**< the time the last connection began,
+	                          *   0: none yet */
+	uint64_t sync_ms;        /**< the time the last sync ended (its
+	                          *   quiet period over), 0: none yet */
 	bool connected;          /**< a connection is open */
 	bool syncing;            /**< in a resynchronisation */
 };

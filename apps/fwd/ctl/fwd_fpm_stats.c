@@ -103,6 +103,8 @@ fwd_fpm_stats_get(const struct fwd_fpm *f, struct fwd_fpm_stats *s)
 	s->nexthops = __atomic_load_n(&f->st.nexthops, __ATOMIC_RELAXED);
 	s->last_update_ms = __atomic_load_n(&f->st.last_update_ms,
 			__ATOMIC_RELAXED);
+	s->connect_ms = __atomic_load_n(&f->st.connect_ms, __ATOMIC_RELAXED);
+	s->sync_ms = __atomic_load_n(&f->st.sync_ms, __ATOMIC_RELAXED);
 	s->connected = __atomic_load_n(&f->st.connected, __ATOMIC_RELAXED);
 	s->syncing = __atomic_load_n(&f->st.syncing, __ATOMIC_RELAXED);
 }
@@ -126,6 +128,8 @@ stats_walk(const struct fwd_fpm_stats *s, const struct put *p)
 #undef PUT_
 	p->u64(p->top, "nexthops", s->nexthops);
 	p->u64(p->top, "last_update_ms", s->last_update_ms);
+	p->u64(p->top, "connect_ms", s->connect_ms);
+	p->u64(p->top, "sync_ms", s->sync_ms);
 	if (p->errs_begin != NULL)
 		p->errs_begin(p->top);
 	for (e = 0; e < FWD_FPM_NB_ERRORS; e++)
