@@ -282,6 +282,8 @@ fwd_ctl_add(struct fwd_ctl *ctl, const struct fwd_rt *rt, uint8_t origin,
 			return ret;
 	}
 	ret = fwd_rib_set(ctl->rib, rt, origin, hop, &old);
+	if (ret == 1)
+		return 0;
 	if (ret != 0) {
 		*why = ret == -EEXIST ? "the router's own address" :
 			ret == -EINVAL ? "martian destination" : "table full";
@@ -330,8 +332,12 @@ fpm_route(void *ctx, enum fwd_fpm_op op, const struct fwd_rt *rt)
 	struct fwd_ctl *ctl = ctx;
 	const char *why = NULL;
 
-	if (op == FWD_FPM_DEL)
-		return fwd_ctl_del(ctl, rt, FWD_RT_FPM);
+	/* A delete of a route not held (one refused, a connected prefix
+	 * kept) is counted by the RIB (not_found), no error of FPM's. */
+	if (op == FWD_FPM_DEL) {
+		fwd_ctl_del(ctl, rt, FWD_RT_FPM);
+		return 0;
+	}
 	return fwd_ctl_add(ctl, rt, FWD_RT_FPM, &why);
 }
 

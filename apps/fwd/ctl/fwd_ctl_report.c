@@ -41,6 +41,7 @@ routes_json(const struct fwd_ctl *ctl, struct app_json *j)
 	app_json_u64(j, "refused_own", st->refused_own);
 	app_json_u64(j, "refused_martian", st->refused_martian);
 	app_json_u64(j, "not_found", st->not_found);
+	app_json_u64(j, "kept_connected", st->kept_connected);
 	app_json_u64(j, "rcu_syncs", st->syncs);
 	app_json_obj_end(j);
 }

@@ -75,6 +75,7 @@ tel_routes(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_uint(d, "refused_own", st->refused_own);
 	rte_tel_data_add_dict_uint(d, "refused_martian", st->refused_martian);
 	rte_tel_data_add_dict_uint(d, "not_found", st->not_found);
+	rte_tel_data_add_dict_uint(d, "kept_connected", st->kept_connected);
 	rte_tel_data_add_dict_uint(d, "rcu_syncs", st->syncs);
 	rte_tel_data_add_dict_uint(d, "last_update_ms", tel_ctl->last_update);
 	rte_spinlock_unlock(&fwd_ctl_lock);

@@ -257,6 +257,14 @@ fwd_rib_set(struct fwd_rib *rib, const struct fwd_rt *rt, uint8_t origin,
 		rib->st.refused_own++;
 		return -EEXIST;
 	}
+	/* A port's connected prefix stays the port's link: zebra sends its
+	 * own connected routes, and its withdrawing one (its interface
+	 * down) must not take the port's away. */
+	if (r != NULL && r->origin == FWD_RT_CONNECTED &&
+			origin == FWD_RT_FPM) {
+		rib->st.kept_connected++;
+		return 1;
+	}
 	if (!v6 && origin != FWD_RIB_OWN && martian4(k.ip, rt->depth)) {
 		rib->st.refused_martian++;
 		return -EINVAL;

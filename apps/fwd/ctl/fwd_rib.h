@@ -57,6 +57,9 @@ struct fwd_rib_stats {
 	uint64_t refused_own;    /**< the prefix is the router's own */
 	uint64_t refused_martian; /**< inside 0/8, 127/8, 224/4 */
 	uint64_t not_found;      /**< a delete of a route not held */
+	/** FPM routes of a connected prefix (--port-addr), not taken: the
+	 * connected route stays. */
+	uint64_t kept_connected;
 	uint64_t syncs;          /**< rte_rcu_qsbr_synchronize() calls */
 	uint32_t max_routes[2];  /**< room, [v6] */
 };
@@ -84,9 +87,11 @@ void fwd_rib_free(struct fwd_rib *rib);
  *
  * @param old
  *   Set to the hop of the record it replaced, or UINT32_MAX.
- * @return 0; -EEXIST when the prefix is the router's own (only
- *   FWD_RIB_OWN replaces it); -EINVAL inside a martian range (IPv4 0/8,
- *   127/8, 224/4); -ENOSPC when the RIB or a table is full.
+ * @return 0; 1 when an FPM route meets a connected prefix's route,
+ *   which stays (nothing changed); -EEXIST when the prefix is the
+ *   router's own (only FWD_RIB_OWN replaces it); -EINVAL inside a martian
+ *   range (IPv4 0/8, 127/8, 224/4); -ENOSPC when the RIB or a table is
+ *   full.
  */
 int fwd_rib_set(struct fwd_rib *rib, const struct fwd_rt *rt, uint8_t origin,
 		uint32_t hop, uint32_t *old);
