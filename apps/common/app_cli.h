@@ -25,10 +25,6 @@
 /* app_err(), which every app_parse_*() error goes through. */
 #include "app_log.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Exit status: success. */
 #define APP_EXIT_OK 0
 /** Exit status: setup or runtime error (EAL, ports, memory, JSON file). */
@@ -155,9 +151,5 @@ int app_parse_mac(const char *flag, const char *s, struct rte_ether_addr *a);
 
 /** Parse --config "(port,queue,lcore)[,...]" into @p o (not validated). */
 int app_parse_config(const char *flag, const char *s, struct app_opts *o);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_CLI_H */

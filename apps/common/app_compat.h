@@ -22,10 +22,6 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /*
  * 23.03 renamed rte_tel_data_add_dict_u64() rte_tel_data_add_dict_uint()
  * and rte_tel_data_add_array_u64() rte_tel_data_add_array_uint() (same
@@ -179,10 +175,5 @@ app_fib6_lookup_bulk(struct rte_fib6 *fib, uint8_t (*ips)[16],
 	return rte_fib6_lookup_bulk(fib, ips, next_hops, n);
 #endif
 }
-
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_COMPAT_H */

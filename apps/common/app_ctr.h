@@ -18,10 +18,6 @@
 
 #include "npool_rx.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 struct app_json;
 
 /** Most drop reasons an app may name. */
@@ -55,7 +51,6 @@ struct app_stats_desc {
 	const char *const *events;    /**< event names, JSON keys */
 	unsigned int nb_events;       /**< 0 .. APP_MAX_EVENTS */
 };
-
 
 /** Outputs (app_ctr_def.out, app_ctr_visit.out). */
 #define APP_CTR_LINE  (1u << 0) /**< the --stats line, one port */
@@ -149,9 +144,5 @@ int app_ctr_walk(const struct app_ctr_visit *vis, unsigned int sec,
  * object (--json). */
 void app_ctr_json(struct app_json *j, unsigned int sec,
 		const struct app_ctr_col *col);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_CTR_H */

@@ -13,10 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Deepest nesting. */
 #define APP_JSON_MAX_DEPTH 8
 
@@ -46,9 +42,5 @@ void app_json_i64(struct app_json *j, const char *key, int64_t v);
 void app_json_double(struct app_json *j, const char *key, double v);
 void app_json_str(struct app_json *j, const char *key, const char *s);
 void app_json_bool(struct app_json *j, const char *key, bool v);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_JSON_H */

@@ -14,10 +14,6 @@
 
 #include "app_cli.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 struct app_json;
 struct rte_mempool;
 
@@ -72,9 +68,5 @@ void app_numa_forget(enum app_numa_kind kind);
  * drain at exit), routes [{name, socket, memseg_socket}]. Main lcore.
  */
 void app_numa_json(struct app_json *j);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_NUMA_H */

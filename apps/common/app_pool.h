@@ -21,10 +21,6 @@
 #include "npool.h"
 #include "app_cli.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Default cache size of the stock pools (--pool mempool), as l3fwd;
  * --mbcache changes it. */
 #define APP_MEMPOOL_CACHE 256u
@@ -129,9 +125,5 @@ int app_pool_usage_to_dict(struct rte_tel_data *d);
 
 /** Free every pool created here, then npool_fini(). Main lcore. */
 void app_pool_fini(void);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_POOL_H */

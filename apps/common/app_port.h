@@ -25,10 +25,6 @@
 #include "npool_rx_rss.h"
 #include "app_cli.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Packets per rte_eth_rx_burst() / rte_eth_tx_burst(). */
 #define APP_BURST 32u
 
@@ -103,9 +99,5 @@ const struct npool_rx_rss_plan *app_port_rss(uint16_t port,
  * their mbufs back. Main lcore, after the lcores stopped.
  */
 void app_ports_close(void);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_PORT_H */

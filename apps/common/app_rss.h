@@ -18,10 +18,6 @@
 
 #include "npool_rx_rss.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Plan RSS for port @p port and write it into @p conf (mq_mode, rss_hf).
  *
@@ -62,9 +58,5 @@ struct app_json;
  */
 void app_rss_json(struct app_json *j, const struct npool_rx_rss_plan *rss,
 		bool read_back);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_RSS_H */

@@ -20,10 +20,6 @@
 
 #include "app_cli.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Poll rounds between two control checks on a forwarding main lcore. */
 #define APP_CTL_EVERY 256
 
@@ -103,9 +99,5 @@ void app_run_stop(void);
  * @return The run's duration in seconds.
  */
 double app_run(const struct app_opts *o, lcore_function_t *fn, void *arg);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_RUN_H */

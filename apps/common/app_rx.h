@@ -26,10 +26,6 @@
 #include "app_port.h"
 #include "app_stats.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Whether the segments of @p m add up to its pkt_len and nb_segs (at
  * most nb_segs + 1 steps, whatever the next pointers say): what
@@ -194,9 +190,5 @@ app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
 {
 	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, plain, true);
 }
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_RX_H */

@@ -27,10 +27,6 @@
 #include "app_ctr.h"
 #include "app_pool.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Non-empty bursts between two TSC reads while packets keep coming. */
 #define APP_TSC_EVERY 16u
 
@@ -50,7 +46,6 @@ struct app_lcore_ctr {
 
 /** Counters, indexed by lcore id. */
 extern struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
-
 
 struct app_json;
 
@@ -183,9 +178,5 @@ int app_stats_port_snapshot(uint16_t port, struct app_port_ctr *out);
  */
 unsigned int app_stats_rxq_snapshot(uint16_t port, uint64_t *rx,
 		unsigned int n);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_STATS_H */

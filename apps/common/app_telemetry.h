@@ -12,19 +12,11 @@
  * counters.
  */
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Register the commands with DPDK telemetry (once; later calls do
  * nothing). Main lcore, after rte_eal_init(). With EAL's --no-telemetry
  * nobody can ask them.
  */
 void app_telemetry_register(void);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* APP_TELEMETRY_H */

@@ -23,10 +23,6 @@
 #include "fwd_rt.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Packets of the control side's pool (ARP requests, NS, without
  * npool). */
 #define FWD_CTL_POOL_MBUFS 1023u
@@ -349,9 +345,5 @@ int fwd_addr_connected(const struct fwd_addrs *a, uint64_t portmask,
  */
 int fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s,
 		bool v6);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_H */

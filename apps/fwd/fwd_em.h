@@ -17,10 +17,6 @@
 #include "fwd.h"
 #include "fwd_em_key.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** One EM route. */
 struct fwd_em_rule {
 	union {
@@ -40,9 +36,5 @@ int fwd_em_fill(struct fwd_conf *dst);
 
 /** Free the EM tables; the rules too unless shared. */
 void fwd_em_free(struct fwd_conf *fc, bool tables_only);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_EM_H */

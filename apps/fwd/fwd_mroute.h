@@ -16,10 +16,6 @@
 #include "fwd.h"
 #include "fwd_mcast.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Parse a route file (the file's comment), appending to @p s.
  *
@@ -65,9 +61,5 @@ void fwd_mroutes_print(FILE *f, const struct fwd_mroutes *mr);
 
 /** --json: "mroutes", one object per route (NULL: nothing). */
 void fwd_mroutes_json(struct app_json *j, const struct fwd_mroutes *mr);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_MROUTE_H */

@@ -22,10 +22,6 @@
 
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Addresses of one family a port may have. */
 #define FWD_ADDR_MAX 8
 
@@ -98,9 +94,5 @@ bool fwd_addr_src4(const struct fwd_addrs *a, uint16_t port, uint32_t dst,
  */
 bool fwd_addr_src6(const struct fwd_addrs *a, uint16_t port,
 		const uint8_t *dst, uint8_t *src, uint8_t *plen);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_ADDR_H */

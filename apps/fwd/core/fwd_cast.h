@@ -38,10 +38,6 @@
 
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 struct fwd_meta;
 
 /** The 16 bits at @p p as they are (network order), wherever they sit
@@ -128,9 +124,5 @@ int fwd_cast_classify(const struct fwd_tables *t, struct rte_mbuf *m,
  * fib_validate_source() has it.
  */
 bool fwd_cast_own_src4(const struct fwd_tables *t, uint32_t be);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_CAST_H */

@@ -211,7 +211,6 @@ fwd_v6_martian(const uint8_t *a)
 	return hi == 0 && (lo == 0 || lo == RTE_BE64(1));
 }
 
-
 /* The drop reason of a route whose next hop is none (FWD_HOP_*). */
 static inline int
 fwd_hop_reason(uint32_t hop)

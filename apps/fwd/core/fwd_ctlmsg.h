@@ -28,10 +28,6 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** What an lcore heard of a neighbour (fwd_nev.kind). */
 enum fwd_nev_kind {
 	/** An ARP request for one of the router's addresses: its sender
@@ -102,9 +98,5 @@ struct fwd_cmd {
 #define FWD_HOLD_RING 4096
 /** Elements of the cmd ring. */
 #define FWD_CMD_RING 4096
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_CTLMSG_H */

@@ -24,10 +24,6 @@
 #include "app_compat.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** l3fwd's IPv4 key (union ipv4_5tuple_host), network order. */
 struct fwd_em_key4 {
 	uint8_t pad0;
@@ -127,9 +123,5 @@ fwd_em_lookup6(const struct fwd_tables *t, const struct rte_ipv6_hdr *ip,
 	fwd_em_key6(ip, l3, &k);
 	return fwd_em_lookup(t->em6, &k, in_port);
 }
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_EM_KEY_H */

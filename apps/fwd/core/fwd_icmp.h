@@ -23,10 +23,6 @@
 #include "fwd_tables.h"
 #include "fwd_addr.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** What the router said (the "router" counters of the table, --json and
  * telemetry), counted on the port the packet came in on; and how its
  * checks took the IPv4 checksum (FWD_EV_CKSUM_PMD). */
@@ -170,9 +166,5 @@ bool fwd_icmp_rl_empty(const struct fwd_tables *t, uint16_t port);
 		UINT32_C(1) << FWD_NEIGH_FAILED | \
 		UINT32_C(1) << FWD_UNREACHABLE | \
 		UINT32_C(1) << FWD_PROHIBIT)
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_ICMP_H */

@@ -36,10 +36,6 @@
 #include "app_stats.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 struct fwd_meta;
 
 /** Most routes of a file. */
@@ -118,9 +114,5 @@ int fwd_mcast_classify(const struct fwd_tables *t, const struct rte_mbuf *m,
 unsigned int fwd_mcast_copies(const struct fwd_tables *t, struct rte_mbuf *m,
 		uint16_t route, struct rte_mbuf **out, uint16_t *port,
 		struct app_port_ctr *ic);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_MCAST_H */

@@ -31,10 +31,6 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Next hops a route table can name: indexes 0 .. FWD_NH_MAX - 1. A power
  * of two below every special next hop of fwd_tables.h (FWD_HOP_*), so
  * that one mask tells a next hop from them. */
@@ -120,9 +116,5 @@ fwd_nh_fill(struct fwd_nh *nh, const struct rte_ether_addr *dst,
 	nh->port = port;
 	nh->id = id;
 }
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_NH_H */

@@ -25,10 +25,6 @@
 #include "fwd_ctlmsg.h"
 #include "fwd_nh.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /**
  * Drop reasons, in the order the checks run (docs/apps/npool-fwd.md) up to
  * FWD_LOCAL; the reasons after it were added later and sit at the end so
@@ -305,9 +301,5 @@ void fwd_tables_l2_prepare(struct fwd_tables *t);
  * of RTE_MAX_NUMA_NODES const struct fwd_tables pointers, the one of
  * each socket (app_numa_lcore_socket()). */
 int fwd_lcore_main(void *arg);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_TABLES_H */

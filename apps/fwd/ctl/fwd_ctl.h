@@ -28,10 +28,6 @@
 #include "fwd_rt.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 struct app_json;
 
 /** A permanent neighbour (--neigh, --neigh-file). */
@@ -134,9 +130,5 @@ void fwd_ctl_json(struct fwd_ctl *ctl, struct app_json *j);
 
 /** Its lines at the end of the report. */
 void fwd_ctl_print(struct fwd_ctl *ctl, FILE *f);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_CTL_H */

@@ -28,10 +28,6 @@
 
 #include "fwd_rt.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** FPM's TCP port (fpm.h FPM_DEFAULT_PORT). */
 #define FWD_FPM_PORT 2620
 /** Default quiet period that ends a resynchronisation, ms. */
@@ -271,9 +267,5 @@ void fwd_fpm_json(struct app_json *j, const struct fwd_fpm *f);
  * telemetry; NULL: answer -ENODEV (before fwd_fpm_free()). Main lcore.
  */
 void fwd_fpm_telemetry(const struct fwd_fpm *f);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_FPM_H */

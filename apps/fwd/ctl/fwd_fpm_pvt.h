@@ -121,7 +121,6 @@ fpm_attr_u32(const struct rtattr *r, uint32_t *v)
 	return 0;
 }
 
-
 /* fwd_fpm_nh.c: RTM_NEWNEXTHOP / RTM_DELNEXTHOP into the table. */
 void fpm_nl_nexthop(struct fwd_fpm *f, const struct nlmsghdr *h);
 

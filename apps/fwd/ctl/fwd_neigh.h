@@ -29,10 +29,6 @@
 #include "fwd_ctlmsg.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Linux's NUD_* states, the same bits. */
 #define FWD_NUD_NONE       0x00
 #define FWD_NUD_INCOMPLETE 0x01
@@ -220,9 +216,5 @@ const struct fwd_neigh_stats *fwd_neigh_stats(const struct fwd_neigh_tbl *tbl);
 
 /** Linux's name of a state (ip neigh): "REACHABLE", ... */
 const char *fwd_nud_name(uint8_t state);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_NEIGH_H */

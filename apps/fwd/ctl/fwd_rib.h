@@ -24,10 +24,6 @@
 #include "fwd_rt.h"
 #include "fwd_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** 1: the control side waits for the lcores' quiescent states before it
  * reuses what a lookup may read (meson option fwd_rcu); 0 only in the
  * build that shows the churn test failing without. */
@@ -146,9 +142,5 @@ const struct fwd_rib_stats *fwd_rib_stats(const struct fwd_rib *rib);
 
 /** Mask @p ip (16 bytes, IPv4 in the first 4) to @p depth in place. */
 void fwd_rt_mask(uint8_t *ip, uint8_t depth);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_RIB_H */

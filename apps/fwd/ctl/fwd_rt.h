@@ -14,10 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** What a packet matching the route meets (Linux's rtm_type). */
 enum fwd_rt_type {
 	FWD_RT_UNICAST,     /**< forwarded: by a gateway or on a link */
@@ -52,9 +48,5 @@ struct fwd_rt {
 	uint16_t port;    /**< egress port, or FWD_RT_PORT_ANY (with a
 	                   *   gateway only) */
 };
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* FWD_RT_H */
