@@ -12,7 +12,6 @@
 
 #include "npool.h"
 #include "app_cli.h"
-#include "app_pool.h"
 
 enum {
 	OPT_CONFIG = 256,
@@ -255,7 +254,6 @@ check_opts(struct app_opts *o)
 	return check_config(o);
 }
 
-/* A shared option: 0, or -1 after app_err(). */
 /* Whether @p path can be created or appended to, leaving no trace. */
 static bool
 json_writable(const char *path)
@@ -287,6 +285,7 @@ parse_u32(const char *flag, const char *arg, uint32_t min, uint32_t max,
 	return 0;
 }
 
+/* A shared option: 0, or -1 after app_err(); 1: not a shared one. */
 static int
 parse_common(struct app_opts *o, int opt, const char *arg)
 {
@@ -468,51 +467,57 @@ report_rx_only(int opt, char **argv, const struct app_opts *o)
 }
 
 int
-app_cli_parse(int argc, char **argv, struct app_opts *o,
-		const struct app_cli *cli)
+app_cli_fail(struct app_cli *cli, const struct app_opts *o)
+{
+	app_cli_usage(stderr, o, cli);
+	cli->status = APP_EXIT_USAGE;
+	return -1;
+}
+
+int
+app_cli_next(struct app_cli *cli, struct app_opts *o, int argc, char **argv)
 {
 	struct option lo[MAX_LONG_OPTS];
 	char so[64];
-	int opt, rc = 0;
+	int opt, rc;
 
 	snprintf(so, sizeof(so), ":%s%s", COMMON_SHORT_OPTS,
 			cli->short_opts != NULL ? cli->short_opts : "");
 	if (build_long_opts(cli, lo) < 0) {
 		app_err("too many options");
-		return -1;
+		return app_cli_fail(cli, o);
 	}
-	opterr = 0;
-	/* 0, not 1: glibc then forgets the rest of a grouped option where
-	 * an earlier parse stopped ("-hP"), which would point into that
-	 * parse's arguments (found by tests/fuzz/app_cli_fuzz.c). */
-	optind = 0;
-	while (rc == 0 && (opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	if (!cli->started) {
+		cli->started = true;
+		opterr = 0;
+		/* 0, not 1: glibc then forgets the rest of a grouped
+		 * option where an earlier parse stopped ("-hP"), which
+		 * would point into that parse's arguments (found by
+		 * tests/fuzz/app_cli_fuzz.c). */
+		optind = 0;
+	}
+	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			app_cli_usage(stdout, o, cli);
-			return 1;
+			cli->status = APP_EXIT_OK;
+			return -1;
 		}
-		if (opt == '?' || opt == ':') {
+		if (opt == '?' || opt == ':')
 			rc = report_getopt_error(opt, argv);
-			break;
-		}
-		if (cli->tx_only && rx_only_opt(opt)) {
+		else if (cli->tx_only && rx_only_opt(opt))
 			rc = report_rx_only(opt, argv, o);
-			break;
+		else
+			rc = parse_common(o, opt, optarg);
+		if (rc < 0)
+			return app_cli_fail(cli, o);
+		if (rc > 0) {
+			cli->arg = optarg;
+			return opt;
 		}
-		rc = parse_common(o, opt, optarg);
-		if (rc > 0)
-			rc = cli->parse != NULL ?
-				cli->parse(opt, optarg, cli->ctx) : -1;
 	}
-	if (rc == 0 && optind < argc) {
+	if (optind < argc) {
 		app_err("unexpected argument '%s'", argv[optind]);
-		rc = -1;
+		return app_cli_fail(cli, o);
 	}
-	if (rc == 0)
-		rc = check_opts(o);
-	if (rc != 0) {
-		app_cli_usage(stderr, o, cli);
-		return -1;
-	}
-	return 0;
+	return check_opts(o) < 0 ? app_cli_fail(cli, o) : 0;
 }

@@ -11,8 +11,8 @@
  * number/portmask/MAC parsing (app_cli_parse.c) and one error line that
  * names the flag, then the usage.
  *
- * EAL options come first and end with "--"; app_cli_parse() sees what
- * rte_eal_init() left.
+ * EAL options come first and end with "--"; app_cli_next() sees what
+ * rte_eal_init() left and hands the app its own options one by one.
  */
 
 #include <stdbool.h>
@@ -39,6 +39,10 @@
 /** Most RX queues (npool-gen: TX queues) one lcore serves in --config. */
 #define APP_MAX_RXQ_PER_LCORE 16
 
+/** Default cache size of the stock pools (--pool mempool), as l3fwd;
+ * --mbcache changes it. */
+#define APP_MEMPOOL_CACHE 256u
+
 /** An npool setting left at npool's default (npool_conf_defaults()). */
 #define APP_NPOOL_DEFAULT UINT32_MAX
 
@@ -55,7 +59,7 @@ struct app_rxq_map {
 	uint16_t lcore;
 };
 
-/** Options shared by the apps, after app_cli_parse(). */
+/** Options shared by the apps, after app_cli_next(). */
 struct app_opts {
 	const char *prog;        /**< app name, first word of every message */
 	uint64_t portmask;       /**< -p (required) */
@@ -91,7 +95,10 @@ struct app_opts {
 /** First option id free for an app's own long options. */
 #define APP_OPT_APP_BASE 512
 
-/** What an app adds to the shared command line. */
+/**
+ * What an app adds to the shared command line, and where the parse of it
+ * stands (app_cli_next()): zero it, then set the first four members.
+ */
 struct app_cli {
 	/** Usage of the app's own options, lines ending in '\n', or NULL. */
 	const char *usage;
@@ -100,29 +107,43 @@ struct app_cli {
 	/** The app's long options (val >= APP_OPT_APP_BASE or a short
 	 * option letter), ended by a zeroed entry; or NULL. */
 	const struct option *long_opts;
-	/** Take one app option: 0, or -1 after app_err(). */
-	int (*parse)(int opt, const char *arg, void *ctx);
-	/** Passed to @c parse. */
-	void *ctx;
 	/** The app receives nothing (npool-gen): the RX-side options (-P,
 	 * --copybreak, --nb-mbufs, --mbuf-size, --idle-exit,
 	 * --rx-queue-size) are left out of its usage and refused. */
 	bool tx_only;
+	/** The argument of the app option app_cli_next() returned. */
+	const char *arg;
+	/** The exit status once a call returned -1: APP_EXIT_OK after the
+	 * usage on stdout (-h), else APP_EXIT_USAGE or APP_EXIT_SETUP. */
+	int status;
+	bool started;  /**< app_cli_next() has begun */
 };
 
 /** Fill @p o with the defaults; @p prog names the app in messages. */
 void app_opts_defaults(struct app_opts *o, const char *prog);
 
 /**
- * Parse the app arguments (what follows "--"), validate them against the
- * probed ports and the EAL lcores, and fill the default --config.
+ * The next app option of the command line (what follows "--", as
+ * rte_eal_init() left it): each shared option on the way is taken into
+ * @p o. At the end the options are checked against the probed ports and
+ * the EAL lcores, and the default --config filled.
  *
  * @return
- *   0 to run; 1 when -h/--help printed the usage (exit 0); -1 after one
- *   error line and the usage on stderr (exit APP_EXIT_USAGE).
+ *   An app option (its argument in cli->arg), for the app to take; 0 at
+ *   the end, the options good; -1 after -h (the usage on stdout) or
+ *   after one error line and the usage on stderr: the exit status is in
+ *   cli->status.
  */
-int app_cli_parse(int argc, char **argv, struct app_opts *o,
-		const struct app_cli *cli);
+int app_cli_next(struct app_cli *cli, struct app_opts *o, int argc,
+		char **argv);
+
+/**
+ * An app's option or setting is bad (its error line printed): the usage
+ * on stderr.
+ *
+ * @return -1, with cli->status APP_EXIT_USAGE.
+ */
+int app_cli_fail(struct app_cli *cli, const struct app_opts *o);
 
 /** Print the usage (shared options and the app's) to @p f. */
 void app_cli_usage(FILE *f, const struct app_opts *o,

@@ -26,13 +26,13 @@ static unsigned int mempool_cache = APP_MEMPOOL_CACHE;
 static const struct app_opts *pool_opts;
 static uint32_t pool_pkts;
 
-int
+void
 app_pool_init(const struct app_opts *o, uint32_t pkts)
 {
+	app_numa_init(o);
 	mempool_cache = o->mbcache;
 	pool_opts = o;
 	pool_pkts = pkts;
-	return 0;
 }
 
 int

@@ -21,10 +21,6 @@
 #include "npool.h"
 #include "app_cli.h"
 
-/** Default cache size of the stock pools (--pool mempool), as l3fwd;
- * --mbcache changes it. */
-#define APP_MEMPOOL_CACHE 256u
-
 /** State of the pools after a run. */
 struct app_leak {
 	struct npool_leak n;    /**< npool_leak_check()'s totals */
@@ -32,17 +28,16 @@ struct app_leak {
 };
 
 /**
- * Remember the options (--mbcache, --pool, --copybreak, the npool sizes)
- * for the pools made later. npool comes up once the rings are known
- * (app_pool_npool_up()).
- * Context: main lcore, after rte_eal_init(), before app_ports_start().
+ * Remember the options (--mbcache, --pool, --copybreak, the npool sizes,
+ * --no-numa: app_numa_init()) for the pools made later. npool comes up
+ * once the rings are known (app_pool_npool_up()).
+ * Context: main lcore, after the command line, before app_ports_start().
  *
  * @param pkts
  *   Packets the app keeps in flight beyond its RX rings (npool-gen: its
  *   TX rings), 0 for none.
- * @return 0.
  */
-int app_pool_init(const struct app_opts *o, uint32_t pkts);
+void app_pool_init(const struct app_opts *o, uint32_t pkts);
 
 /**
  * Initialise npool when the run needs it (--pool npool or --copybreak),

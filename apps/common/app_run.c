@@ -18,23 +18,10 @@
 #include "app_stats.h"
 #include "app_telemetry.h"
 
-volatile int app_run_quit_pvt;
-unsigned int app_run_started_pvt;
+volatile int app_quit;
 static volatile sig_atomic_t signal_seen;
 static bool eal_up;
 static bool pdump_up;
-
-static struct {
-	const struct app_opts *o;
-	uint64_t hz;
-	uint64_t t0;
-	uint64_t t_stop;
-	uint64_t next_check;
-	uint64_t next_stats;
-	uint64_t last_rx;
-	uint64_t last_rx_tsc;
-	unsigned int nb_loops;  /* lcores that run the app's loop */
-} run;
 
 /*
  * The first SIGINT/SIGTERM asks for a clean stop: the lcores finish their
@@ -51,11 +38,11 @@ on_signal(int sig)
 		return;
 	}
 	signal_seen = sig;
-	app_run_quit_pvt = 1;
+	app_quit = 1;
 }
 
-void
-app_run_signals(void)
+static void
+signals_set(void)
 {
 	struct sigaction sa;
 
@@ -70,109 +57,127 @@ app_run_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-bool
-app_run_stopping(void)
-{
-	return app_run_quit_pvt != 0;
-}
-
 void
 app_run_stop(void)
 {
-	app_run_quit_pvt = 1;
+	app_quit = 1;
 }
 
 static void
-stop_at(uint64_t now, const char *why)
+stop_at(struct app_run *r, uint64_t now, const char *why)
 {
-	if (run.t_stop == 0) {
-		run.t_stop = now;
+	if (r->t_stop == 0) {
+		r->t_stop = now;
 		printf("stopping: %s\n", why);
 		fflush(stdout);
 	}
-	app_run_quit_pvt = 1;
+	app_quit = 1;
 }
 
-void
-app_run_control_pvt(void)
+/* The control duties, once a millisecond at most: false once stopping. */
+static bool
+run_check(struct app_run *r)
 {
-	const struct app_opts *o = run.o;
+	const struct app_opts *o = r->o;
 	uint64_t now = rte_rdtsc(), rx;
+	unsigned int polling;
 	char why[64];
 
-	if (now < run.next_check)
-		return;
-	/* Timers are checked once a millisecond. */
-	run.next_check = now + run.hz / 1000;
+	if (now < r->next_check)
+		return !app_quit;
+	r->next_check = now + r->hz / 1000;
 	if (signal_seen != 0) {
 		snprintf(why, sizeof(why), "signal %d", (int)signal_seen);
-		stop_at(now, why);
+		stop_at(r, now, why);
 	}
 	if (o->duration_s > 0 &&
-			now - run.t0 >= (uint64_t)(o->duration_s * run.hz))
-		stop_at(now, "--duration reached");
+			now - r->t0 >= (uint64_t)(o->duration_s * r->hz))
+		stop_at(r, now, "--duration reached");
 	if (o->idle_ms > 0) {
-		rx = app_stats_rx_total();
+		rx = app_stats_rx_total(&polling);
 		/* Not idle before every lcore has polled once: a worker
 		 * launched late on a loaded machine would find its queue
 		 * drained at the stop, nothing received. */
-		if (__atomic_load_n(&app_run_started_pvt, __ATOMIC_ACQUIRE) <
-				run.nb_loops || rx != run.last_rx) {
-			run.last_rx = rx;
-			run.last_rx_tsc = now;
-		} else if (now - run.last_rx_tsc >=
-				o->idle_ms * run.hz / 1000) {
-			stop_at(now, "--idle-exit: no packet received");
+		if (polling < r->nb_loops || rx != r->last_rx) {
+			r->last_rx = rx;
+			r->last_rx_tsc = now;
+		} else if (now - r->last_rx_tsc >= o->idle_ms * r->hz / 1000) {
+			stop_at(r, now, "--idle-exit: no packet received");
 		}
 	}
 	/* No periodic line once stopping: the final table follows. */
-	if (o->stats_s > 0 && now >= run.next_stats && !app_run_quit_pvt) {
-		run.next_stats += o->stats_s * run.hz;
-		app_stats_print_periodic((double)(now - run.t0) / run.hz);
+	if (o->stats_s > 0 && now >= r->next_stats && !app_quit) {
+		r->next_stats += o->stats_s * r->hz;
+		app_stats_print_periodic((double)(now - r->t0) / r->hz);
 	}
+	return !app_quit;
+}
+
+static void *
+run_thread(void *arg)
+{
+	while (run_check(arg))
+		rte_delay_us_sleep(1000);
+	return NULL;
+}
+
+int
+app_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *),
+		void *arg)
+{
+	unsigned int cpu, lcore;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE && cpu < 1024; cpu++)
+		CPU_SET(cpu, &set);
+	RTE_LCORE_FOREACH(lcore)
+		CPU_CLR(rte_lcore_to_cpu_id((int)lcore), &set);
+	ret = pthread_create(tid, NULL, fn, arg);
+	if (ret != 0) {
+		app_err("%s thread: %s", name, strerror(ret));
+		return -1;
+	}
+	if (CPU_COUNT(&set) != 0)
+		pthread_setaffinity_np(*tid, sizeof(set), &set);
+	pthread_setname_np(*tid, name);
+	return 0;
+}
+
+void
+app_run_start(struct app_run *r, const struct app_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->hz = rte_get_tsc_hz();
+	r->t0 = rte_rdtsc();
+	r->last_rx_tsc = r->t0;
+	r->next_stats = r->t0 + o->stats_s * r->hz;
+	r->nb_loops = app_fwd_lcore_count();
+	/* The main lcore's loop cannot look at the clock for them. */
+	if (app_lcores[rte_get_main_lcore()].nb_rxq != 0)
+		r->thread = app_thread_start(&r->tid, "app-run", run_thread,
+				r) == 0;
+	if (app_lcores[rte_get_main_lcore()].nb_rxq != 0 && !r->thread)
+		app_quit = 1;
 }
 
 double
-app_run(const struct app_opts *o, lcore_function_t *fn, void *arg)
+app_run_wait(struct app_run *r)
 {
-	unsigned int main_lcore = rte_get_main_lcore(), l;
 	char why[32];
-	int ret;
 
-	memset(&run, 0, sizeof(run));
-	run.o = o;
-	run.hz = rte_get_tsc_hz();
-	run.t0 = rte_rdtsc();
-	run.last_rx_tsc = run.t0;
-	run.next_stats = run.t0 + o->stats_s * run.hz;
-	app_run_started_pvt = 0;
-	run.nb_loops = app_lcores[main_lcore].nb_rxq != 0;
-	RTE_LCORE_FOREACH_WORKER(l) {
-		if (app_lcores[l].nb_rxq == 0)
-			continue;
-		ret = rte_eal_remote_launch(fn, arg, l);
-		if (ret == 0)
-			run.nb_loops++;
-		if (ret != 0) {
-			app_err("lcore %u: launch: %s", l, strerror(-ret));
-			app_run_quit_pvt = 1;
-		}
-	}
-	if (app_lcores[main_lcore].nb_rxq != 0) {
-		fn(arg);
-	} else {
-		while (!app_run_quit_pvt) {
-			rte_delay_us_sleep(1000);
-			app_run_control_pvt();
-		}
-	}
-	if (run.t_stop == 0) {
+	if (r->thread)
+		pthread_join(r->tid, NULL);
+	else
+		run_thread(r);
+	if (r->t_stop == 0) {
 		snprintf(why, sizeof(why), "signal %d", (int)signal_seen);
-		stop_at(rte_rdtsc(), signal_seen ? why :
+		stop_at(r, rte_rdtsc(), signal_seen ? why :
 				"every lcore finished its work (--count reached)");
 	}
-	rte_eal_mp_wait_lcore();
-	return (double)(run.t_stop - run.t0) / run.hz;
+	return (double)(r->t_stop - r->t0) / r->hz;
 }
 
 /*
@@ -258,7 +263,7 @@ pdump_init(const char *prog)
 
 int
 app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
-		const struct app_cli *cli)
+		struct app_cli *cli)
 {
 	int ret, i;
 
@@ -266,35 +271,34 @@ app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
 	 * meantime ends the run as soon as it starts (an inherited SIG_IGN,
 	 * as for background jobs, would lose it, SIG_DFL kill the app
 	 * half set up). */
-	app_run_signals();
+	signals_set();
 	/* Periodic stats read through a pipe (| tee, a test harness) show
 	 * up as they are printed, not at exit. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	app_opts_defaults(o, prog);
+	cli->status = APP_EXIT_SETUP;
 	/* The app's own help needs no EAL (nor hugepages): answer it first. */
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		;
 	for (i++; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 ||
 				strcmp(argv[i], "--help") == 0) {
-			app_opts_defaults(o, prog);
 			app_cli_usage(stdout, o, cli);
-			return APP_EXIT_OK;
+			cli->status = APP_EXIT_OK;
+			return -1;
 		}
 	}
 	ret = rte_eal_init(argc, argv);
-	if (ret < 0)
-		return eal_failed(prog, rte_errno);
+	if (ret < 0) {
+		cli->status = eal_failed(prog, rte_errno);
+		return -1;
+	}
 	eal_up = true;
 	if (vdevs_check(prog) != 0)
-		return APP_EXIT_SETUP;
+		return -1;
 	pdump_init(prog);
 	app_telemetry_register();
-	app_opts_defaults(o, prog);
-	ret = app_cli_parse(argc - ret, argv + ret, o, cli);
-	if (ret != 0)
-		return ret > 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
-	app_numa_init(o);
-	return -1;
+	return ret;
 }
 
 int

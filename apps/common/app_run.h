@@ -4,70 +4,77 @@
 
 /**
  * @file
- * Run loop plumbing: SIGINT/SIGTERM, --duration, --idle-exit and the
- * --stats period. The lcores with RX queues run the app's loop and ask
- * app_loop_running() once per poll round; the control duties run on the
- * main lcore, inside its poll loop when it forwards too, else in a
- * sleeping loop of their own.
+ * The steps of an app's run that its main() calls in order, as DPDK's
+ * examples/l3fwd main.c does: app_run_init() (signals, EAL, the command
+ * line's defaults), the app's own parse and set-up, app_run_start() and
+ * the launch of the lcores' loops (rte_eal_mp_remote_launch()), then
+ * app_run_wait(): the control duties - SIGINT/SIGTERM, --duration,
+ * --idle-exit, the --stats lines - until they set app_quit, which ends
+ * every loop; app_run_report() and app_run_cleanup() last.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_branch_prediction.h>
-#include <rte_launch.h>
-#include <rte_lcore.h>
-
 #include "app_cli.h"
 
-/** Poll rounds between two control checks on a forwarding main lcore. */
-#define APP_CTL_EVERY 256
+/** Set to end every lcore's loop (read once a poll round): by a signal,
+ * the control duties or app_run_stop(). */
+extern volatile int app_quit;
 
-/** @internal Set to stop every loop. */
-extern volatile int app_run_quit_pvt;
-/** @internal Lcores that entered their loop (app_loop_init()). */
-extern unsigned int app_run_started_pvt;
-/** @internal Control duties: timers, signals, idle check, stats. */
-void app_run_control_pvt(void);
-
-/** Per-lcore loop state. */
-struct app_loop {
-	uint32_t iter;
-	bool ctl;       /**< this lcore runs the control duties */
+/** The control duties' state (app_run_start()). */
+struct app_run {
+	const struct app_opts *o;
+	uint64_t hz;
+	uint64_t t0;
+	uint64_t t_stop;
+	uint64_t next_check;
+	uint64_t next_stats;
+	uint64_t last_rx;
+	uint64_t last_rx_tsc;
+	unsigned int nb_loops;  /**< lcores that poll RX queues */
+	bool thread;            /**< the duties run on @c tid */
+	pthread_t tid;
 };
 
-/** Call once at the start of an lcore's loop. */
-static inline void
-app_loop_init(struct app_loop *l)
-{
-	l->iter = 0;
-	l->ctl = rte_lcore_id() == rte_get_main_lcore();
-	/* --idle-exit counts from the moment every lcore polls. */
-	__atomic_fetch_add(&app_run_started_pvt, 1, __ATOMIC_RELEASE);
-}
-
-/** Whether the loop goes on; once per poll round. */
-static __rte_always_inline bool
-app_loop_running(struct app_loop *l)
-{
-	if (unlikely(l->ctl) && (++l->iter & (APP_CTL_EVERY - 1)) == 0)
-		app_run_control_pvt();
-	return likely(!app_run_quit_pvt);
-}
-
 /**
- * Start an app: the signal handlers, rte_eal_init(), app_opts_defaults()
- * and app_cli_parse() of what follows "--".
+ * Start an app: the signal handlers (a first SIGINT/SIGTERM stops the
+ * run cleanly, at once if it comes before the lcores run; a second one
+ * takes the signal's default action), stdout line-buffered, -h answered
+ * without EAL, rte_eal_init() (every --vdev must have probed),
+ * dpdk-dumpcap's channel, the apps' telemetry, app_opts_defaults().
  *
- * @return -1 to go on; else the exit status to return after
- *   app_run_cleanup() (0 after --help, APP_EXIT_USAGE, APP_EXIT_SETUP).
+ * @return The arguments rte_eal_init() took (the app's own follow); -1
+ *   when the app is to exit with cli->status (0 after -h,
+ *   APP_EXIT_USAGE, APP_EXIT_SETUP), after app_run_cleanup().
  */
 int app_run_init(int argc, char **argv, struct app_opts *o, const char *prog,
-		const struct app_cli *cli);
+		struct app_cli *cli);
 
 /**
- * After app_run(): close the ports (their rings give the mbufs back),
- * print the table, check for leaks, write --json.
+ * Start the control duties' clocks, before the lcores are launched. When
+ * the main lcore polls RX queues itself, the duties run on a thread of
+ * their own (app_thread_start()), else on the main thread in
+ * app_run_wait(). The ports are started (app_fwd_lcore_count()).
+ */
+void app_run_start(struct app_run *r, const struct app_opts *o);
+
+/**
+ * The main thread's part once the lcores are launched: the control
+ * duties, a check a millisecond, until app_quit is set (or the duties'
+ * thread ended); then the line that says why the run stopped.
+ *
+ * @return The run's duration in seconds.
+ */
+double app_run_wait(struct app_run *r);
+
+/** Ask every loop to stop. Any thread. */
+void app_run_stop(void);
+
+/**
+ * After the lcores returned: close the ports (their rings give the mbufs
+ * back), print the table, check for leaks, write --json.
  *
  * @return The exit status: APP_EXIT_OK, APP_EXIT_LEAK or APP_EXIT_SETUP.
  */
@@ -77,27 +84,12 @@ int app_run_report(const struct app_opts *o, double duration_s);
 void app_run_cleanup(void);
 
 /**
- * Install the SIGINT/SIGTERM handlers: the first signal stops the run
- * cleanly (at once if it comes before app_run(): the run ends as it
- * starts), a second one before the app is done takes the signal's default
- * action (the process dies, no report). SA_RESTART. app_run_init() calls
- * it first, before rte_eal_init(); main thread.
- */
-void app_run_signals(void);
-
-/** Whether a stop was asked (signal, timer or app_run_stop()). */
-bool app_run_stopping(void);
-
-/** Ask every loop to stop. Any thread. */
-void app_run_stop(void);
-
-/**
- * Run @p fn on every lcore that polls an RX queue (app_lcores), the main
- * lcore included when it does, until a signal, --duration or
- * --idle-exit; wait for all of them.
+ * A plain pthread named @p name running @p fn(@p arg), on the CPUs no
+ * lcore runs on (DPDK's control threads' set), else on any.
  *
- * @return The run's duration in seconds.
+ * @return 0, or -1 after app_err().
  */
-double app_run(const struct app_opts *o, lcore_function_t *fn, void *arg);
+int app_thread_start(pthread_t *tid, const char *name, void *(*fn)(void *),
+		void *arg);
 
 #endif /* APP_RUN_H */

@@ -4,6 +4,7 @@
  * and the fix of a burst that has an odd packet.
  */
 #include "app_rx.h"
+#include "app_stats.h"
 
 bool
 app_rx_chain_ok(const struct rte_mbuf *m)

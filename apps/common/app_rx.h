@@ -23,14 +23,13 @@
 #include <rte_mbuf.h>
 
 #include "npool.h"
+#include "app_ctr.h"
 #include "app_port.h"
-#include "app_stats.h"
 
 /**
  * Whether the segments of @p m add up to its pkt_len and nb_segs (at
  * most nb_segs + 1 steps, whatever the next pointers say): what
- * app_rx_burst() keeps. For a loop that receives with
- * app_rx_burst_unchecked() and checks each packet itself.
+ * app_rx_burst() keeps.
  */
 bool app_rx_chain_ok(const struct rte_mbuf *m);
 
@@ -103,12 +102,11 @@ app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 		(flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
 }
 
-/** @internal app_rx_burst(), app_rx_burst_plain() with @p plain, and
- * app_rx_burst_unchecked() with @p check false. */
+/** @internal app_rx_burst(), and app_rx_burst_plain() with @p plain. */
 static __rte_always_inline uint16_t
 app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
 		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
-		uint16_t copybreak, bool *plain, bool check)
+		uint16_t copybreak, bool *plain)
 {
 	const uint16_t port = lc->rxq[i].port;
 	uint32_t odd;
@@ -124,9 +122,7 @@ app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
 	 * foreign mbuf->port takes the fix out of line. With @p plain the
 	 * one pass checks more; only a burst it finds odd is looked at
 	 * again for the fix. */
-	if (!check) {
-		odd = 0;
-	} else if (plain == NULL) {
+	if (plain == NULL) {
 		odd = app_rx_odd_pvt(pkts, n, port);
 	} else {
 		*plain = app_rx_odd_plain_pvt(pkts, n, port) == 0;
@@ -155,24 +151,7 @@ app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
 		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
 		uint16_t copybreak)
 {
-	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, NULL, true);
-}
-
-/**
- * app_rx_burst() for a loop that reads every packet's nb_segs, port and
- * lengths anyway (npool-fwd's checks): nothing is fixed or dropped
- * here. The caller treats a packet whose nb_segs is not 1, whose
- * data_len is not its pkt_len or whose port is not the queue's as
- * app_rx_burst() would: mbuf->port set to the queue's port, dropped
- * under rx_bad unless app_rx_chain_ok(). Copy-break (which copies only
- * single whole segments) runs as in app_rx_burst().
- */
-static __rte_always_inline uint16_t
-app_rx_burst_unchecked(const struct app_lcore_conf *lc, uint16_t i,
-		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
-		uint16_t copybreak)
-{
-	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, NULL, false);
+	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, NULL);
 }
 
 /**
@@ -188,7 +167,7 @@ app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
 		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
 		uint16_t copybreak, bool *plain)
 {
-	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, plain, true);
+	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, plain);
 }
 
 #endif /* APP_RX_H */

@@ -14,11 +14,10 @@
 
 unsigned int app_stats_rx_bad_pvt;
 
-struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
-
 static struct {
 	struct app_stats_desc d;
 	const struct app_opts *o;
+	struct app_lcore_ctr *ctr; /* RTE_MAX_LCORE, by lcore id */
 	const struct app_stats_extra *x;
 	double prev_s;
 	/* The --stats line's last values, for its rates (APP_CTR_RATE). */
@@ -31,12 +30,14 @@ static struct {
 } st;
 
 void
-app_stats_init(const struct app_stats_desc *d, const struct app_opts *o)
+app_stats_init(const struct app_stats_desc *d, const struct app_opts *o,
+		struct app_lcore_ctr *ctr)
 {
 	uint16_t p;
 
-	memset(app_ctr, 0, sizeof(app_ctr));
+	memset(ctr, 0, RTE_MAX_LCORE * sizeof(*ctr));
 	memset(&st, 0, sizeof(st));
+	st.ctr = ctr;
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
 		st.socket[p] = SOCKET_ID_ANY;
 	npool_rx_stats_reset();
@@ -86,7 +87,7 @@ sum_port(uint16_t p, struct app_port_ctr *out)
 
 	memset(out, 0, sizeof(*out));
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		add_ctr(out, &app_ctr[l].port[p]);
+		add_ctr(out, &st.ctr[l].port[p]);
 }
 
 /* The lcore @l and its slot @i that poll RX queue @q of port @p: false
@@ -113,7 +114,7 @@ rxq_rx(uint16_t p, uint16_t q)
 	unsigned int l, i;
 
 	return rxq_slot(p, q, &l, &i) ?
-		__atomic_load_n(&app_ctr[l].rxq[i], __ATOMIC_RELAXED) : 0;
+		__atomic_load_n(&st.ctr[l].rxq[i], __ATOMIC_RELAXED) : 0;
 }
 
 unsigned int
@@ -130,13 +131,17 @@ app_stats_rxq_snapshot(uint16_t port, uint64_t *rx, unsigned int n)
 }
 
 uint64_t
-app_stats_rx_total(void)
+app_stats_rx_total(unsigned int *polling)
 {
 	uint64_t n = 0;
 	unsigned int l;
 
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		n += __atomic_load_n(&app_ctr[l].rx, __ATOMIC_RELAXED);
+	*polling = 0;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		*polling += __atomic_load_n(&st.ctr[l].polling,
+				__ATOMIC_ACQUIRE);
+		n += __atomic_load_n(&st.ctr[l].rx, __ATOMIC_RELAXED);
+	}
 	return n;
 }
 
@@ -154,7 +159,7 @@ snap_port(uint16_t p, struct app_port_ctr *out)
 	sum_port(p, out);
 	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		rx += __atomic_load_n(&app_ctr[l].port[p].rx,
+		rx += __atomic_load_n(&st.ctr[l].port[p].rx,
 				__ATOMIC_RELAXED);
 	out->rx = rx;
 }
@@ -173,7 +178,7 @@ print_periodic_rxq(uint16_t p, double elapsed_s, double dt)
 	for (q = 0; q < nq; q++) {
 		if (!rxq_slot(p, q, &l, &i))
 			continue;
-		rx = __atomic_load_n(&app_ctr[l].rxq[i], __ATOMIC_RELAXED);
+		rx = __atomic_load_n(&st.ctr[l].rxq[i], __ATOMIC_RELAXED);
 		printf(" %u: %" PRIu64 " (%.3f Mpps)", q, rx,
 				(rx - st.prev_rxq[l][i]) / dt / 1e6);
 		st.prev_rxq[l][i] = rx;
@@ -381,11 +386,11 @@ app_stats_print_final(FILE *f, double duration_s)
 	fprintf(f, " %14s\n", "total");
 	app_ctr_walk(&vis, APP_CTR_SEC_PORT, col, a.n, true);
 	RTE_LCORE_FOREACH(l) {
-		double pps = lcore_pps(&app_ctr[l]);
+		double pps = lcore_pps(&st.ctr[l]);
 
-		if (app_ctr[l].rx == 0)
+		if (st.ctr[l].rx == 0)
 			continue;
-		fprintf(f, "lcore %u: rx %" PRIu64, l, app_ctr[l].rx);
+		fprintf(f, "lcore %u: rx %" PRIu64, l, st.ctr[l].rx);
 		if (pps > 0)
 			fprintf(f, ", %.3f Mpps, %.1f ns/packet (first to last burst; idle time included)\n",
 					pps / 1e6, 1e9 / pps);
@@ -415,7 +420,7 @@ json_rxq(struct app_json *j, uint16_t p)
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "queue", q);
 		app_json_u64(j, "lcore", l);
-		app_json_u64(j, "rx", app_ctr[l].rxq[i]);
+		app_json_u64(j, "rx", st.ctr[l].rxq[i]);
 		app_json_obj_end(j);
 	}
 	app_json_arr_end(j);
@@ -474,13 +479,13 @@ json_lcores(struct app_json *j)
 
 	app_json_arr_begin(j, "lcores");
 	RTE_LCORE_FOREACH(l) {
-		double pps = lcore_pps(&app_ctr[l]);
+		double pps = lcore_pps(&st.ctr[l]);
 
-		if (app_ctr[l].rx == 0)
+		if (st.ctr[l].rx == 0)
 			continue;
 		app_json_obj_begin(j, NULL);
 		app_json_u64(j, "lcore", l);
-		app_json_u64(j, "rx", app_ctr[l].rx);
+		app_json_u64(j, "rx", st.ctr[l].rx);
 		app_json_double(j, "mpps", pps / 1e6);
 		app_json_double(j, "ns_per_pkt", pps > 0 ? 1e9 / pps : 0.0);
 		npool_rx_stats_get(l, &cb);

@@ -4,48 +4,19 @@
 
 /**
  * @file
- * Per-lcore, per-port packet counters with drops by reason; the periodic
- * line (--stats), the end-of-run table and the JSON file (--json).
- *
- * Each lcore writes only its own struct app_lcore_ctr with plain adds;
- * the main lcore sums them (reads may lag by a burst while running).
- * Invariant per port and in total: rx == forwarded + dropped; per port,
- * rx == the sum of its polled RX queues' rx (each queue is counted by the
- * one lcore that polls it).
+ * The report of an app's counters (app_ctr.h): the periodic line
+ * (--stats), the end-of-run table and the JSON file (--json); live
+ * snapshots for telemetry and the run's --idle-exit.
  */
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_branch_prediction.h>
-#include <rte_common.h>
-#include <rte_cycles.h>
 #include <rte_ethdev.h>
-#include <rte_lcore.h>
 
 #include "app_cli.h"
 #include "app_ctr.h"
 #include "app_pool.h"
-
-/** Non-empty bursts between two TSC reads while packets keep coming. */
-#define APP_TSC_EVERY 16u
-
-/** Counters of one lcore. */
-struct app_lcore_ctr {
-	uint64_t rx;        /**< packets received, all ports */
-	uint64_t first_n;   /**< packets in the first non-empty burst */
-	uint64_t first_tsc; /**< TSC at the first non-empty burst, 0 = none */
-	uint64_t last_tsc;  /**< TSC read after a recent non-empty burst */
-	uint64_t last_rx;   /**< rx when last_tsc was read */
-	uint32_t stale;     /**< non-empty bursts since last_tsc was read */
-	/** Packets received on each of the lcore's RX queues, indexed as
-	 * app_lcores[lcore].rxq[]. */
-	uint64_t rxq[APP_MAX_RXQ_PER_LCORE];
-	struct app_port_ctr port[RTE_MAX_ETHPORTS];
-} __rte_cache_aligned;
-
-/** Counters, indexed by lcore id. */
-extern struct app_lcore_ctr app_ctr[RTE_MAX_LCORE];
 
 struct app_json;
 
@@ -57,59 +28,24 @@ struct app_stats_extra {
 	void (*json)(struct app_json *j, double duration_s);
 };
 
-/** @internal Read the TSC for the lcore rate (with the rx it covers). */
-static __rte_always_inline void
-app_ctr_stamp_pvt(struct app_lcore_ctr *c)
-{
-	c->last_tsc = rte_rdtsc();
-	c->last_rx = c->rx;
-	c->stale = 0;
-}
-
-/**
- * Count a non-empty RX burst of @p n packets on @p port, received on the
- * lcore's RX queue number @p i (app_lcores[lcore].rxq[i]).
- * Inline: the lcore's fast path. The TSC (~25 cycles here) is read at
- * the first burst, then once every APP_TSC_EVERY bursts and at the first
- * empty poll after a burst (app_ctr_idle()): the rate covers the packets
- * counted up to the last read, exactly.
- */
-static __rte_always_inline void
-app_ctr_rx(struct app_lcore_ctr *c, uint16_t i, uint16_t port, uint16_t n)
-{
-	c->rx += n;
-	c->rxq[i] += n;
-	c->port[port].rx += n;
-	if (unlikely(c->first_tsc == 0)) {
-		c->first_n = n;
-		app_ctr_stamp_pvt(c);
-		c->first_tsc = c->last_tsc;
-	} else if (unlikely(++c->stale == APP_TSC_EVERY)) {
-		app_ctr_stamp_pvt(c);
-	}
-}
-
-/** An empty poll: date the bursts counted since the last TSC read. */
-static __rte_always_inline void
-app_ctr_idle(struct app_lcore_ctr *c)
-{
-	if (unlikely(c->stale != 0))
-		app_ctr_stamp_pvt(c);
-}
-
 /** @internal The app's rx_bad drop reason (app_stats_desc.rx_bad), for
  * the RX checks (app_rx.c). */
 extern unsigned int app_stats_rx_bad_pvt;
 
-/** Reset the counters and remember the app's names. Main lcore. */
-void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o);
+/**
+ * Reset the counters @p ctr (RTE_MAX_LCORE blocks, indexed by lcore id)
+ * and report them from now on, with the app's names @p d. Main lcore.
+ */
+void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o,
+		struct app_lcore_ctr *ctr);
 
 /** Add @p x (kept by pointer; NULL: none) to the report. After
  * app_stats_init(). Main lcore. */
 void app_stats_set_extra(const struct app_stats_extra *x);
 
-/** Packets received so far over all lcores (for --idle-exit). */
-uint64_t app_stats_rx_total(void);
+/** Packets received so far over all lcores, and in @p polling how many
+ * lcores have started polling (app_ctr_start()): for --idle-exit. */
+uint64_t app_stats_rx_total(unsigned int *polling);
 
 /**
  * Print one line per port while the lcores run: rx, tx (rates since the

@@ -7,6 +7,8 @@
  * napi_consume_skb() on a drop batch); the figure is packets per second
  * and nanoseconds per packet per lcore.
  */
+#include <rte_launch.h>
+
 #include "npool.h"
 #include "app_cli.h"
 #include "app_pool.h"
@@ -20,26 +22,30 @@ static const char *const drop_reasons[] = { "rx_drop", "truncated" };
 #define RX_DROP 0
 #define RX_TRUNCATED 1
 
+/* Each lcore's counters (app_stats.h reports them). */
+static struct app_lcore_ctr drop_ctr[RTE_MAX_LCORE];
+
 static int
 drop_lcore_main(void *arg)
 {
 	const struct app_opts *o = arg;
 	const unsigned int lcore = rte_lcore_id();
 	const struct app_lcore_conf *lc = &app_lcores[lcore];
-	struct app_lcore_ctr *ctr = &app_ctr[lcore];
+	struct app_lcore_ctr *ctr = &drop_ctr[lcore];
 	const uint16_t copybreak = (uint16_t)o->copybreak;
 	const uint16_t nb_rxq = lc->nb_rxq;
 	uint64_t *dropped[APP_MAX_RXQ_PER_LCORE];
 	struct rte_mbuf *pkts[APP_BURST];
-	struct app_loop loop;
 	uint16_t i, n;
 	bool plain;
 
+	if (nb_rxq == 0)
+		return 0;
 	/* Where each queue's drops are counted, once for the run. */
 	for (i = 0; i < nb_rxq; i++)
 		dropped[i] = &ctr->port[lc->rxq[i].port].drops[RX_DROP];
-	app_loop_init(&loop);
-	while (app_loop_running(&loop)) {
+	app_ctr_start(ctr);
+	while (!app_quit) {
 		for (i = 0; i < nb_rxq; i++) {
 			n = app_rx_burst_plain(lc, i, ctr, pkts, copybreak,
 					&plain);
@@ -66,20 +72,29 @@ main(int argc, char **argv)
 		"npool-drop", drop_reasons, RTE_DIM(drop_reasons),
 		.rx_bad = RX_TRUNCATED,
 	};
-	static const struct app_cli cli = { NULL, NULL, NULL, NULL, NULL, false };
 	static const struct app_port_params pp = { .tx = false, .mtu = 0 };
 	static struct app_opts o;
-	int status;
+	struct app_cli cli = { .usage = NULL };
+	struct app_run run;
+	double duration;
+	int ret, status;
 
-	status = app_run_init(argc, argv, &o, "npool-drop", &cli);
-	if (status >= 0)
+	ret = app_run_init(argc, argv, &o, "npool-drop", &cli);
+	if (ret < 0 || app_cli_next(&cli, &o, argc - ret, argv + ret) != 0) {
+		status = cli.status;
 		goto out;
-	if (app_pool_init(&o, 0) < 0 || app_ports_start(&o, &pp) < 0) {
+	}
+	app_pool_init(&o, 0);
+	if (app_ports_start(&o, &pp) < 0) {
 		status = APP_EXIT_SETUP;
 		goto out;
 	}
-	app_stats_init(&desc, &o);
-	status = app_run_report(&o, app_run(&o, drop_lcore_main, &o));
+	app_stats_init(&desc, &o, drop_ctr);
+	app_run_start(&run, &o);
+	rte_eal_mp_remote_launch(drop_lcore_main, &o, CALL_MAIN);
+	duration = app_run_wait(&run);
+	rte_eal_mp_wait_lcore();
+	status = app_run_report(&o, duration);
 out:
 	app_run_cleanup();
 	return status;

@@ -204,18 +204,26 @@ int fwd_routes_load(struct fwd_conf *fc);
 bool fwd_route_set_has_default(const struct fwd_route_set *s);
 
 struct app_cli;
+struct app_opts;
 
 /**
  * Describe npool-fwd's own options (--lookup, -L, -E, --rule_ipv4,
  * --rule_ipv6, --eth-dest, --mtu, --max-pkt-len, --parse-ptype, the
  * router's addresses and ICMP settings, --port-mtu, --mroute,
  * --bc-forwarding, --forward-otherhost, --fpm, --fpm-if, --fpm-sync-ms)
- * in @p cli
- * for app_cli_parse(), which then writes them into @p fc. An --eth-dest
- * port must exist (rte_ethdev); --mtu and --max-pkt-len exclude each
- * other. Main lcore.
+ * in @p cli (zeroed), and set @p fc's defaults. Main lcore.
  */
 void fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc);
+
+/**
+ * Parse the command line after EAL's (app_cli_next()), npool-fwd's own
+ * options into @p fc. An --eth-dest port must exist (rte_ethdev); --mtu
+ * and --max-pkt-len exclude each other. Main lcore.
+ *
+ * @return 0, or -1 with the exit status in cli->status.
+ */
+int fwd_cli_parse(struct app_cli *cli, struct app_opts *o, struct fwd_conf *fc,
+		int argc, char **argv);
 
 /**
  * Check the FPM options after the command line (--fpm-if and

@@ -3,13 +3,14 @@
  * npool-fwd's own options (--lookup, -L, -E, --rule_ipv4/6, --eth-dest,
  * --mtu, --max-pkt-len, --parse-ptype, the router's addresses and ICMP
  * settings, --port-mtu, --mroute, --bc-forwarding, --forward-otherhost,
- * the FPM listener's --fpm, --fpm-if, --fpm-sync-ms), parsed by
- * app_cli_parse() beside the shared ones.
+ * the FPM listener's --fpm, --fpm-if, --fpm-sync-ms), taken as
+ * app_cli_next() hands them over beside the shared ones.
  *
  * Functions: parse_eth_dest(), parse_port_mtu(), fwd_port_mtu_apply(),
  * parse_fpm() (the three FPM options), fpm_check_route() (its listen
  * probe's sink), fwd_fpm_conf_check(),
- * fwd_parse_opt() (getopt's value to the option), fwd_cli_init().
+ * fwd_parse_opt() (getopt's value to the option), fwd_cli_init(),
+ * fwd_cli_parse().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -306,9 +307,8 @@ fwd_fpm_conf_check(struct fwd_conf *fc)
 }
 
 static int
-fwd_parse_opt(int opt, const char *arg, void *ctx)
+fwd_parse_opt(struct fwd_conf *fc, int opt, const char *arg)
 {
-	struct fwd_conf *fc = ctx;
 	uint64_t v;
 
 	switch (opt) {
@@ -430,10 +430,20 @@ fwd_cli_init(struct app_cli *cli, struct fwd_conf *fc)
 	cli->usage = fwd_usage;
 	cli->short_opts = "LE";
 	cli->long_opts = fwd_long_opts;
-	cli->parse = fwd_parse_opt;
-	cli->ctx = fc;
 	fwd_addr_init(&fwd_cli_addrs);
 	fc->addrs = &fwd_cli_addrs;
 	fc->route_max = FWD_ROUTE_MAX_DEFAULT;
 	fwd_fpm_params_init(&fc->fpm);
+}
+
+int
+fwd_cli_parse(struct app_cli *cli, struct app_opts *o, struct fwd_conf *fc,
+		int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = app_cli_next(cli, o, argc, argv)) > 0)
+		if (fwd_parse_opt(fc, opt, cli->arg) < 0)
+			return app_cli_fail(cli, o);
+	return opt;
 }

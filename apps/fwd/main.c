@@ -2,14 +2,16 @@
 /*
  * npool-fwd: l3fwd-compatible LPM/FIB forwarding over npool's pools,
  * with the RFC 1812 router rules of docs/apps/npool-fwd.md. This file:
- * setup, run and the report; fwd_cli.c has its own options, core/ the
- * pipeline the lcores run, apps/common ports, pools, stats and the run
- * loop.
+ * set-up in order, the launch of the lcores' loop (core/fwd_lcore.h),
+ * the report; fwd_cli.c has its own options, core/ the pipeline the
+ * lcores run, ctl/ the control thread, apps/common the ports, pools,
+ * stats and the run's control duties.
  */
 #include <string.h>
 
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
@@ -23,6 +25,7 @@
 #include "fwd.h"
 #include "fwd_ctl.h"
 #include "fwd_icmp.h"
+#include "fwd_lcore.h"
 #include "fwd_mroute.h"
 
 /* The configuration the report describes (main lcore, after setup). */
@@ -32,11 +35,9 @@ static struct fwd_ctl *fwd_control;
 
 /* The tables of each socket of a forwarding lcore (l3fwd's
  * ipv4_l3fwd_lookup_struct[socketid]): the loaded ones for their own
- * socket, copies for the others; tables_socket[] is what the lcores
- * get. */
+ * socket, copies for the others. */
 static struct fwd_conf fc_copies[RTE_MAX_NUMA_NODES];
 static struct fwd_conf *fc_socket[RTE_MAX_NUMA_NODES];
-static const struct fwd_tables *tables_socket[RTE_MAX_NUMA_NODES];
 
 /* The JSON report's "lookup": which route tables the run used; the
  * multicast routes and their counters. */
@@ -58,33 +59,53 @@ fwd_print(FILE *f, double duration_s __rte_unused)
 	fwd_ctl_print(fwd_control, f);
 }
 
-/* Route tables on each forwarding lcore's socket, noted for --json. */
+/* The tables of socket @p s: @p fc's own, or a copy made there; noted
+ * for --json. */
 static int
-fwd_place_tables(struct fwd_conf *fc)
+fwd_socket_tables(struct fwd_conf *fc, unsigned int s)
 {
-	unsigned int lcore, s;
 	char name[32];
 
+	if ((int)s == fc->socket_id)
+		fc_socket[s] = fc;
+	else if (fwd_routes_copy(&fc_copies[s], fc, (int)s) != 0)
+		return -1;
+	else
+		fc_socket[s] = &fc_copies[s];
+	snprintf(name, sizeof(name), "routes_s%u", s);
+	app_numa_note(APP_NUMA_ROUTES, name, (int)s,
+			fc->t.lookup == FWD_LOOKUP_FIB ?
+			(const void *)fc_socket[s]->t.fib4 :
+			fc->t.lookup == FWD_LOOKUP_EM ?
+			(const void *)fc_socket[s]->t.em4 :
+			(const void *)fc_socket[s]->t.lpm4);
+	return 0;
+}
+
+/* What each forwarding lcore forwards with (fwd_lcore.h): its queues,
+ * its socket's tables. */
+static int
+fwd_lcores_set(struct fwd_conf *fc)
+{
+	unsigned int lcore, s, i;
+
 	RTE_LCORE_FOREACH(lcore) {
-		if (app_lcores[lcore].nb_rxq == 0)
+		const struct app_lcore_conf *lc = &app_lcores[lcore];
+		struct fwd_lcore *l = &fwd_lcores[lcore];
+
+		if (lc->nb_rxq == 0)
 			continue;
 		s = app_numa_lcore_socket(lcore);
-		if (fc_socket[s] != NULL)
-			continue;
-		if ((int)s == fc->socket_id)
-			fc_socket[s] = fc;
-		else if (fwd_routes_copy(&fc_copies[s], fc, (int)s) != 0)
+		if (fc_socket[s] == NULL && fwd_socket_tables(fc, s) < 0)
 			return -1;
-		else
-			fc_socket[s] = &fc_copies[s];
-		tables_socket[s] = &fc_socket[s]->t;
-		snprintf(name, sizeof(name), "routes_s%u", s);
-		app_numa_note(APP_NUMA_ROUTES, name, (int)s,
-				fc->t.lookup == FWD_LOOKUP_FIB ?
-				(const void *)fc_socket[s]->t.fib4 :
-				fc->t.lookup == FWD_LOOKUP_EM ?
-				(const void *)fc_socket[s]->t.em4 :
-				(const void *)fc_socket[s]->t.lpm4);
+		l->t = &fc_socket[s]->t;
+		l->quit = &app_quit;
+		l->txq = lc->txq;
+		l->nb_rxq = lc->nb_rxq;
+		for (i = 0; i < lc->nb_rxq; i++) {
+			l->rxq[i].port = lc->rxq[i].port;
+			l->rxq[i].queue = lc->rxq[i].queue;
+		}
 	}
 	/* Loaded on a socket that no forwarding lcore is on. */
 	if ((unsigned int)fc->socket_id < RTE_MAX_NUMA_NODES &&
@@ -105,7 +126,6 @@ fwd_free_tables(struct fwd_conf *fc)
 		if (fc_socket[s] == &fc_copies[s])
 			fwd_routes_free(&fc_copies[s]);
 		fc_socket[s] = NULL;
-		tables_socket[s] = NULL;
 	}
 	fwd_routes_free(fc);
 }
@@ -209,6 +229,19 @@ fwd_first_lcore(void)
 	return rte_get_main_lcore();
 }
 
+/* Where the control thread counts what it drops: a block of fwd_ctr no
+ * lcore has (the report sums them all). */
+static struct app_lcore_ctr *
+fwd_ctl_ctr(void)
+{
+	int l;
+
+	for (l = RTE_MAX_LCORE - 1; l >= 0; l--)
+		if (!rte_lcore_is_enabled((unsigned int)l))
+			return &fwd_ctr[l];
+	return NULL;
+}
+
 /* The control side, when the tables change while running: its pool, the
  * quiescent-state variable, the routes; its thread started. */
 static int
@@ -230,6 +263,7 @@ fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 	c.neigh = fc->neigh;
 	c.nb_neigh = fc->nb_neigh;
 	c.fpm = fc->fpm_on ? &fc->fpm : NULL;
+	c.ctr = fwd_ctl_ctr();
 	c.pool = app_pool_create("fwd_ctl", FWD_CTL_POOL_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, o->pool);
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
@@ -260,19 +294,24 @@ main(int argc, char **argv)
 	static const struct app_stats_extra extra = { fwd_print, fwd_json };
 	static struct fwd_conf fc = { .t.mtu = RTE_ETHER_MTU };
 	static struct app_opts o;
-	struct app_cli cli;
 	struct app_port_params pp = { .tx = true };
+	struct app_cli cli;
+	struct app_run run;
 	double duration;
 	int ret, status;
 
 	fwd_cli_init(&cli, &fc);
-	status = app_run_init(argc, argv, &o, "npool-fwd", &cli);
-	if (status >= 0)
+	ret = app_run_init(argc, argv, &o, "npool-fwd", &cli);
+	if (ret < 0 || fwd_cli_parse(&cli, &o, &fc, argc - ret,
+			argv + ret) < 0) {
+		status = cli.status;
 		goto out;
+	}
+	app_pool_init(&o, 0);
 	fc.t.portmask = o.portmask;
 	fc.t.copybreak = (uint16_t)o.copybreak;
 	/* On the main lcore's socket; copies for the other sockets once
-	 * the lcores' queues are known (fwd_place_tables()). */
+	 * the lcores' queues are known (fwd_lcores_set()). */
 	fc.socket_id = (int)app_numa_lcore_socket(rte_get_main_lcore());
 	/* Next hops on a port with an address and no --eth-dest are
 	 * resolved by ARP / NDP: the tables change while running. */
@@ -290,36 +329,31 @@ main(int argc, char **argv)
 		app_err("--port-addr: not with --lookup em (its 5-tuple table cannot hold the router's addresses)");
 		ret = -1;
 	}
-	if (ret == -1)
-		app_cli_usage(stderr, &o, &cli);
-	if (ret != 0) {
-		status = ret == -1 ? APP_EXIT_USAGE : APP_EXIT_SETUP;
-		goto out;
-	}
 	/* --max-pkt-len: the port MTU from the device's overhead, as
 	 * l3fwd; fc.t.mtu (the frame less 18) is the egress limit. */
 	pp.mtu = fc.max_pkt_len != 0 ? 0 : fc.t.mtu;
 	pp.max_pkt_len = fc.max_pkt_len;
 	/* After the ports' MTU is taken from --mtu. */
-	if (fwd_port_mtu_apply(&fc) < 0) {
-		app_cli_usage(stderr, &o, &cli);
-		status = APP_EXIT_USAGE;
+	if (ret == 0)
+		ret = fwd_port_mtu_apply(&fc);
+	if (ret == -1)
+		app_cli_fail(&cli, &o);
+	if (ret != 0) {
+		status = ret == -1 ? APP_EXIT_USAGE : APP_EXIT_SETUP;
 		goto out;
 	}
-	if (app_pool_init(&o, 0) < 0 || app_ports_start(&o, &pp) < 0 ||
-			fwd_setup(&fc, &o) < 0 || fwd_place_tables(&fc) < 0) {
+	if (app_ports_start(&o, &pp) < 0 || fwd_setup(&fc, &o) < 0 ||
+			fwd_lcores_set(&fc) < 0 || fwd_ctl_setup(&fc, &o) < 0) {
 		status = APP_EXIT_SETUP;
 		goto out;
 	}
-	ret = fwd_ctl_setup(&fc, &o);
-	if (ret < 0) {
-		status = APP_EXIT_SETUP;
-		goto out;
-	}
-	app_stats_init(&desc, &o);
+	app_stats_init(&desc, &o, fwd_ctr);
 	fwd_report = &fc;
 	app_stats_set_extra(&extra);
-	duration = app_run(&o, fwd_lcore_main, (void *)tables_socket);
+	app_run_start(&run, &o);
+	rte_eal_mp_remote_launch(fwd_lcore_main, NULL, CALL_MAIN);
+	duration = app_run_wait(&run);
+	rte_eal_mp_wait_lcore();
 	/* What the control side holds goes back before the leak check. */
 	fwd_ctl_stop(fwd_control);
 	status = app_run_report(&o, duration);

@@ -22,6 +22,7 @@
 
 #include "app_cli.h"
 #include "app_compat.h"
+#include "app_ctr.h"
 #include "app_port.h"
 
 /** Frame sizes without FCS that --size takes. */
@@ -188,7 +189,11 @@ extern const uint16_t gen_imix_cycle[12];
 
 /* gen_lcore.c */
 
-/** The TX loop of one lcore (lcore_function_t). */
+/** Each lcore's counters (app_stats.h reports them). */
+extern struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
+
+/** The TX loop of one lcore (lcore_function_t); returns at once on an
+ * lcore with no TX queue. */
 int gen_lcore_main(void *arg);
 
 /** Number of lcores still sending; the last to finish stops the run. */

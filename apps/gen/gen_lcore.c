@@ -16,11 +16,10 @@
  */
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
-#include <rte_pause.h>
 
 #include "npool.h"
+#include "app_ctr.h"
 #include "app_run.h"
-#include "app_stats.h"
 #include "gen.h"
 
 /* Drop reason of npool-gen: a send slot refused by rte_eth_tx_burst(). */
@@ -29,6 +28,7 @@
 /* What main.c set up for the lcores (gen.h); defined here, with the code
  * that reads it, so that this file calls nothing of main.c. */
 struct gen gen;
+struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
 
 static unsigned int active_lcores;
 
@@ -211,17 +211,18 @@ int
 gen_lcore_main(void *arg __rte_unused)
 {
 	struct gen_lcore *gl = &gen.lc[rte_lcore_id()];
-	struct app_lcore_ctr *ctr = &app_ctr[rte_lcore_id()];
+	struct app_lcore_ctr *ctr = &gen_ctr[rte_lcore_id()];
 	unsigned int live = 0, i;
-	struct app_loop loop;
 
+	if (gl->nb_txq == 0)
+		return 0;
 	for (i = 0; i < gl->nb_txq; i++) {
 		gl->txq[i].tsc_prev = rte_rdtsc();
 		if (!gl->txq[i].done)
 			live++;
 	}
-	app_loop_init(&loop);
-	while (live > 0 && app_loop_running(&loop)) {
+	app_ctr_start(ctr);
+	while (live > 0 && !app_quit) {
 		for (i = 0; i < gl->nb_txq; i++) {
 			struct gen_txq *t = &gl->txq[i];
 
@@ -237,8 +238,5 @@ gen_lcore_main(void *arg __rte_unused)
 	/* The last lcore to finish ends the run (--count). */
 	if (__atomic_sub_fetch(&active_lcores, 1, __ATOMIC_ACQ_REL) == 0)
 		app_run_stop();
-	/* The main lcore keeps the control duties until everyone stops. */
-	while (app_loop_running(&loop))
-		rte_pause();
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
 
 #include "npool.h"
 #include "app_cli.h"
@@ -92,9 +93,8 @@ synth_opt(struct gen_conf *c, const char *flag)
 }
 
 static int
-gen_parse_opt(int opt, const char *arg, void *ctx)
+gen_parse_opt(struct gen_conf *c, int opt, const char *arg)
 {
-	struct gen_conf *c = ctx;
 	uint64_t v;
 
 	switch (opt) {
@@ -190,6 +190,22 @@ gen_conf_check(const struct gen_conf *c)
 
 /* Frames shared by every queue (--pcap), else built per queue. */
 static struct gen_frames pcap_frames;
+
+/* The command line after EAL's: 0, or -1 with the exit status in
+ * cli->status. */
+static int
+gen_cli(struct app_cli *cli, struct app_opts *o, int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = app_cli_next(cli, o, argc, argv)) > 0)
+		if (gen_parse_opt(&gen.c, opt, cli->arg) < 0)
+			return app_cli_fail(cli, o);
+	if (opt == 0 && (gen_conf_check(&gen.c) < 0 || (gen.c.pcap != NULL &&
+			gen_frames_load_pcap(&pcap_frames, gen.c.pcap) < 0)))
+		return app_cli_fail(cli, o);
+	return opt;
+}
 
 /* Longest frame of the run. */
 static uint16_t
@@ -487,23 +503,19 @@ main(int argc, char **argv)
 	};
 	static const struct app_stats_extra extra = { gen_print, gen_json };
 	static struct app_opts o;
-	const struct app_cli cli = {
-		gen_usage, NULL, gen_long_opts, gen_parse_opt, &gen.c,
-		.tx_only = true,
+	struct app_cli cli = {
+		gen_usage, NULL, gen_long_opts, .tx_only = true,
 	};
 	struct app_port_params pp = { .tx_per_rxq = true };
+	struct app_run run;
 	uint16_t max_frame;
 	double duration;
-	int status;
+	int ret, status;
 
 	gen_conf_defaults(&gen.c);
-	status = app_run_init(argc, argv, &o, "npool-gen", &cli);
-	if (status >= 0)
-		goto out;
-	if (gen_conf_check(&gen.c) < 0 || (gen.c.pcap != NULL &&
-			gen_frames_load_pcap(&pcap_frames, gen.c.pcap) < 0)) {
-		app_cli_usage(stderr, &o, &cli);
-		status = APP_EXIT_USAGE;
+	ret = app_run_init(argc, argv, &o, "npool-gen", &cli);
+	if (ret < 0 || gen_cli(&cli, &o, argc - ret, argv + ret) < 0) {
+		status = cli.status;
 		goto out;
 	}
 	gen.pool = o.pool;
@@ -518,16 +530,19 @@ main(int argc, char **argv)
 	if (max_frame > RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN)
 		pp.mtu = max_frame - RTE_ETHER_HDR_LEN;
 	/* npool heads: every TX descriptor may hold one, plus bursts. */
-	if (app_pool_init(&o, o.nb_rxq * RTE_MAX(4096u,
-			(unsigned int)o.nb_txd) + 16384u) < 0 ||
-			app_ports_start(&o, &pp) < 0 ||
+	app_pool_init(&o, o.nb_rxq * RTE_MAX(4096u, (unsigned int)o.nb_txd) +
+			16384u);
+	if (app_ports_start(&o, &pp) < 0 ||
 			gen_setup_pool(&o) < 0 || gen_setup_txqs() < 0) {
 		status = APP_EXIT_SETUP;
 		goto out;
 	}
-	app_stats_init(&desc, &o);
+	app_stats_init(&desc, &o, gen_ctr);
 	app_stats_set_extra(&extra);
-	duration = app_run(&o, gen_lcore_main, NULL);
+	app_run_start(&run, &o);
+	rte_eal_mp_remote_launch(gen_lcore_main, NULL, CALL_MAIN);
+	duration = app_run_wait(&run);
+	rte_eal_mp_wait_lcore();
 	gen_collect(&o);
 	status = app_run_report(&o, duration);
 out:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: the apps' command line, as npool-fwd parses it
- * (app_cli_parse() with fwd_cli_init(): -p, --config, --eth-dest, the
+ * (fwd_cli_parse() over app_cli_next(): -p, --config, --eth-dest, the
  * numbers, --json...) with two ports (net_null) and lcores 0-1. The input
  * is the argument list after "--", NUL-separated; an argument holding a
  * '/' becomes "x", and the parse runs in a temporary folder of its own, so
@@ -52,7 +52,10 @@ fz_parse(int argc, char *const *args, struct app_opts *o,
 	memset(fc, 0, sizeof(*fc));
 	fc->t.mtu = RTE_ETHER_MTU;
 	fwd_cli_init(&cli, fc);
-	return app_cli_parse(argc, argv, o, &cli);
+	/* 0 to run; 1 after --help; -1 after an error line. */
+	if (fwd_cli_parse(&cli, o, fc, argc, argv) == 0)
+		return 0;
+	return cli.status == APP_EXIT_OK ? 1 : -1;
 }
 
 /* What the apps may start with (app_cli.h, the usage). */
@@ -244,7 +247,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(rc1 == rc2 && memcmp(&o1, &o2, sizeof(o1)) == 0 &&
 			memcmp(&fc1, &fc2, sizeof(fc1)) == 0,
 			"parsed twice: %d then %d, or another result", rc1, rc2);
-	FZ_CHECK(rc1 >= -1 && rc1 <= 1, "app_cli_parse: %d", rc1);
+	FZ_CHECK(rc1 >= -1 && rc1 <= 1, "fwd_cli_parse: %d", rc1);
 	if (rc1 == 0) {
 		fz_check_taken(&o1, &fc1);
 		fz_config_round_trip(&o1);

@@ -33,9 +33,8 @@
  * IP_CKSUM_BAD; bit 6 IP_CKSUM_GOOD when the IPv4 header checksum is
  * right (either: port 0 has the RX checksum offload, the PMD's word is
  * taken); bit 7 a chain cut wrong by the PMD (the byte more: pkt_len too
- * long or too short, or one segment too many in nb_segs), which the RX
- * path (app_rx_fix_pvt(), as app_rx_burst() calls it) must drop as
- * truncated.
+ * long or too short, or one segment too many in nb_segs), which the
+ * pipeline's RX check (fwd_slow()) must drop as truncated.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +53,6 @@
 #include "npool_rx.h"
 #include "app_compat.h"
 #include "app_pool.h"
-#include "app_rx.h"
 #include "app_stats.h"
 #include "fwd.h"
 #include "fwd_burst.h"
@@ -434,7 +432,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint32_t flags = fz_take(&in, 1);
 	const uint32_t first = fz_take(&in, 1), rest = fz_take(&in, 1) * 8;
 	const uint32_t cut = flags & 128 ? fz_take(&in, 1) : 0;
-	struct app_port_ctr *rx = &app_ctr[rte_lcore_id()].port[0];
+	struct app_port_ctr *rx = &fz_ctr.port[0];
 	const uint64_t truncated = rx->drops[FWD_TRUNCATED];
 	const uint32_t len = RTE_MIN(in.n, (size_t)FZ_FRAME_MAX);
 	/* Lookup, burst size and the input's place from the length. */
@@ -460,10 +458,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			m->nb_segs++;
 	}
-	/* The RX path: chains checked (the loop does it for odd bursts
-	 * only; a sound chain passes either way). */
-	if (app_rx_fix_pvt(&app_ctr[rte_lcore_id()], 0, &m, 1) == 0) {
+	/* The RX check of the slow path: a chain cut wrong is dropped
+	 * there, counted truncated once. */
+	if (!fwd_pkt_chain_ok(m)) {
+		struct fwd_ctx c = {
+			.t = &fc->t, .tx = &fz_tx, .ctr = &fz_ctr, .ic = rx,
+		};
+
+		fwd_burst_decide(&c, &m, 1);
 		FZ_CHECK((flags & 128) && (cut % 3 != 1 || len != 0) &&
+				c.nd == 0 &&
 				rx->drops[FWD_TRUNCATED] == truncated + 1,
 				"a sound chain dropped, or not counted once");
 		fz_check_all_back();
@@ -576,13 +580,14 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	static const struct app_stats_desc desc = {
 		"npool-fwd", NULL, FWD_NB_REASONS, .rx_bad = FWD_TRUNCATED,
 	};
+	static struct app_lcore_ctr ctr[RTE_MAX_LCORE];
 	static struct app_opts o;
 
 	fz_eal_init("fwd_pkt", 0, NULL);
 	app_opts_defaults(&o, "fwd_pkt_fuzz");
-	app_stats_init(&desc, &o);
-	FZ_CHECK(app_pool_init(&o, 0) == 0 &&
-			app_pool_npool_up(FZ_RX_MBUFS) == 0, "npool_init");
+	app_stats_init(&desc, &o, ctr);
+	app_pool_init(&o, 0);
+	FZ_CHECK(app_pool_npool_up(FZ_RX_MBUFS) == 0, "npool_init");
 	fz_rx[0] = app_pool_create("fz_rx_np", FZ_RX_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, APP_POOL_NPOOL);
 	fz_rx[1] = app_pool_create("fz_rx_mp", FZ_RX_MBUFS,

@@ -74,9 +74,10 @@ setup(void **state __rte_unused)
 		.events_key = "router", .events = events,
 		.nb_events = RTE_DIM(events),
 	};
+	static struct app_lcore_ctr ctr[RTE_MAX_LCORE];
 	static struct app_opts o = { .portmask = 0x3 };
 
-	app_stats_init(&d, &o);
+	app_stats_init(&d, &o, ctr);
 	return 0;
 }
 

@@ -57,6 +57,13 @@ struct fwd_meta {
  */
 int fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need);
 
+/**
+ * Whether the segments of @p m add up to its pkt_len and nb_segs, in at
+ * most nb_segs + 1 steps whatever the next pointers say (a PMD that cut
+ * a frame; rte_mbuf_check() walks a cycle forever).
+ */
+bool fwd_pkt_chain_ok(const struct rte_mbuf *m);
+
 /** Cut a chain to its first @p len bytes, freeing the segments past. */
 void fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len);
 

@@ -132,7 +132,7 @@ fwd_cmd_answer(struct fwd_ctx *c, struct rte_mbuf *m, unsigned int why)
 static unsigned int
 fwd_cmd_burst(struct fwd_ctx *c)
 {
-	struct fwd_cmd cmd[APP_BURST];
+	struct fwd_cmd cmd[FWD_BURST];
 	unsigned int n, i;
 	struct rte_mbuf *m;
 

@@ -9,7 +9,7 @@
  * TX path, the lcore's per-port TX buffers: forwarded packets, fragments
  * and the router's answers all leave through them, and packets waiting for
  * a neighbour through the hold buffer (fwd_nh.h). A buffer is sent when
- * it holds a burst (APP_BURST) and at the end of every poll round; a
+ * it holds a burst (FWD_BURST) and at the end of every poll round; a
  * packet the TX queue refuses is dropped as tx_full on the port it came
  * in on (mbuf->port; the router's own answers carry
  * RTE_MBUF_PORT_INVALID and are only freed).
@@ -24,16 +24,19 @@
 #include <rte_ring.h>
 
 #include "npool_rx.h"
-#include "app_port.h"
-#include "app_stats.h"
+#include "app_ctr.h"
 #include "fwd_tables.h"
+
+/** Packets per rte_eth_rx_burst() and per rte_eth_tx_burst() (l3fwd's
+ * MAX_PKT_BURST). */
+#define FWD_BURST 32u
 
 /** Most packets a burst through the pipeline has. */
 #define FWD_BURST_MAX 64
 
 /** Room of a port's TX buffer: a whole burst on top of the less than
- * APP_BURST that the last one may have left. */
-#define FWD_TX_ROOM (FWD_BURST_MAX + APP_BURST)
+ * FWD_BURST that the last one may have left. */
+#define FWD_TX_ROOM (FWD_BURST_MAX + FWD_BURST)
 
 /** An lcore's TX buffers, one per port and the hold buffer
  * (FWD_TX_HOLD, fwd_nh.h): m[b] .. tail[b] waits. */
@@ -123,7 +126,7 @@ fwd_tx_put(struct fwd_ctx *c, uint16_t b, struct rte_mbuf *m)
 	struct fwd_tx *tx = c->tx;
 
 	*tx->tail[b]++ = m;
-	if (unlikely(fwd_tx_count(tx, b) >= APP_BURST))
+	if (unlikely(fwd_tx_count(tx, b) >= FWD_BURST))
 		fwd_tx_flush(tx, c->ctr, b);
 }
 

@@ -19,7 +19,7 @@
 
 #include <rte_mbuf.h>
 
-#include "app_stats.h"
+#include "app_ctr.h"
 #include "fwd_tables.h"
 #include "fwd_addr.h"
 

@@ -1,48 +1,38 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The forwarding loop of one lcore: RX bursts from its queues (--config),
- * each through the pipeline (fwd_burst.h: the one pass with copy-break
- * in it, the slow path, the router's answers), every packet that leaves
- * on the per-port TX buffers (fwd_ctx.h), sent when one holds a burst
- * and at the end of each poll round. With a control thread (live routes,
- * neighbours), a quiescent state reported at the end of each round
- * (rte_rcu_qsbr), and on one lcore its commands carried out.
+ * The forwarding loop of one lcore (fwd_lcore.h).
  */
 #include <string.h>
 
 #include <rte_ethdev.h>
 
-#include "app_numa.h"
-#include "app_port.h"
-#include "app_run.h"
-#include "app_rx.h"
-#include "app_stats.h"
 #include "fwd_burst.h"
 #include "fwd_ctlq.h"
+#include "fwd_lcore.h"
 
-static struct fwd_tx fwd_txs[RTE_MAX_LCORE] __rte_cache_aligned;
+struct fwd_lcore fwd_lcores[RTE_MAX_LCORE] __rte_cache_aligned;
+struct app_lcore_ctr fwd_ctr[RTE_MAX_LCORE];
 
 int
-fwd_lcore_main(void *arg)
+fwd_lcore_main(void *arg __rte_unused)
 {
 	const unsigned int lcore = rte_lcore_id();
-	const struct app_lcore_conf *lc = &app_lcores[lcore];
-	struct rte_mbuf *pkts[APP_BURST];
-	struct app_loop loop;
-	struct fwd_ctx c;
+	struct fwd_lcore *l = &fwd_lcores[lcore];
+	struct rte_mbuf *pkts[FWD_BURST];
 	struct rte_rcu_qsbr *qsv;
+	struct fwd_ctx c;
 	uint64_t ports;
 	bool cmd;
 	uint16_t i, n;
 
-	RTE_BUILD_BUG_ON(APP_BURST > FWD_BURST_MAX);
+	RTE_BUILD_BUG_ON(FWD_BURST > FWD_BURST_MAX);
+	if (l->t == NULL || l->nb_rxq == 0)
+		return 0;
 	memset(&c, 0, sizeof(c));
-	/* The tables of this lcore's socket (fwd_lcore_main()'s doc). */
-	c.t = ((const struct fwd_tables *const *)arg)[
-		app_numa_lcore_socket(lcore)];
-	c.tx = &fwd_txs[lcore];
-	c.ctr = &app_ctr[lcore];
-	fwd_tx_init(c.tx, lc->txq, c.t);
+	c.t = l->t;
+	c.tx = &l->tx;
+	c.ctr = &fwd_ctr[lcore];
+	fwd_tx_init(c.tx, l->txq, c.t);
 	ports = c.t->portmask;
 	/* The control side's: reports of quiescent states (its writes to
 	 * the tables wait for them), and its commands on one lcore. */
@@ -52,22 +42,26 @@ fwd_lcore_main(void *arg)
 		rte_rcu_qsbr_thread_register(qsv, lcore);
 		rte_rcu_qsbr_thread_online(qsv, lcore);
 	}
-	app_loop_init(&loop);
-	while (app_loop_running(&loop)) {
-		for (i = 0; i < lc->nb_rxq; i++) {
+	app_ctr_start(c.ctr);
+	while (!*l->quit) {
+		for (i = 0; i < l->nb_rxq; i++) {
+			c.in_port = l->rxq[i].port;
+			n = rte_eth_rx_burst(c.in_port, l->rxq[i].queue, pkts,
+					FWD_BURST);
+			if (n == 0) {
+				app_ctr_idle(c.ctr);
+				continue;
+			}
+			app_ctr_rx(c.ctr, i, c.in_port, n);
+			c.ic = &c.ctr->port[c.in_port];
 			/* Copy-break is made in the pass
 			 * (fwd_burst_decide()). */
-			n = app_rx_burst_unchecked(lc, i, c.ctr, pkts, 0);
-			if (n == 0)
-				continue;
-			c.in_port = lc->rxq[i].port;
-			c.ic = &c.ctr->port[c.in_port];
 			fwd_burst_decide(&c, pkts, n);
 			fwd_burst_drops(&c);
 			/* Room for the next burst (FWD_TX_ROOM). */
-			if (lc->nb_rxq > 1)
+			if (l->nb_rxq > 1)
 				fwd_tx_flush_ports(c.tx, c.ctr, ports,
-						APP_BURST);
+						FWD_BURST);
 		}
 		if (unlikely(cmd))
 			fwd_cmd_poll(&c);

@@ -33,7 +33,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include "app_stats.h"
+#include "app_ctr.h"
 #include "fwd_tables.h"
 
 struct fwd_meta;

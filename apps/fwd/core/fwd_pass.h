@@ -50,9 +50,9 @@
 #include "fwd_lookup.h"
 
 /**
- * The slow path of one packet (fwd_slow.c): the RX checks of
- * app_rx_burst() (mbuf->port set, a malformed chain dropped as
- * truncated), copy-break, then plain IPv6 or fwd_classify(), and the
+ * The slow path of one packet (fwd_slow.c): the RX checks (mbuf->port
+ * set, a chain whose segments do not add up dropped as truncated:
+ * fwd_pkt_chain_ok()), copy-break, then plain IPv6 or fwd_classify(), and the
  * rewrite and TX buffer, the fragments, or the drop (counted, into
  * c->drop). Counts itself in c->nslow.
  */

@@ -90,6 +90,18 @@ fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need)
 	return 0;
 }
 
+bool
+fwd_pkt_chain_ok(const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *s = m;
+	uint32_t len = 0;
+	uint16_t segs = 0;
+
+	for (; s != NULL && segs <= m->nb_segs; s = s->next, segs++)
+		len += s->data_len;
+	return s == NULL && segs == m->nb_segs && len == m->pkt_len;
+}
+
 void
 fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool-fwd's slow path: a packet the one pass (fwd_pass.h) did not take.
- * The RX checks of app_rx_burst(), copy-break, then plain IPv6 in a few
+ * The RX checks (a frame in one segment, or a chain that adds up),
+ * copy-break, then plain IPv6 in a few
  * tests, or every check of fwd_classify(); a forwarded packet leaves
  * through the TX buffers (fwd_ctx.h), a fragmented one as its fragments,
  * a multicast one as its copies, a dropped one is counted and kept in the
@@ -14,7 +15,6 @@
 #include <rte_mbuf.h>
 
 #include "app_compat.h"
-#include "app_rx.h"
 #include "fwd_mcast.h"
 #include "fwd_pass.h"
 
@@ -159,13 +159,14 @@ fwd_slow(struct fwd_ctx *c, struct rte_mbuf *m)
 	int v;
 
 	c->nslow++;
-	/* The RX checks: one whole segment received here, else the fix
-	 * of app_rx_burst(). */
+	/* The RX checks: one whole segment received here, else the
+	 * port set (net_ring leaves the sender's) and the chain looked
+	 * at. */
 	if (unlikely(npool_mbuf_segs_port(m) !=
 			NPOOL_MBUF_SEGS_PORT(1, c->in_port) ||
 			m->data_len != m->pkt_len)) {
 		m->port = c->in_port;
-		if (unlikely(!app_rx_chain_ok(m))) {
+		if (unlikely(!fwd_pkt_chain_ok(m))) {
 			c->ic->drops[FWD_TRUNCATED]++;
 			/* Follows the next pointers, not nb_segs. */
 			rte_pktmbuf_free(m);

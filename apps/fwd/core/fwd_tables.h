@@ -297,9 +297,4 @@ void fwd_tables_octets_prepare(struct fwd_tables *t);
  * in t->nht (when made), once t->l2 is set (setup). */
 void fwd_tables_l2_prepare(struct fwd_tables *t);
 
-/** The lcore loop (lcore_function_t, fwd_lcore.c); @p arg is an array
- * of RTE_MAX_NUMA_NODES const struct fwd_tables pointers, the one of
- * each socket (app_numa_lcore_socket()). */
-int fwd_lcore_main(void *arg);
-
 #endif /* FWD_TABLES_H */

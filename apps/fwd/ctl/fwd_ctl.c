@@ -19,6 +19,7 @@
 #include <rte_ring_elem.h>
 
 #include "app_cli.h"
+#include "app_run.h"
 #include "fwd_ctl_pvt.h"
 
 /* Elements taken from a ring at a time. */
@@ -474,25 +475,8 @@ ctl_main(void *arg)
 int
 fwd_ctl_start(struct fwd_ctl *ctl)
 {
-	cpu_set_t set;
-	unsigned int cpu, lcore;
-	int ret;
-
-	/* On the CPUs no lcore runs on (DPDK's control threads' set),
-	 * else on any. */
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < CPU_SETSIZE && cpu < 1024; cpu++)
-		CPU_SET(cpu, &set);
-	RTE_LCORE_FOREACH(lcore)
-		CPU_CLR(rte_lcore_to_cpu_id((int)lcore), &set);
-	ret = pthread_create(&ctl->tid, NULL, ctl_main, ctl);
-	if (ret != 0) {
-		app_err("control thread: %s", strerror(ret));
+	if (app_thread_start(&ctl->tid, "fwd-ctl", ctl_main, ctl) < 0)
 		return -1;
-	}
-	if (CPU_COUNT(&set) != 0)
-		pthread_setaffinity_np(ctl->tid, sizeof(set), &set);
-	pthread_setname_np(ctl->tid, "fwd-ctl");
 	ctl->running = true;
 	fwd_ctl_tel_register(ctl);
 	return 0;

@@ -29,6 +29,7 @@
 #include "fwd_tables.h"
 
 struct app_json;
+struct app_lcore_ctr;
 
 /** A permanent neighbour (--neigh, --neigh-file). */
 struct fwd_static_neigh {
@@ -63,6 +64,9 @@ struct fwd_ctl_conf {
 	unsigned int nb_neigh;
 	/** FRR zebra's FPM feed (--fpm), NULL: none. */
 	const struct fwd_fpm_params *fpm;
+	/** Where the thread counts the packets it drops (a block of the
+	 * report's no lcore writes). */
+	struct app_lcore_ctr *ctr;
 };
 
 struct fwd_ctl;

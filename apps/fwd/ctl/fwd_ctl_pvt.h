@@ -17,7 +17,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
-#include "app_stats.h"
+#include "app_ctr.h"
 #include "fwd_ctl.h"
 
 /* A free deferred to the end of a grace period. */
@@ -41,7 +41,7 @@ struct fwd_ctl {
 	/* Frees waiting for a grace period, oldest first (a ring). */
 	struct ctl_defer *dq;
 	uint32_t dq_head, dq_len, dq_cap;
-	/* The counters of what the thread drops (app_ctr[slot]). */
+	/* The counters of what the thread drops (fwd_ctl_conf.ctr). */
 	struct app_lcore_ctr *ctr;
 	uint64_t next_tick;
 	pthread_t tid;

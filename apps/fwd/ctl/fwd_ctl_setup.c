@@ -17,19 +17,6 @@
 #include "app_cli.h"
 #include "fwd_ctl_pvt.h"
 
-/* The counters of what the thread drops: a slot of app_ctr no lcore
- * has. */
-static struct app_lcore_ctr *
-ctr_slot(void)
-{
-	int l;
-
-	for (l = RTE_MAX_LCORE - 1; l >= 0; l--)
-		if (!rte_lcore_is_enabled((unsigned int)l))
-			return &app_ctr[l];
-	return NULL;
-}
-
 static int
 rings_make(struct fwd_ctl *ctl)
 {
@@ -110,7 +97,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 	ctl->c = *c;
 	ctl->nht = c->tabs[0]->nht;
 	ctl->qsv = c->qsv;
-	ctl->ctr = ctr_slot();
+	ctl->ctr = c->ctr;
 	ctl->nh_free = malloc(FWD_NH_MAX * sizeof(*ctl->nh_free));
 	ctl->nh_sent = calloc(FWD_NH_MAX, sizeof(*ctl->nh_sent));
 	ctl->pend = malloc(FWD_NH_MAX * sizeof(*ctl->pend));
