@@ -298,7 +298,7 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 		o->promisc = true;
 		return 0;
 	case OPT_CONFIG:
-		return app_parse_config("--config", arg, o);
+		return app_parse_config("--config", arg, o->rxq, &o->nb_rxq);
 	case OPT_POOL:
 		if (strcmp(arg, "npool") == 0)
 			o->pool = APP_POOL_NPOOL;

@@ -7,9 +7,9 @@
  * Command line of the npool apps: the options every app shares (-p, -P,
  * --config, --pool, --copybreak, --nb-mbufs, --nb-chunks, --nb-small-chunks,
  * --nb-heads, --mbuf-size, --stats, --mbcache, --duration, --idle-exit,
- * --json, and l3fwd's --rx-queue-size, --tx-queue-size, --no-numa), strict
- * number/portmask/MAC parsing (app_cli_parse.c) and one error line that
- * names the flag, then the usage.
+ * --json, and l3fwd's --rx-queue-size, --tx-queue-size, --no-numa), their
+ * values parsed strictly (app_parse.h), and one error line that names the
+ * flag, then the usage.
  *
  * EAL options come first and end with "--"; app_cli_next() sees what
  * rte_eal_init() left and hands the app its own options one by one.
@@ -20,10 +20,8 @@
 #include <getopt.h>
 
 #include <rte_common.h>
-#include <rte_ether.h>
 
-/* app_err(), which every app_parse_*() error goes through. */
-#include "app_log.h"
+#include "app_parse.h"
 
 /** Exit status: success. */
 #define APP_EXIT_OK 0
@@ -34,8 +32,6 @@
 /** Exit status: an mbuf or fragment was not back at the end. */
 #define APP_EXIT_LEAK 3
 
-/** Most (port, queue, lcore) entries in --config. */
-#define APP_MAX_RXQ 256
 /** Most RX queues (npool-gen: TX queues) one lcore serves in --config. */
 #define APP_MAX_RXQ_PER_LCORE 16
 
@@ -50,13 +46,6 @@
 enum app_pool_kind {
 	APP_POOL_NPOOL,   /**< npool_pktmbuf_pool_create(): "npool" ops */
 	APP_POOL_MEMPOOL, /**< rte_pktmbuf_pool_create(): stock ring ops */
-};
-
-/** One --config entry: RX queue @c queue of @c port polled by @c lcore. */
-struct app_rxq_map {
-	uint16_t port;
-	uint16_t queue;
-	uint16_t lcore;
 };
 
 /** Options shared by the apps, after app_cli_next(). */
@@ -148,29 +137,5 @@ int app_cli_fail(struct app_cli *cli, const struct app_opts *o);
 /** Print the usage (shared options and the app's) to @p f. */
 void app_cli_usage(FILE *f, const struct app_opts *o,
 		const struct app_cli *cli);
-
-/**
- * Parse an unsigned decimal (or 0x hex) number, all of @p s, within
- * [@p min, @p max]: no octal (a leading 0 is decimal), sign or blank. On
- * error prints "<flag>: ..." with app_err().
- *
- * @return 0, or -1.
- */
-int app_parse_u64(const char *flag, const char *s, uint64_t min,
-		uint64_t max, uint64_t *out);
-
-/** As app_parse_u64() for a non-negative decimal fraction ("1.5"):
- * digits and one '.', no exponent, no hex float. */
-int app_parse_double(const char *flag, const char *s, double min,
-		double max, double *out);
-
-/** Parse a hexadecimal port mask ("0x3" or "3"); not 0. */
-int app_parse_portmask(const char *flag, const char *s, uint64_t *mask);
-
-/** Parse a MAC address "xx:xx:xx:xx:xx:xx". */
-int app_parse_mac(const char *flag, const char *s, struct rte_ether_addr *a);
-
-/** Parse --config "(port,queue,lcore)[,...]" into @p o (not validated). */
-int app_parse_config(const char *flag, const char *s, struct app_opts *o);
 
 #endif /* APP_CLI_H */

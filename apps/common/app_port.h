@@ -22,7 +22,7 @@
 #include <rte_ether.h>
 #include <rte_lcore.h>
 
-#include "npool_rx_rss.h"
+#include "npool_rx.h"
 #include "app_cli.h"
 
 /** Packets per rte_eth_rx_burst() / rte_eth_tx_burst(). */

@@ -16,7 +16,7 @@
 
 #include <rte_ethdev.h>
 
-#include "npool_rx_rss.h"
+#include "npool_rx.h"
 
 /**
  * Plan RSS for port @p port and write it into @p conf (mq_mode, rss_hf).

@@ -149,7 +149,8 @@ fz_config_round_trip(const struct app_opts *o)
 		len += snprintf(text + len, sizeof(text) - len, "%s(%u,%u,%u)",
 				i ? "," : "", o->rxq[i].port, o->rxq[i].queue,
 				o->rxq[i].lcore);
-	FZ_CHECK(app_parse_config("--config", text, &again) == 0 &&
+	FZ_CHECK(app_parse_config("--config", text, again.rxq,
+			&again.nb_rxq) == 0 &&
 			again.nb_rxq == o->nb_rxq &&
 			memcmp(again.rxq, o->rxq,
 				o->nb_rxq * sizeof(o->rxq[0])) == 0,

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The apps' value parsers (app_cli.h): numbers, decimal fractions, port
- * masks, MAC addresses and --config entries, each strict about its syntax
- * and naming the flag in its one error line. app_cli.c has the options
- * and the checks against the probed ports and lcores.
+ * The apps' value parsers (app_parse.h); app_cli.c has the options and
+ * the checks against the probed ports and lcores.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,8 +15,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
-#include "app_cli.h"
-#include "app_log.h"
+#include "app_parse.h"
 
 /*
  * All of @p s as an unsigned number: decimal (hexadecimal with @p hex), or
@@ -159,18 +156,19 @@ parse_config_entry(const char *flag, const char **p, struct app_rxq_map *m)
 }
 
 int
-app_parse_config(const char *flag, const char *s, struct app_opts *o)
+app_parse_config(const char *flag, const char *s, struct app_rxq_map *map,
+		uint16_t *n)
 {
 	const char *p = s;
 	int rc;
 
-	o->nb_rxq = 0;
+	*n = 0;
 	for (;;) {
-		if (o->nb_rxq == APP_MAX_RXQ) {
+		if (*n == APP_MAX_RXQ) {
 			app_err("%s: more than %d entries", flag, APP_MAX_RXQ);
 			return -1;
 		}
-		rc = parse_config_entry(flag, &p, &o->rxq[o->nb_rxq]);
+		rc = parse_config_entry(flag, &p, &map[*n]);
 		if (rc == -2)
 			return -1;
 		if (rc < 0) {
@@ -178,7 +176,7 @@ app_parse_config(const char *flag, const char *s, struct app_opts *o)
 					flag, p);
 			return -1;
 		}
-		o->nb_rxq++;
+		(*n)++;
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '\0')
