@@ -19,14 +19,15 @@
 
 #include "npool.h"
 #include "app_ctr.h"
+#include "app_port.h"
 #include "app_run.h"
-#include "gen.h"
+#include "gen_lcore.h"
 
 /* Drop reason of npool-gen: a send slot refused by rte_eth_tx_burst(). */
 #define GEN_UNSENT 0
 
-/* What main.c set up for the lcores (gen.h); defined here, with the code
- * that reads it, so that this file calls nothing of main.c. */
+/* What main.c sets up for the lcores (gen_lcore.h), and their counters:
+ * defined with the code that reads them. */
 struct gen gen;
 struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
 

@@ -13,7 +13,9 @@
 
 #include <rte_byteorder.h>
 
-#include "gen.h"
+#include "app_log.h"
+#include "app_port.h"
+#include "gen_pkt.h"
 
 /*
  * The simple IMIX, 7 x 60 : 4 x 590 : 1 x 1514 bytes (without FCS), in

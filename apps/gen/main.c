@@ -20,7 +20,7 @@
 #include "app_port.h"
 #include "app_run.h"
 #include "app_stats.h"
-#include "gen.h"
+#include "gen_lcore.h"
 
 static const char *const gen_reasons[] = { "tx_unsent" };
 

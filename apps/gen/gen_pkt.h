@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#ifndef GEN_H
-#define GEN_H
+#ifndef GEN_PKT_H
+#define GEN_PKT_H
 
 /**
  * @file
- * npool-gen: a packet generator with the kernel pktgen's clone_skb and
- * Brouer's refcount trick (DESIGN.md seed 8). Shared by main.c (command
- * line, setup, report), gen_pkt.c (frames: synthetic IPv4/UDP, IMIX,
- * flows, pcap replay) and gen_lcore.c (the TX loop).
+ * npool-gen's frames (the kernel pktgen's, DESIGN.md seed 9): the
+ * settings of its command line, the synthetic IPv4/UDP frames, IMIX,
+ * flows, and the frames of a capture replayed (--pcap); built at set-up,
+ * read-only while the lcores send them (gen_lcore.h).
  */
 
 #include <stdbool.h>
@@ -20,10 +20,7 @@
 #include <rte_udp.h>
 #include <rte_mempool.h>
 
-#include "app_cli.h"
 #include "app_compat.h"
-#include "app_ctr.h"
-#include "app_port.h"
 
 /** Frame sizes without FCS that --size takes. */
 #define GEN_MIN_SIZE 60u
@@ -68,7 +65,8 @@ struct __rte_aligned(2) __rte_packed_begin gen_hdr {
  * One frame the generator copies into packets. Synthetic frames are
  * stored with source address, source port, sequence number and both
  * checksums zero; the sums of the rest are kept so that a packet's
- * checksums cost a few additions (gen_pkt_fill()).
+ * checksums cost a few additions when the TX loop writes those
+ * (gen_lcore.c).
  */
 struct gen_frame {
 	const uint8_t *data;
@@ -106,68 +104,6 @@ struct gen_frames {
 	uint64_t pcap_skipped;       /**< --pcap frames too long to send */
 };
 
-/** State of one TX queue, owned by one lcore. */
-struct gen_txq {
-	uint16_t port;
-	uint16_t queue;
-	bool done;                /**< quota sent */
-	uint64_t quota;           /**< send slots to fill, UINT64_MAX = no end */
-	/* Counters, read by the main lcore after the run. */
-	uint64_t slots;           /**< send slots filled (tx + unsent) */
-	uint64_t tx;              /**< accepted by rte_eth_tx_burst() */
-	uint64_t tx_bytes;        /**< their bytes, without FCS */
-	uint64_t unsent;          /**< refused slots: one reference freed each */
-	uint64_t allocs;          /**< packets allocated */
-	uint64_t alloc_fail;      /**< failed allocations (retried) */
-	uint64_t tsc_first;       /**< TSC before the first TX burst */
-	uint64_t tsc_last;        /**< TSC after the last TX burst */
-	/* Packet being sent again: its references held by the generator. */
-	struct rte_mbuf *cur;     /**< NULL: the next slot allocates */
-	uint32_t cur_left;        /**< sends of @c cur not yet in a slot */
-	/* Where the next allocated packet comes from. */
-	uint64_t seq;
-	uint32_t flow;
-	uint32_t frame;           /**< index into the frames (mix or pcap) */
-	/* Token bucket (--rate), 16.16 fixed point in TSC cycles. */
-	uint64_t cost;            /**< cycles per send << 16, 0 = no limit */
-	uint64_t credit;
-	uint64_t credit_max;      /**< depth: GEN_RATE_DEPTH_MS of sends */
-	uint64_t credit_lost;     /**< credit cut at the depth (stalls) */
-	uint64_t tsc_prev;
-	/* The run's frames with this queue's MACs, port and queue ids. */
-	struct gen_frames *fr;
-} __rte_cache_aligned;
-
-/**
- * Depth of the --rate token bucket in milliseconds of sends: how long a
- * stall (a preempted lcore, a slow TX ring) the generator catches up on
- * at full speed afterwards. What a longer stall loses is counted and
- * reported (rate_lost), not silently dropped.
- */
-#define GEN_RATE_DEPTH_MS 100
-
-/** Most TX queues one lcore serves (as RX queues in apps/common). */
-#define GEN_MAX_TXQ_PER_LCORE APP_MAX_RXQ_PER_LCORE
-
-/** TX queues of one lcore. */
-struct gen_lcore {
-	uint16_t nb_txq;
-	struct gen_txq txq[GEN_MAX_TXQ_PER_LCORE];
-};
-
-/** Everything the lcores read: filled by main.c, defined in gen_lcore.c. */
-struct gen {
-	struct gen_conf c;
-	enum app_pool_kind pool;
-	struct rte_mempool *tx_pool;   /**< --pool mempool: packets' pool */
-	uint32_t src_ip_host;          /**< --src-ip in host order */
-	struct gen_lcore lc[RTE_MAX_LCORE];
-};
-
-extern struct gen gen;
-
-/* gen_pkt.c */
-
 /** Parse a dotted IPv4 address; on error names @p flag. 0 / -1. */
 int gen_parse_ipv4(const char *flag, const char *s, rte_be32_t *ip);
 
@@ -187,16 +123,4 @@ void gen_frames_free(struct gen_frames *fr);
 /** The IMIX cycle (exported for the usage text and tests). */
 extern const uint16_t gen_imix_cycle[12];
 
-/* gen_lcore.c */
-
-/** Each lcore's counters (app_stats.h reports them). */
-extern struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
-
-/** The TX loop of one lcore (lcore_function_t); returns at once on an
- * lcore with no TX queue. */
-int gen_lcore_main(void *arg);
-
-/** Number of lcores still sending; the last to finish stops the run. */
-void gen_lcore_set_active(unsigned int n);
-
-#endif /* GEN_H */
+#endif /* GEN_PKT_H */
