@@ -13,7 +13,8 @@
 #include <rte_byteorder.h>
 
 #include "app_cli.h"
-#include "fwd.h"
+#include "fwd_addr_cli.h"
+#include "fwd_vec.h"
 
 void
 fwd_addr_init(struct fwd_addrs *a)

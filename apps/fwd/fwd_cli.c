@@ -20,8 +20,10 @@
 #include <rte_ethdev.h>
 
 #include "app_cli.h"
-#include "fwd.h"
 #include "fwd_addr.h"
+#include "fwd_addr_cli.h"
+#include "fwd_cli.h"
+#include "fwd_neigh_cli.h"
 
 enum {
 	OPT_LOOKUP = APP_OPT_APP_BASE,

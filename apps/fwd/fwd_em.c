@@ -15,6 +15,7 @@
 
 #include "app_cli.h"
 #include "fwd_em.h"
+#include "fwd_vec.h"
 
 /* l3fwd's default EM tables (l3fwd_em.c): UDP 9 -> 9 from 198.18.N.1 to
  * 198.18.N.0, and 2001:200:0:N::1 to 2001:200:0:N::, to port N. */

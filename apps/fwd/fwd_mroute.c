@@ -18,6 +18,7 @@
 #include "app_json.h"
 #include "fwd_mcast_pvt.h"
 #include "fwd_mroute.h"
+#include "fwd_vec.h"
 
 /* A port of -p @p portmask: 0, or -1 with @p why. */
 static int

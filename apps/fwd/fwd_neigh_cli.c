@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "app_cli.h"
-#include "fwd.h"
+#include "fwd_neigh_cli.h"
+#include "fwd_vec.h"
 
 /* ADDR (IPv4 or IPv6) into @p n; -1 when it is neither. */
 static int

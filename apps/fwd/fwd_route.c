@@ -21,9 +21,12 @@
 
 #include "app_cli.h"
 #include "app_compat.h"
-#include "fwd.h"
 #include "fwd_addr.h"
+#include "fwd_addr_cli.h"
 #include "fwd_em.h"
+#include "fwd_route.h"
+#include "fwd_route_fill.h"
+#include "fwd_vec.h"
 
 /* l3fwd (examples/l3fwd/main.c, DPDK 22.11): 198.18.N.0/24 and
  * 2001:200:0:N::/64 -> port N for N = 0..15, no default route. */
@@ -388,6 +391,18 @@ load_family(struct fwd_conf *fc, bool v6, struct fwd_route_set *s,
 	return rc;
 }
 
+/* Whether @p s holds a default route (depth 0). */
+static bool
+fwd_route_set_has_default(const struct fwd_route_set *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->r[i].depth == 0)
+			return true;
+	return false;
+}
+
 /* The family's line: what it loaded. */
 static void
 print_family(const struct fwd_conf *fc, bool v6,
@@ -418,17 +433,6 @@ print_family(const struct fwd_conf *fc, bool v6,
 	if (fcn->own > 0)
 		printf(", %d of the router's own", fcn->own);
 	printf("\n");
-}
-
-bool
-fwd_route_set_has_default(const struct fwd_route_set *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->r[i].depth == 0)
-			return true;
-	return false;
 }
 
 /* Whether the routes need the control side: a route by a gateway. */

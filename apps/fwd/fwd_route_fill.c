@@ -13,9 +13,9 @@
 #include <rte_errno.h>
 
 #include "app_cli.h"
-#include "fwd.h"
 #include "fwd_addr.h"
 #include "fwd_em.h"
+#include "fwd_route_fill.h"
 
 /* The martian IPv4 destinations (host order), FWD_HOP_MARTIAN. */
 static const struct {

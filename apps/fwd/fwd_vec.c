@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fwd.h"
+#include "fwd_vec.h"
 
 int
 fwd_vec_push(void *arr, unsigned int *n, unsigned int *cap, size_t size,

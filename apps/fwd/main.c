@@ -23,10 +23,15 @@
 #include "app_run.h"
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_addr_cli.h"
+#include "fwd_cli.h"
 #include "fwd_ctl.h"
 #include "fwd_icmp.h"
 #include "fwd_lcore.h"
 #include "fwd_mroute.h"
+#include "fwd_neigh_cli.h"
+#include "fwd_route.h"
+#include "fwd_route_fill.h"
 
 /* The configuration the report describes (main lcore, after setup). */
 static const struct fwd_conf *fwd_report;

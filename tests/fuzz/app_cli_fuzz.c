@@ -31,6 +31,7 @@
 #include "npool.h"
 #include "app_cli.h"
 #include "fwd.h"
+#include "fwd_cli.h"
 #include "fuzz_common.h"
 
 #define FZ_MAX_ARGS 64

@@ -55,6 +55,8 @@
 #include "app_pool.h"
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_addr_cli.h"
+#include "fwd_route.h"
 #include "fwd_burst.h"
 #include "fwd_check.h"
 #include "fwd_icmp.h"

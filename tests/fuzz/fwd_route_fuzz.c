@@ -26,6 +26,8 @@
 
 #include "app_compat.h"
 #include "fwd.h"
+#include "fwd_route.h"
+#include "fwd_route_fill.h"
 #include "fwd_mroute.h"
 #include "fuzz_common.h"
 

@@ -25,6 +25,7 @@
 
 #include "npool_rx.h"
 #include "unit_common.h"
+#include "fwd_addr_cli.h"
 #include "fwd_check.h"
 #include "fwd_icmp.h"
 #include "fwd_mroute.h"

@@ -17,6 +17,8 @@
 
 #include "app_stats.h"
 #include "fwd.h"
+#include "fwd_route.h"
+#include "fwd_route_fill.h"
 #include "fwd_burst.h"
 
 /* Ports the tests send to. */
