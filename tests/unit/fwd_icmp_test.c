@@ -21,6 +21,7 @@
 #include "fwd_check.h"
 #include "fwd_cli.h"
 #include "fwd_icmp.h"
+#include "fwd_reply.h"
 #include "fwd_unit.h"
 
 static const char routes4[] = "R198.18.1.0/24 0\nR198.18.2.0/24 1\n"

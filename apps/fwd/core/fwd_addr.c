@@ -37,7 +37,7 @@ prefix6_eq(const uint8_t *x, const uint8_t *y, unsigned int len)
 bool
 fwd_addr_own4(const struct fwd_addrs *a, uint32_t be)
 {
-	uint64_t ports = a->ports;
+	uint64_t ports = a != NULL ? a->ports : 0;
 	unsigned int i;
 
 	while (ports != 0) {

@@ -18,9 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_ether.h>
-
-#include "fwd_tables.h"
 
 /** Addresses of one family a port may have. */
 #define FWD_ADDR_MAX 8
@@ -54,7 +53,9 @@ struct fwd_addrs {
 	bool echo_ignore_bcast;
 };
 
-/** Whether IPv4 @p be (network order) is one of the router's. */
+/** Whether IPv4 @p be (network order) is one of the router's (none when
+ * @p a is NULL): as a source, a martian one (Linux's
+ * fib_validate_source()). */
 bool fwd_addr_own4(const struct fwd_addrs *a, uint32_t be);
 
 /** Whether IPv4 @p be is the broadcast address of a port's prefix. */

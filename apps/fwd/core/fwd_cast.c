@@ -9,8 +9,8 @@
 
 #include "fwd_addr.h"
 #include "fwd_cast.h"
-#include "fwd_check.h"
 #include "fwd_mcast.h"
+#include "fwd_meta.h"
 
 /* What a frame is sent to. */
 enum l2_dst {
@@ -18,12 +18,6 @@ enum l2_dst {
 	L2_BCAST, /* ff:ff:ff:ff:ff:ff */
 	L2_MCAST, /* another group address */
 };
-
-bool
-fwd_cast_own_src4(const struct fwd_tables *t, uint32_t be)
-{
-	return t->addrs != NULL && fwd_addr_own4(t->addrs, be);
-}
 
 /* Verdicts of a packet Linux's ip_forward() would take on: with a frame
  * that is no PACKET_HOST it drops them there. */
@@ -43,7 +37,7 @@ limited(const struct fwd_tables *t, const uint8_t *ip)
 	const uint32_t src = rte_be_to_cpu_32(be);
 
 	if ((src >> 28) == 0xe || src == UINT32_MAX || (src >> 24) == 127 ||
-			fwd_cast_own_src4(t, be))
+			fwd_addr_own4(t->addrs, be))
 		return FWD_MARTIAN_SRC;
 	return FWD_BCAST;
 }

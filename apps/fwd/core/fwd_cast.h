@@ -40,27 +40,6 @@
 
 struct fwd_meta;
 
-/** The 16 bits at @p p as they are (network order), wherever they sit
- * (a header behind a VLAN tag is not 4-byte aligned). */
-static __rte_always_inline uint16_t
-fwd_rd16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/** The 32 bits at @p p as they are (network order), any alignment. */
-static __rte_always_inline uint32_t
-fwd_rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /** The 48 bits of a MAC in a 64-bit load of a frame's first 8 bytes. */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 #define FWD_MAC48_MASK UINT64_C(0x0000ffffffffffff)
@@ -117,12 +96,5 @@ fwd_cast_wants(const struct fwd_tables *t, const struct rte_mbuf *m, int v)
  */
 int fwd_cast_classify(const struct fwd_tables *t, struct rte_mbuf *m,
 		struct fwd_meta *md, int v);
-
-/**
- * Whether IPv4 source @p be (network order) is one of the router's own
- * addresses (--port-addr): a martian source, as Linux's
- * fib_validate_source() has it.
- */
-bool fwd_cast_own_src4(const struct fwd_tables *t, uint32_t be);
 
 #endif /* FWD_CAST_H */

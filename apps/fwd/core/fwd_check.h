@@ -31,73 +31,12 @@
 #include "fwd_cast.h"
 #include "fwd_em_key.h"
 #include "fwd_lookup.h"
+#include "fwd_meta.h"
+#include "fwd_pkt.h"
 #include "fwd_tables.h"
 
 /** Header bytes the checks read: Ethernet, one tag, IPv4 with options. */
 #define FWD_HDR_MAX (RTE_ETHER_HDR_LEN + 4 + 60)
-
-/** What the checks learnt about a packet to forward. A dropped packet
- * keeps its parse in the mbuf instead (fwd_classify()). */
-struct fwd_meta {
-	/** The route's next hop (fwd_nh.h), its MACs; not with FWD_MCAST. */
-	const struct fwd_nh *nh;
-	uint32_t ip_len;  /**< IP length: header + payload */
-	uint16_t l2_len;  /**< 14, or 18 behind a VID-0 tag */
-	uint16_t port;    /**< egress port (FWD_MCAST: the route) */
-	uint16_t tx;      /**< TX buffer: @c port, or FWD_TX_HOLD */
-	bool v6;
-	/** Leaves as a link broadcast (a directed broadcast forwarded with
-	 * --bc-forwarding, fwd_cast.h): destination MAC ff:ff:ff:ff:ff:ff. */
-	bool l2_bcast;
-};
-
-/**
- * Move the first @p need bytes of a chain into its first segment.
- * @return 0, or -1 if the packet cannot be written (never for RX mbufs).
- */
-int fwd_pkt_pullup(struct rte_mbuf *m, uint32_t need);
-
-/**
- * Whether the segments of @p m add up to its pkt_len and nb_segs, in at
- * most nb_segs + 1 steps whatever the next pointers say (a PMD that cut
- * a frame; rte_mbuf_check() walks a cycle forever).
- */
-bool fwd_pkt_chain_ok(const struct rte_mbuf *m);
-
-/** Cut a chain to its first @p len bytes, freeing the segments past. */
-void fwd_pkt_trim_chain(struct rte_mbuf *m, uint32_t len);
-
-/**
- * Fragments a packet fwd_classify() returned FWD_FRAGMENT for will be
- * cut into: the room fwd_pkt_fragment() needs.
- *
- * @return 1 .. 8190, or 0 when it cannot be cut (drop it as frag_fail):
- *   the MTU leaves no 8-byte payload step behind the header, or the last
- *   fragment would end past IP offset 65535 ("ping of death").
- */
-uint32_t fwd_pkt_frag_count(const struct fwd_tables *t,
-		const struct rte_mbuf *m, const struct fwd_meta *md);
-
-/**
- * Cut a rewritten packet (FWD_FRAGMENT) into IPv4 fragments of at most
- * fwd_egress_mtu() bytes with rte_ipv4_fragment_packet() (headers in
- * t->frag_direct, payload by reference through t->frag_indirect), each
- * behind the packet's Ethernet header (as the rewrite for md->port left
- * it), with a fresh header checksum
- * and mbuf->port @p in_port (the first fragment only: the others
- * RTE_MBUF_PORT_INVALID, so that a fragment the TX queue refuses counts
- * once, by the first). Kernel: ip_fragment(). @p m is consumed.
- *
- * @param frags
- *   Room for @p nb fragments.
- * @param nb
- *   fwd_pkt_frag_count() of the packet (not 0).
- * @return The fragments in @p frags (1 .. @p nb); 0 or a negative errno
- *   of rte_ipv4_fragment_packet() when none was made (frag_fail).
- */
-int32_t fwd_pkt_fragment(const struct fwd_tables *t, struct rte_mbuf *m,
-		const struct fwd_meta *md, uint16_t in_port,
-		struct rte_mbuf **frags, uint32_t nb);
 
 static __rte_always_inline bool
 fwd_is_tag(uint16_t be_type)
@@ -293,7 +232,7 @@ fwd_check_ipv4(const struct fwd_tables *t, const struct rte_mbuf *m,
 		return FWD_MARTIAN_SRC;
 	/* One of the router's own addresses (fwd_cast.h). */
 	if (unlikely(t->own4_octet[((const uint8_t *)&ip->src_addr)[3]]) &&
-			fwd_cast_own_src4(t, ip->src_addr))
+			fwd_addr_own4(t->addrs, ip->src_addr))
 		return FWD_MARTIAN_SRC;
 	hop = unlikely(t->lookup == FWD_LOOKUP_EM) ?
 		fwd_em_lookup4(t, ip, tot, m->port) : fwd_lookup4(t, dst);
@@ -427,26 +366,6 @@ fwd_classify(const struct fwd_tables *t, struct rte_mbuf *m,
 	if (unlikely(fwd_cast_wants(t, m, v)))
 		v = fwd_cast_classify(t, m, md, v);
 	return v;
-}
-
-/**
- * TTL / hop limit - 1 of the IP header at @p l3. IPv4: TTL is the high
- * byte of its 16-bit word, HC' = HC + 0x0100 with end-around carry,
- * 0xffff folding to 0x0000 (RFC 1624). Kernel: ip_decrease_ttl().
- */
-static __rte_always_inline void
-fwd_ttl_dec(uint8_t *l3, bool v6)
-{
-	if (v6) {
-		((struct rte_ipv6_hdr *)l3)->hop_limits--;
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint32_t sum = ip->hdr_checksum;
-
-		sum += RTE_BE16(0x0100);
-		ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
-		ip->time_to_live--;
-	}
 }
 
 /**

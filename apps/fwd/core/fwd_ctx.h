@@ -34,6 +34,11 @@
 /** Most packets a burst through the pipeline has. */
 #define FWD_BURST_MAX 64
 
+/** mbuf->port of a multicast copy in a TX buffer: a copy the TX queue
+ * does not take is counted as the mc_tx_full event of its port, not as a
+ * drop of the packet (counted forwarded once). */
+#define FWD_PORT_MCAST (RTE_MBUF_PORT_INVALID - 1)
+
 /** Room of a port's TX buffer: a whole burst on top of the less than
  * FWD_BURST that the last one may have left. */
 #define FWD_TX_ROOM (FWD_BURST_MAX + FWD_BURST)

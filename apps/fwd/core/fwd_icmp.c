@@ -18,35 +18,8 @@
 #include "app_compat.h"
 #include "fwd_ctlq.h"
 #include "fwd_icmp.h"
-#include "fwd_icmp_pvt.h"
+#include "fwd_icmp6.h"
 #include "fwd_lookup.h"
-
-const char *const fwd_event_names[FWD_NB_EVENTS] = {
-	[FWD_EV_ARP_REPLY] = "arp_reply",
-	[FWD_EV_ND_ADVERT] = "nd_advert",
-	[FWD_EV_ECHO_REPLY] = "echo_reply",
-	[FWD_EV_ECHO6_REPLY] = "echo6_reply",
-	[FWD_EV_TTL4] = "icmp_ttl_exceed",
-	[FWD_EV_UNREACH4] = "icmp_net_unreach",
-	[FWD_EV_FRAG_NEEDED] = "icmp_frag_needed",
-	[FWD_EV_HOPLIMIT6] = "icmp6_hop_limit",
-	[FWD_EV_NOROUTE6] = "icmp6_no_route",
-	[FWD_EV_TOOBIG6] = "icmp6_too_big",
-	[FWD_EV_RATELIMITED] = "icmp_ratelimited",
-	[FWD_EV_NO_SRC] = "icmp_no_src",
-	[FWD_EV_NOMEM] = "icmp_nomem",
-	[FWD_EV_MC_TX_FULL] = "mc_tx_full",
-	[FWD_EV_MC_NOMEM] = "mc_nomem",
-	[FWD_EV_CKSUM_PMD] = "cksum_pmd",
-	[FWD_EV_HOST_UNREACH4] = "icmp_host_unreach",
-	[FWD_EV_PROHIB4] = "icmp_prohibited",
-	[FWD_EV_ADDR_UNREACH6] = "icmp6_addr_unreach",
-	[FWD_EV_PROHIB6] = "icmp6_prohibited",
-	[FWD_EV_ARP_REQUEST] = "arp_request",
-	[FWD_EV_ND_SOLICIT] = "nd_solicit",
-	[FWD_EV_NEV_LOST] = "neigh_ev_lost",
-	[FWD_EV_NO_ROUTE_BACK] = "no_route_back",
-};
 
 /* RFC 1812 4.3.2.3: an ICMPv4 error is at most 576 bytes. */
 #define ICMP4_MAX 576u
@@ -66,7 +39,7 @@ static uint16_t fwd_ip_id[RTE_MAX_LCORE];
  * arp_process(): a request for us learns it, anything else updates an
  * entry; a DAD probe, sender 0.0.0.0, says nothing). */
 static void
-arp_heard(const struct rx_pkt *r, const struct rte_arp_hdr *q, bool for_us)
+arp_heard(const struct fwd_rx_pkt *r, const struct rte_arp_hdr *q, bool for_us)
 {
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)r->h;
 	struct fwd_nev ev;
@@ -93,7 +66,7 @@ arp_heard(const struct rx_pkt *r, const struct rte_arp_hdr *q, bool for_us)
  * the router (any of them, on any port) answered; what any ARP says of
  * its sender told to the control side (arp_heard()). */
 static struct rte_mbuf *
-arp_input(const struct rx_pkt *r)
+arp_input(const struct fwd_rx_pkt *r)
 {
 	const struct rte_arp_hdr *q;
 	struct rte_arp_hdr *a;
@@ -181,7 +154,7 @@ ip4_fill(struct rte_ipv4_hdr *ip, uint8_t tos, uint16_t tot, uint32_t src,
 	ip->total_length = rte_cpu_to_be_16(tot);
 	ip->packet_id = rte_cpu_to_be_16(
 			fwd_ip_id[lcore < RTE_MAX_LCORE ? lcore : 0]++);
-	ip->time_to_live = REPLY_TTL;
+	ip->time_to_live = FWD_REPLY_TTL;
 	ip->next_proto_id = IPPROTO_ICMP;
 	ip->src_addr = src;
 	ip->dst_addr = dst;
@@ -191,7 +164,7 @@ ip4_fill(struct rte_ipv4_hdr *ip, uint8_t tos, uint16_t tot, uint32_t src,
 /* Echo request to an address of the router (Linux icmp_echo()): the
  * same ICMP data back, from @p from (network order). */
 static struct rte_mbuf *
-echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
+echo4_input(const struct fwd_rx_pkt *r, const struct rte_ipv4_hdr *ip,
 		uint32_t from)
 {
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
@@ -200,18 +173,18 @@ echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	struct rte_mbuf *m;
 	uint32_t n;
 
-	if (ip->next_proto_id != IPPROTO_ICMP || tot < ihl + ICMP_HDR ||
+	if (ip->next_proto_id != IPPROTO_ICMP || tot < ihl + FWD_ICMP_HDR ||
 			(ip->fragment_offset & RTE_BE16(
 				RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
 			r->h[r->l3 + ihl] != RTE_ICMP_TYPE_ECHO_REQUEST)
 		return NULL;
 	n = tot - ihl;
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP4_HDR + n,
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP4_HDR + n,
 			fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
 	if (m == NULL)
 		return NULL;
 	ic = rte_pktmbuf_mtod_offset(m, struct rte_icmp_hdr *,
-			RTE_ETHER_HDR_LEN + IP4_HDR);
+			RTE_ETHER_HDR_LEN + FWD_IP4_HDR);
 	fwd_copy_out(r->m, r->l3 + ihl, n, ic);
 	if (rte_raw_cksum(ic, n) != 0xffff) {
 		rte_pktmbuf_free(m);
@@ -222,14 +195,14 @@ echo4_input(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	ic->icmp_cksum = fwd_cksum_fold(ic, n);
 	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
 				RTE_ETHER_HDR_LEN), ip->type_of_service,
-			(uint16_t)(IP4_HDR + n), from, ip->src_addr);
+			(uint16_t)(FWD_IP4_HDR + n), from, ip->src_addr);
 	r->ic->ev[FWD_EV_ECHO_REPLY]++;
 	return m;
 }
 
 /* Linux __icmp_send() for a packet being forwarded. */
 static struct rte_mbuf *
-icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
+icmp4_error(const struct fwd_rx_pkt *r, const struct rte_ipv4_hdr *ip,
 		uint8_t type, uint8_t code, uint32_t info, unsigned int ev)
 {
 	const uint32_t ihl = rte_ipv4_hdr_len(ip);
@@ -277,16 +250,16 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	}
 	/* Linux: the MTU of the route back, the receiving port's. */
 	room = RTE_MIN((uint32_t)fwd_egress_mtu(r->t, r->port), ICMP4_MAX) -
-		IP4_HDR - ICMP_HDR;
-	if (room <= IP4_HDR)
+		FWD_IP4_HDR - FWD_ICMP_HDR;
+	if (room <= FWD_IP4_HDR)
 		return NULL;
 	n = RTE_MIN(tot, room);
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP4_HDR + ICMP_HDR + n,
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP4_HDR + FWD_ICMP_HDR + n,
 			fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
 	if (m == NULL)
 		return NULL;
 	ic = rte_pktmbuf_mtod_offset(m, struct rte_icmp_hdr *,
-			RTE_ETHER_HDR_LEN + IP4_HDR);
+			RTE_ETHER_HDR_LEN + FWD_IP4_HDR);
 	ic->icmp_type = type;
 	ic->icmp_code = code;
 	ic->icmp_cksum = 0;
@@ -294,12 +267,12 @@ icmp4_error(const struct rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	 * low 16 bits (RFC 1191). */
 	memcpy(&ic->icmp_ident, &(uint32_t){ rte_cpu_to_be_32(info) }, 4);
 	fwd_copy_out(r->m, r->l3, n, ic + 1);
-	ic->icmp_cksum = fwd_cksum_fold(ic, ICMP_HDR + n);
+	ic->icmp_cksum = fwd_cksum_fold(ic, FWD_ICMP_HDR + n);
 	/* TOS: the original's, precedence internetwork control. */
 	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
 				RTE_ETHER_HDR_LEN),
 			(uint8_t)((ip->type_of_service & 0x1e) | 0xc0),
-			(uint16_t)(IP4_HDR + ICMP_HDR + n), src, ip->src_addr);
+			(uint16_t)(FWD_IP4_HDR + FWD_ICMP_HDR + n), src, ip->src_addr);
 	r->ic->ev[ev]++;
 	return m;
 }
@@ -318,12 +291,12 @@ egress_port4(const struct fwd_tables *t, uint32_t dst)
 }
 
 static struct rte_mbuf *
-ip4_input(const struct rx_pkt *r)
+ip4_input(const struct fwd_rx_pkt *r)
 {
 	const struct rte_ipv4_hdr *ip;
 	uint32_t from;
 
-	if (r->hlen < r->l3 + IP4_HDR)
+	if (r->hlen < r->l3 + FWD_IP4_HDR)
 		return NULL;
 	ip = (const struct rte_ipv4_hdr *)(r->h + r->l3);
 	if (r->hlen < r->l3 + rte_ipv4_hdr_len(ip))
@@ -370,7 +343,7 @@ fwd_local_input(const struct fwd_tables *t, struct app_port_ctr *ic,
 		struct rte_mbuf *m, unsigned int v, uint16_t in_port)
 {
 	uint8_t buf[RTE_ETHER_HDR_LEN + 4 + 60 + 40];
-	struct rx_pkt r = { t, ic, m, v, in_port, m->l2_len, NULL, 0 };
+	struct fwd_rx_pkt r = { t, ic, m, v, in_port, m->l2_len, NULL, 0 };
 
 	if (!fwd_local_wants(t, v) || in_port >= RTE_MAX_ETHPORTS)
 		return NULL;

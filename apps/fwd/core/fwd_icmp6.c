@@ -11,7 +11,7 @@
 
 #include "app_compat.h"
 #include "fwd_ctlq.h"
-#include "fwd_icmp_pvt.h"
+#include "fwd_icmp6.h"
 #include "fwd_lookup.h"
 
 /* RFC 4443 2.4(c): an ICMPv6 error is at most the minimum IPv6 MTU. */
@@ -63,22 +63,22 @@ ip6_fill(struct rte_ipv6_hdr *ip6, uint8_t tc, uint16_t plen, uint8_t hlim,
 /* The ICMPv6 message of @p ip6 (no extension header), its checksum
  * checked, copied into @p out (room for @p max); its length, or 0. */
 static uint32_t
-icmp6_read(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
+icmp6_read(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		uint8_t *out, uint32_t max)
 {
 	const uint32_t n = rte_be_to_cpu_16(ip6->payload_len);
 	struct rte_ipv6_hdr h = *ip6;
 
-	if (ip6->proto != IPPROTO_ICMPV6 || n < ICMP_HDR || n > max)
+	if (ip6->proto != IPPROTO_ICMPV6 || n < FWD_ICMP_HDR || n > max)
 		return 0;
-	fwd_copy_out(r->m, r->l3 + IP6_HDR, n, out);
+	fwd_copy_out(r->m, r->l3 + FWD_IP6_HDR, n, out);
 	h.payload_len = ip6->payload_len;
 	return fwd_icmp6_cksum(&h, out) == 0 ? n : 0;
 }
 
 /* What an NS or NA says of a neighbour, to the control side. */
 static void
-nd_heard(const struct rx_pkt *r, const uint8_t *ip, const uint8_t *lla,
+nd_heard(const struct fwd_rx_pkt *r, const uint8_t *ip, const uint8_t *lla,
 		uint8_t kind, uint8_t flags)
 {
 	struct fwd_nev ev;
@@ -102,7 +102,7 @@ nd_heard(const struct rx_pkt *r, const uint8_t *ip, const uint8_t *lla,
  * what it says of its target, to the control side, which updates an
  * entry it has (none is made). Never answered. */
 static void
-na_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
+na_input(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		const uint8_t *na, uint32_t n)
 {
 	const uint8_t *tgt = na + 8, *tlla = NULL;
@@ -134,7 +134,7 @@ na_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
  * 7.1.1 checks, 7.2.4 answer; Linux ndisc_recv_ns()); @p ours set when
  * it is one (then counted "local", whether answered or not). */
 static struct rte_mbuf *
-ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
+ns_input(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		const uint8_t *ns, uint32_t n, bool *ours)
 {
 	const uint8_t *src = APP_IPV6_BYTES(ip6->src_addr);
@@ -174,7 +174,7 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	if (dad)
 		l2dst = &all_nodes_mac;
 	n = mc ? 32 : 24;
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP6_HDR + n, l2dst,
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n, l2dst,
 			RTE_ETHER_TYPE_IPV6);
 	if (m == NULL)
 		return NULL;
@@ -199,16 +199,16 @@ ns_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 /* Echo request to a unicast address of the router: the same data back
  * from that address, its traffic class kept. */
 static struct rte_mbuf *
-echo6_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
+echo6_input(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 {
 	const uint32_t n = rte_be_to_cpu_16(ip6->payload_len);
 	struct rte_ipv6_hdr *o;
 	struct rte_mbuf *m;
 	uint8_t *e;
 
-	if (n < ICMP_HDR || ip6->proto != IPPROTO_ICMPV6)
+	if (n < FWD_ICMP_HDR || ip6->proto != IPPROTO_ICMPV6)
 		return NULL;
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP6_HDR + n, fwd_eth_src(r),
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n, fwd_eth_src(r),
 			RTE_ETHER_TYPE_IPV6);
 	if (m == NULL)
 		return NULL;
@@ -220,7 +220,7 @@ echo6_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 		return NULL;
 	}
 	ip6_fill(o, (uint8_t)(rte_be_to_cpu_32(ip6->vtc_flow) >> 20),
-			(uint16_t)n, REPLY_TTL, APP_IPV6_BYTES(ip6->dst_addr),
+			(uint16_t)n, FWD_REPLY_TTL, APP_IPV6_BYTES(ip6->dst_addr),
 			APP_IPV6_BYTES(ip6->src_addr));
 	e[0] = ICMP6_ECHO_REPLY;
 	e[2] = e[3] = 0;
@@ -233,11 +233,11 @@ echo6_input(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
  * extension headers skipped as ipv6_skip_exthdr() does; a fragment but
  * the first stops there, and gets errors). */
 static bool
-ineligible(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
+ineligible(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 {
-	const uint32_t end = r->l3 + IP6_HDR + rte_be_to_cpu_16(
+	const uint32_t end = r->l3 + FWD_IP6_HDR + rte_be_to_cpu_16(
 			ip6->payload_len);
-	uint32_t off = r->l3 + IP6_HDR;
+	uint32_t off = r->l3 + FWD_IP6_HDR;
 	uint8_t nh = ip6->proto, h[2], t;
 
 	for (;;) {
@@ -271,7 +271,7 @@ ineligible(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 /* Linux icmp6_send() for a packet being forwarded: type @p type_code >> 8,
  * code its low byte. */
 static struct rte_mbuf *
-icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
+icmp6_error(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		uint16_t type_code, uint32_t info, unsigned int ev)
 {
 	const uint8_t *osrc = APP_IPV6_BYTES(ip6->src_addr);
@@ -303,21 +303,21 @@ icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 		r->ic->ev[FWD_EV_RATELIMITED]++;
 		return NULL;
 	}
-	n = RTE_MIN(IP6_HDR + rte_be_to_cpu_16(ip6->payload_len),
-			ICMP6_MAX - IP6_HDR - ICMP_HDR);
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + IP6_HDR + ICMP_HDR + n,
+	n = RTE_MIN(FWD_IP6_HDR + rte_be_to_cpu_16(ip6->payload_len),
+			ICMP6_MAX - FWD_IP6_HDR - FWD_ICMP_HDR);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + FWD_ICMP_HDR + n,
 			fwd_eth_src(r), RTE_ETHER_TYPE_IPV6);
 	if (m == NULL)
 		return NULL;
 	o = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
 			RTE_ETHER_HDR_LEN);
-	ip6_fill(o, 0, (uint16_t)(ICMP_HDR + n), REPLY_TTL, src, osrc);
+	ip6_fill(o, 0, (uint16_t)(FWD_ICMP_HDR + n), FWD_REPLY_TTL, src, osrc);
 	ic = (uint8_t *)(o + 1);
 	ic[0] = type;
 	ic[1] = (uint8_t)type_code;
 	ic[2] = ic[3] = 0;
 	memcpy(ic + 4, &(uint32_t){ rte_cpu_to_be_32(info) }, 4);
-	fwd_copy_out(r->m, r->l3, n, ic + ICMP_HDR);
+	fwd_copy_out(r->m, r->l3, n, ic + FWD_ICMP_HDR);
 	*(uint16_t *)(ic + 2) = fwd_icmp6_cksum(o, ic);
 	r->ic->ev[ev]++;
 	return m;
@@ -325,7 +325,7 @@ icmp6_error(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 
 /* A packet to the router: NS, echo, or anything else (dropped). */
 static struct rte_mbuf *
-to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
+to_router(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 {
 	const uint8_t *dst = APP_IPV6_BYTES(ip6->dst_addr);
 	const uint8_t *src = APP_IPV6_BYTES(ip6->src_addr);
@@ -359,9 +359,9 @@ to_router(const struct rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 	if (r->v == FWD_MARTIAN_SRC && !is_ll(src))
 		return NULL;
 	fwd_to_local(r);
-	if (ip6->proto != IPPROTO_ICMPV6 || r->hlen < r->l3 + IP6_HDR + 1)
+	if (ip6->proto != IPPROTO_ICMPV6 || r->hlen < r->l3 + FWD_IP6_HDR + 1)
 		return NULL;
-	if (r->h[r->l3 + IP6_HDR] == ICMP6_ECHO_REQUEST)
+	if (r->h[r->l3 + FWD_IP6_HDR] == ICMP6_ECHO_REQUEST)
 		return echo6_input(r, ip6);
 	n = icmp6_read(r, ip6, ns, sizeof(ns));
 	if (n != 0 && ns[0] == ND_NA)
@@ -395,7 +395,7 @@ fwd_ns_build(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 	uint8_t dst[16];
 	uint8_t *ns;
 
-	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + IP6_HDR + n, ic);
+	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n, ic);
 	if (m == NULL)
 		return NULL;
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
@@ -423,11 +423,11 @@ fwd_ns_build(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 }
 
 struct rte_mbuf *
-fwd_ip6_input(const struct rx_pkt *r)
+fwd_ip6_input(const struct fwd_rx_pkt *r)
 {
 	const struct rte_ipv6_hdr *ip6;
 
-	if (r->hlen < r->l3 + IP6_HDR)
+	if (r->hlen < r->l3 + FWD_IP6_HDR)
 		return NULL;
 	ip6 = (const struct rte_ipv6_hdr *)(r->h + r->l3);
 	switch (r->v) {

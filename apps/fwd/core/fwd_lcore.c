@@ -7,7 +7,7 @@
 #include <rte_ethdev.h>
 
 #include "fwd_burst.h"
-#include "fwd_ctlq.h"
+#include "fwd_cmd.h"
 #include "fwd_lcore.h"
 
 struct fwd_lcore fwd_lcores[RTE_MAX_LCORE] __rte_cache_aligned;

@@ -11,11 +11,12 @@
 #include <rte_ip.h>
 
 #include "npool.h"
-#include "fwd_cast.h"
-#include "fwd_check.h"
-#include "fwd_icmp.h"
+#include "fwd_addr.h"
+#include "fwd_ctx.h"
 #include "fwd_mcast.h"
 #include "fwd_mcast_pvt.h"
+#include "fwd_meta.h"
+#include "fwd_pkt.h"
 
 #define IGMP_PROTO 2
 #define IPV6_TLV_PAD1 0
@@ -81,7 +82,7 @@ check4(const struct fwd_tables *t, const uint8_t *ip)
 	if ((src >> 24) == 0)
 		return local || igmp ? FWD_MC_LOCAL : FWD_MARTIAN_SRC;
 	if (t->addrs != NULL &&
-			fwd_cast_own_src4(t, fwd_rd32(ip + 12)))
+			fwd_addr_own4(t->addrs, fwd_rd32(ip + 12)))
 		return FWD_MARTIAN_SRC;
 	/* Link-local groups, and IGMP (for the routing daemon). */
 	return local || igmp ? FWD_MC_LOCAL : 0;

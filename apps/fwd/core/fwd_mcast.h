@@ -41,11 +41,6 @@ struct fwd_meta;
 /** Most routes of a file. */
 #define FWD_MROUTE_MAX 4096u
 
-/** mbuf->port of a multicast copy in a TX buffer: a copy the TX queue
- * does not take is counted as the mc_tx_full event of its port, not as a
- * drop of the packet (counted forwarded once). */
-#define FWD_PORT_MCAST (RTE_MBUF_PORT_INVALID - 1)
-
 /** One multicast route. */
 struct fwd_mroute {
 	uint8_t src[16];   /**< source, network order (IPv4: 4 bytes); 0 for

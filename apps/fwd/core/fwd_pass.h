@@ -48,15 +48,7 @@
 #include "fwd_ctx.h"
 #include "fwd_em_key.h"
 #include "fwd_lookup.h"
-
-/**
- * The slow path of one packet (fwd_slow.c): the RX checks (mbuf->port
- * set, a chain whose segments do not add up dropped as truncated:
- * fwd_pkt_chain_ok()), copy-break, then plain IPv6 or fwd_classify(), and the
- * rewrite and TX buffer, the fragments, or the drop (counted, into
- * c->drop). Counts itself in c->nslow.
- */
-void fwd_slow(struct fwd_ctx *c, struct rte_mbuf *m);
+#include "fwd_slow.h"
 
 /** How a pass takes the IPv4 header checksum, chosen once a burst. */
 enum fwd_pass_ck {
@@ -178,7 +170,7 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^ k->segs_port;
 	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
-	 * addresses' (fwd_cast_own_src4()). Both tables from one base. */
+	 * addresses' (fwd_addr_own4()). Both tables from one base. */
 	bad |= (uint32_t)k->t->src_odd4[p[RTE_ETHER_HDR_LEN + 12]];
 	bad |= (uint32_t)k->t->own4_octet[p[RTE_ETHER_HDR_LEN + 15]];
 	/* Negative when wrong: 20 <= total length <= frame - 14 (padding
@@ -246,16 +238,6 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	q = tx->tail[nh->tx];
 	*q = m;
 	tx->tail[nh->tx] = q + 1;
-}
-
-/* Not a next hop of the tables (fwd_nh.h): no route (-1), or one of the
- * FWD_HOP_* of fwd_tables.h. */
-static __rte_always_inline uint32_t
-fwd_hop_odd(uint32_t hop)
-{
-	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FWD_NH_MAX));
-	RTE_BUILD_BUG_ON(FWD_NH_MAX > FWD_HOP_PROHIBIT);
-	return hop & ~(FWD_NH_MAX - 1);
 }
 
 /** The bits of an rte_lpm tbl24 entry that the pass tests at once: valid,

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What npool-fwd's answers share, IPv4 (fwd_icmp.c) and IPv6
- * (fwd_icmp6.c) alike: the ICMP rate limiters (Linux icmp_global_allow()
- * and inet_peer_xrlim_allow()), the reply packet, the copy of the
- * quoted bytes, the Internet and ICMPv6 checksums.
+ * What npool-fwd's answers share (fwd_reply.h).
  */
 #include <string.h>
 
@@ -15,8 +12,7 @@
 
 #include "npool.h"
 #include "app_compat.h"
-#include "fwd_icmp.h"
-#include "fwd_icmp_pvt.h"
+#include "fwd_reply.h"
 
 /* Rate limiters, per lcore and port (each lcore its own: no lock). */
 static struct fwd_rl fwd_rls[RTE_MAX_LCORE][RTE_MAX_ETHPORTS];
@@ -100,7 +96,7 @@ fwd_rl_of(uint16_t port)
 }
 
 bool
-fwd_rl_allow(const struct rx_pkt *r, const uint8_t key[16], uint32_t tmo_ms)
+fwd_rl_allow(const struct fwd_rx_pkt *r, const uint8_t key[16], uint32_t tmo_ms)
 {
 	return fwd_icmp_rl_allow(fwd_rl_of(r->port), r->t->addrs,
 			fwd_now_ms(), key, tmo_ms);
@@ -117,7 +113,7 @@ fwd_icmp_rl_empty(const struct fwd_tables *t, uint16_t port)
 }
 
 struct rte_mbuf *
-fwd_reply_alloc(const struct rx_pkt *r, uint32_t len,
+fwd_reply_alloc(const struct fwd_rx_pkt *r, uint32_t len,
 		const struct rte_ether_addr *dst, uint16_t type)
 {
 	struct rte_mbuf *m = npool_napi_alloc_pkt(len);
@@ -190,7 +186,7 @@ fwd_icmp6_cksum(const struct rte_ipv6_hdr *ip6, const void *l4)
 }
 
 void
-fwd_to_local(const struct rx_pkt *r)
+fwd_to_local(const struct fwd_rx_pkt *r)
 {
 	if (r->v != FWD_LOCAL) {
 		r->ic->drops[r->v]--;
@@ -199,7 +195,7 @@ fwd_to_local(const struct rx_pkt *r)
 }
 
 const struct rte_ether_addr *
-fwd_eth_src(const struct rx_pkt *r)
+fwd_eth_src(const struct fwd_rx_pkt *r)
 {
 	return &((const struct rte_ether_hdr *)r->h)->src_addr;
 }

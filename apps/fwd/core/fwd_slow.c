@@ -15,42 +15,10 @@
 #include <rte_mbuf.h>
 
 #include "app_compat.h"
+#include "fwd_check.h"
 #include "fwd_mcast.h"
-#include "fwd_pass.h"
-
-const char *const fwd_reason_names[FWD_NB_REASONS] = {
-	[FWD_TRUNCATED] = "truncated",
-	[FWD_VLAN] = "vlan",
-	[FWD_NOT_IP] = "not_ip",
-	[FWD_IP_VERSION] = "ip_version",
-	[FWD_IPV4_IHL] = "ipv4_ihl",
-	[FWD_IPV4_LEN] = "ipv4_len",
-	[FWD_IPV4_CSUM] = "ipv4_csum",
-	[FWD_IPV6_LEN] = "ipv6_len",
-	[FWD_MARTIAN_DST] = "martian_dst",
-	[FWD_MARTIAN_SRC] = "martian_src",
-	[FWD_NO_ROUTE] = "no_route",
-	[FWD_BAD_PORT] = "bad_port",
-	[FWD_TTL_EXCEEDED] = "ttl_exceeded",
-	[FWD_MTU] = "mtu",
-	[FWD_FRAG_FAIL] = "frag_fail",
-	[FWD_TX_FULL] = "tx_full",
-	[FWD_LOCAL] = "local",
-	[FWD_L2_OTHERHOST] = "l2_otherhost",
-	[FWD_L2_BCAST] = "l2_bcast",
-	[FWD_L2_MCAST] = "l2_mcast",
-	[FWD_BCAST] = "bcast",
-	[FWD_MC_LOCAL] = "mc_local",
-	[FWD_MC_NO_ROUTE] = "mc_no_route",
-	[FWD_MC_RPF] = "mc_rpf",
-	[FWD_MC_TTL] = "mc_ttl",
-	[FWD_UNRES_DISCARD] = "unres_discard",
-	[FWD_NEIGH_FAILED] = "neigh_failed",
-	[FWD_NEIGH_FULL] = "neigh_full",
-	[FWD_BLACKHOLE] = "blackhole",
-	[FWD_UNREACHABLE] = "unreachable",
-	[FWD_PROHIBIT] = "prohibit",
-};
+#include "fwd_pkt.h"
+#include "fwd_slow.h"
 
 /*
  * Plain IPv6, the pass's test for the other family: one whole segment

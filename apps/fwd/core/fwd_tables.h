@@ -26,79 +26,138 @@
 #include "fwd_nh.h"
 
 /**
- * Drop reasons, in the order the checks run (docs/apps/npool-fwd.md) up to
- * FWD_LOCAL; the reasons after it were added later and sit at the end so
- * that the numbers before stay (their place among the checks: fwd_cast.h
- * and the table of docs/apps/npool-fwd.md).
+ * Drop reasons, X(enum suffix, name in the table, --json and telemetry):
+ * up to LOCAL in the order the checks run (docs/apps/npool-fwd.md); a
+ * reason's number does not change, so a new one goes at the end (its
+ * place among the checks: fwd_cast.h and the table of
+ * docs/apps/npool-fwd.md).
  */
+#define FWD_REASONS(X) \
+	X(TRUNCATED, truncated) \
+	X(VLAN, vlan) \
+	X(NOT_IP, not_ip) \
+	X(IP_VERSION, ip_version) \
+	X(IPV4_IHL, ipv4_ihl) \
+	X(IPV4_LEN, ipv4_len) \
+	X(IPV4_CSUM, ipv4_csum) \
+	X(IPV6_LEN, ipv6_len) \
+	X(MARTIAN_DST, martian_dst) \
+	X(MARTIAN_SRC, martian_src) \
+	X(NO_ROUTE, no_route) \
+	X(BAD_PORT, bad_port) \
+	X(TTL_EXCEEDED, ttl_exceeded) \
+	X(MTU, mtu) \
+	X(FRAG_FAIL, frag_fail) \
+	X(TX_FULL, tx_full) \
+	/* To the router's own addresses (--port-addr), ARP and NDP for \
+	 * them included: answered (fwd_icmp.h) or not, never forwarded. \
+	 * Found with the route (a host route to FWD_HOP_LOCAL). */ \
+	X(LOCAL, local) \
+	/* A frame to another station's unicast MAC (Linux's \
+	 * PACKET_OTHERHOST), whatever it carries: first of all checks. */ \
+	X(L2_OTHERHOST, l2_otherhost) \
+	/* Unicast IP to forward in a link-layer broadcast frame (Linux's \
+	 * ip_forward() takes PACKET_HOST only; RFC 1812 5.3.4). */ \
+	X(L2_BCAST, l2_bcast) \
+	/* The same in a link-layer multicast frame. */ \
+	X(L2_MCAST, l2_mcast) \
+	/* IPv4 broadcast for the router: 255.255.255.255, or a directed \
+	 * broadcast of a port's prefix (--port-addr) it does not forward \
+	 * (--bc-forwarding 0): never forwarded as unicast. */ \
+	X(BCAST, bcast) \
+	/* IP multicast for the link: 224.0.0.0/24, IGMP, IPv6 scope up to \
+	 * link-local (ff00::/16 .. ff02::/16): never routed. */ \
+	X(MC_LOCAL, mc_local) \
+	/* IP multicast without an (S,G) or (*,G) route (--mroute). */ \
+	X(MC_NO_ROUTE, mc_no_route) \
+	/* IP multicast in on a port other than its route's (the RPF \
+	 * check; Linux's "wrong interface"). */ \
+	X(MC_RPF, mc_rpf) \
+	/* IP multicast whose TTL / hop limit is not above the threshold of \
+	 * any output port of its route (or whose length is above the MTU of \
+	 * every one): nothing to send. */ \
+	X(MC_TTL, mc_ttl) \
+	/* Waiting for its neighbour, not kept: the neighbour's queue was \
+	 * full (Linux's unres_qlen_bytes) or the hold ring was (Linux's \
+	 * unresolved_discards). */ \
+	X(UNRES_DISCARD, unres_discard) \
+	/* Its neighbour did not answer (the FAILED state): an ICMP host \
+	 * or address unreachable is sent back (Linux's arp_error_report(), \
+	 * ndisc_error_report()). */ \
+	X(NEIGH_FAILED, neigh_failed) \
+	/* No neighbour entry could be made for it: the table holds \
+	 * gc_thresh3 entries none of which may go (Linux: "neighbour table \
+	 * overflow"). */ \
+	X(NEIGH_FULL, neigh_full) \
+	/* Its route is a blackhole route: dropped, nothing said. */ \
+	X(BLACKHOLE, blackhole) \
+	/* Its route is an unreachable route: ICMP host unreachable (IPv4 \
+	 * code 1), ICMPv6 no route (code 0), as Linux's ip_error() and \
+	 * ip6_pkt_discard(). */ \
+	X(UNREACHABLE, unreachable) \
+	/* Its route is a prohibit route: ICMP communication \
+	 * administratively prohibited (IPv4 code 13, ICMPv6 code 1). */ \
+	X(PROHIBIT, prohibit)
+
+#define FWD_REASON_ENUM_(e, name) FWD_##e,
 enum fwd_reason {
-	FWD_TRUNCATED,
-	FWD_VLAN,
-	FWD_NOT_IP,
-	FWD_IP_VERSION,
-	FWD_IPV4_IHL,
-	FWD_IPV4_LEN,
-	FWD_IPV4_CSUM,
-	FWD_IPV6_LEN,
-	FWD_MARTIAN_DST,
-	FWD_MARTIAN_SRC,
-	FWD_NO_ROUTE,
-	FWD_BAD_PORT,
-	FWD_TTL_EXCEEDED,
-	FWD_MTU,
-	FWD_FRAG_FAIL,
-	FWD_TX_FULL,
-	/** To the router's own addresses (--port-addr), ARP and NDP for
-	 * them included: answered (fwd_icmp.h) or not, never forwarded.
-	 * Found with the route (a host route to FWD_HOP_LOCAL). */
-	FWD_LOCAL,
-	/** A frame to another station's unicast MAC (Linux's
-	 * PACKET_OTHERHOST), whatever it carries: first of all checks. */
-	FWD_L2_OTHERHOST,
-	/** Unicast IP to forward in a link-layer broadcast frame (Linux's
-	 * ip_forward() takes PACKET_HOST only; RFC 1812 5.3.4). */
-	FWD_L2_BCAST,
-	/** The same in a link-layer multicast frame. */
-	FWD_L2_MCAST,
-	/** IPv4 broadcast for the router: 255.255.255.255, or a directed
-	 * broadcast of a port's prefix (--port-addr) it does not forward
-	 * (--bc-forwarding 0): never forwarded as unicast. */
-	FWD_BCAST,
-	/** IP multicast for the link: 224.0.0.0/24, IGMP, IPv6 scope up to
-	 * link-local (ff00::/16 .. ff02::/16): never routed. */
-	FWD_MC_LOCAL,
-	/** IP multicast without an (S,G) or (*,G) route (--mroute). */
-	FWD_MC_NO_ROUTE,
-	/** IP multicast in on a port other than its route's (the RPF
-	 * check; Linux's "wrong interface"). */
-	FWD_MC_RPF,
-	/** IP multicast whose TTL / hop limit is not above the threshold of
-	 * any output port of its route (or whose length is above the MTU of
-	 * every one): nothing to send. */
-	FWD_MC_TTL,
-	/** Waiting for its neighbour, not kept: the neighbour's queue was
-	 * full (Linux's unres_qlen_bytes) or the hold ring was (Linux's
-	 * unresolved_discards). */
-	FWD_UNRES_DISCARD,
-	/** Its neighbour did not answer (the FAILED state): an ICMP host
-	 * or address unreachable is sent back (Linux's arp_error_report(),
-	 * ndisc_error_report()). */
-	FWD_NEIGH_FAILED,
-	/** No neighbour entry could be made for it: the table holds
-	 * gc_thresh3 entries none of which may go (Linux: "neighbour table
-	 * overflow"). */
-	FWD_NEIGH_FULL,
-	/** Its route is a blackhole route: dropped, nothing said. */
-	FWD_BLACKHOLE,
-	/** Its route is an unreachable route: ICMP host unreachable (IPv4
-	 * code 1), ICMPv6 no route (code 0), as Linux's ip_error() and
-	 * ip6_pkt_discard(). */
-	FWD_UNREACHABLE,
-	/** Its route is a prohibit route: ICMP communication
-	 * administratively prohibited (IPv4 code 13, ICMPv6 code 1). */
-	FWD_PROHIBIT,
+	FWD_REASONS(FWD_REASON_ENUM_)
 	FWD_NB_REASONS,
 };
+#undef FWD_REASON_ENUM_
+
+/**
+ * What the router said (the "router" counters of the table, --json and
+ * telemetry), counted on the port the packet came in on, and how its
+ * checks took the IPv4 checksum: X(enum suffix, name).
+ */
+#define FWD_EVENTS(X) \
+	X(ARP_REPLY, arp_reply) \
+	X(ND_ADVERT, nd_advert) \
+	X(ECHO_REPLY, echo_reply) \
+	X(ECHO6_REPLY, echo6_reply) \
+	X(TTL4, icmp_ttl_exceed)           /* time exceeded (11/0) */ \
+	X(UNREACH4, icmp_net_unreach)      /* net unreachable (3/0) */ \
+	X(FRAG_NEEDED, icmp_frag_needed)   /* fragmentation needed (3/4) */ \
+	X(HOPLIMIT6, icmp6_hop_limit)      /* ICMPv6 time exceeded (3/0) */ \
+	X(NOROUTE6, icmp6_no_route)        /* ICMPv6 unreachable (1/0) */ \
+	X(TOOBIG6, icmp6_too_big)          /* ICMPv6 packet too big (2/0) */ \
+	/* An error the rate limits held back. */ \
+	X(RATELIMITED, icmp_ratelimited) \
+	X(NO_SRC, icmp_no_src)             /* error not sent: no address */ \
+	X(NOMEM, icmp_nomem)               /* no packet to build it in */ \
+	/* A multicast copy the TX queue did not take (counted on the \
+	 * port it was to leave; fwd_mcast.h). */ \
+	X(MC_TX_FULL, mc_tx_full) \
+	/* A multicast copy not made: no head for it (fwd_mcast.h). */ \
+	X(MC_NOMEM, mc_nomem) \
+	/* Not said but seen: IPv4 packets of bursts whose checksum the \
+	 * one pass took from the PMD (every packet GOOD, on a port with \
+	 * the RX checksum offload: none summed). */ \
+	X(CKSUM_PMD, cksum_pmd) \
+	/* Host unreachable (3/1): neighbour failed, unreachable route. */ \
+	X(HOST_UNREACH4, icmp_host_unreach) \
+	X(PROHIB4, icmp_prohibited)        /* prohibited (3/13) */ \
+	X(ADDR_UNREACH6, icmp6_addr_unreach) /* ICMPv6 (1/3) */ \
+	X(PROHIB6, icmp6_prohibited)       /* ICMPv6 prohibited (1/1) */ \
+	X(ARP_REQUEST, arp_request)        /* neighbour solicited */ \
+	X(ND_SOLICIT, nd_solicit)          /* neighbour solicited */ \
+	/* What the lcores heard of a neighbour and could not hand to the \
+	 * control side (its ring full): an ARP or NDP flood. */ \
+	X(NEV_LOST, neigh_ev_lost) \
+	/* An answer of the router's with no route back: not sent. */ \
+	X(NO_ROUTE_BACK, no_route_back)
+
+#define FWD_EVENT_ENUM_(e, name) FWD_EV_##e,
+enum fwd_event {
+	FWD_EVENTS(FWD_EVENT_ENUM_)
+	FWD_NB_EVENTS,
+};
+#undef FWD_EVENT_ENUM_
+
+/** The names of the reasons and of the events, by number. */
+extern const char *const fwd_reason_names[FWD_NB_REASONS];
+extern const char *const fwd_event_names[FWD_NB_EVENTS];
 
 /** Verdicts of the checks beside the drop reasons. */
 #define FWD_PASS     (FWD_NB_REASONS + 0) /**< forward as is */
@@ -106,9 +165,6 @@ enum fwd_reason {
 /** IP multicast to replicate by its route (fwd_mcast.h): the route's
  * index in fwd_meta.port, the packet not yet rewritten. */
 #define FWD_MCAST    (FWD_NB_REASONS + 2)
-
-/** JSON/table names of the reasons, indexed by enum fwd_reason. */
-extern const char *const fwd_reason_names[FWD_NB_REASONS];
 
 /** The route tables a run looks routes up in (--lookup). */
 enum fwd_lookup {
@@ -168,6 +224,16 @@ fwd_hop_own(uint32_t hop)
 #define FWD_HOP_BLACKHOLE (FWD_HOP_MARTIAN - 1)
 #define FWD_HOP_UNREACH   (FWD_HOP_MARTIAN - 2)
 #define FWD_HOP_PROHIBIT  (FWD_HOP_MARTIAN - 3)
+
+/** Not a next hop of the tables (fwd_nh.h): no route (-1), or one of the
+ * FWD_HOP_* above. */
+static __rte_always_inline uint32_t
+fwd_hop_odd(uint32_t hop)
+{
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FWD_NH_MAX));
+	RTE_BUILD_BUG_ON(FWD_NH_MAX > FWD_HOP_PROHIBIT);
+	return hop & ~(FWD_NH_MAX - 1);
+}
 
 /** The next hop a table holds for a route to @p port: the port's own
  * next hop (fwd_nh.h) when it is enabled in @p portmask, else FWD_HOP_BAD
@@ -233,7 +299,7 @@ struct fwd_tables {
 	uint8_t src_odd4[256];
 	/** Non-zero at the last octet of each of the router's IPv4
 	 * addresses: a source ending so is checked against them
-	 * (fwd_cast_own_src4()), off the one pass.
+	 * (fwd_addr_own4()), off the one pass.
 	 * fwd_tables_octets_prepare(). */
 	uint8_t own4_octet[256];
 	/** The next hops the route tables name (fwd_nh.h): one table for
