@@ -26,6 +26,8 @@
 #include "fwd_addr_cli.h"
 #include "fwd_cli.h"
 #include "fwd_ctl.h"
+#include "fwd_ctl_report.h"
+#include "fwd_ctl_setup.h"
 #include "fwd_icmp.h"
 #include "fwd_lcore.h"
 #include "fwd_mroute.h"

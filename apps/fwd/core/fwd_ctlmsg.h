@@ -81,7 +81,8 @@ enum fwd_cmd_kind {
 struct fwd_cmd {
 	struct rte_mbuf *m;  /**< SEND, ANSWER */
 	uint8_t ip[16];      /**< SOLICIT: the target */
-	uint8_t src[16];     /**< SOLICIT: the sender's address */
+	uint8_t src[16];     /**< SOLICIT: the source of the packet
+	                      *   waiting for the neighbour, or zero */
 	uint8_t eth[12];     /**< SEND: destination and source MAC;
 	                      *   SOLICIT: the destination MAC, or zero */
 	uint16_t port;       /**< SEND, SOLICIT */

@@ -107,6 +107,31 @@ arp_input(const struct fwd_rx_pkt *r)
 	return m;
 }
 
+/* The sender address of an ARP request (arp_solicit() with arp_announce
+ * 0): the source of the packet waiting, when it is one of the router's;
+ * else inet_select_addr(): the port's address whose prefix holds the
+ * target, its first one, or any of the router's. false: none. */
+static bool
+solicit_src4(const struct fwd_addrs *a, const struct fwd_cmd *cmd,
+		uint32_t *src)
+{
+	uint32_t tgt;
+	unsigned int q;
+
+	memcpy(src, cmd->src, 4);
+	if (a == NULL || fwd_addr_own4(a, *src))
+		return a != NULL;
+	memcpy(&tgt, cmd->ip, 4);
+	if (fwd_addr_src4(a, cmd->port, tgt, src))
+		return true;
+	for (q = 0; q < RTE_MAX_ETHPORTS; q++)
+		if (a->p[q].n4 != 0) {
+			*src = a->p[q].v4[0];
+			return true;
+		}
+	return false;
+}
+
 struct rte_mbuf *
 fwd_solicit(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 		struct app_port_ctr *ic)
@@ -115,9 +140,12 @@ fwd_solicit(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 	struct rte_ether_hdr *eth;
 	struct rte_arp_hdr *a;
 	struct rte_mbuf *m;
+	uint32_t src;
 
 	if (cmd->v6)
 		return fwd_ns_build(t, cmd, ic);
+	if (!solicit_src4(t->addrs, cmd, &src))
+		return NULL;
 	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + sizeof(*a), ic);
 	if (m == NULL)
 		return NULL;
@@ -134,7 +162,7 @@ fwd_solicit(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 	a->arp_plen = 4;
 	a->arp_opcode = RTE_BE16(RTE_ARP_OP_REQUEST);
 	a->arp_data.arp_sha = t->l2[cmd->port].src;
-	memcpy(&a->arp_data.arp_sip, cmd->src, 4);
+	a->arp_data.arp_sip = src;
 	memset(&a->arp_data.arp_tha, 0, RTE_ETHER_ADDR_LEN);
 	memcpy(&a->arp_data.arp_tip, cmd->ip, 4);
 	ic->ev[FWD_EV_ARP_REQUEST]++;

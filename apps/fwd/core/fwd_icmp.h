@@ -65,12 +65,15 @@ struct rte_mbuf *fwd_local_input(const struct fwd_tables *t,
 /**
  * An ARP request (IPv4) or a neighbour solicitation (IPv6) as @p cmd
  * (FWD_CMD_SOLICIT) asks, to send out of cmd->port: Linux's
- * arp_solicit() (sender address cmd->src, target hardware address 0,
- * broadcast unless a unicast probe) and ndisc_send_ns() (hop limit 255,
- * the source link-layer address option, the solicited-node group unless a
- * unicast probe). Counted arp_request / nd_solicit in @p ic.
+ * arp_solicit() (the sender address chosen as with arp_announce 0 from
+ * cmd->src, the waiting packet's source; target hardware address 0,
+ * broadcast unless a unicast probe) and ndisc_send_ns() (from cmd->src
+ * when it is an address of the port, else its link-local one; hop limit
+ * 255, the source link-layer address option, the solicited-node group
+ * unless a unicast probe). Counted arp_request / nd_solicit in @p ic.
  *
- * @return The packet, or NULL (counted icmp_nomem).
+ * @return The packet, or NULL: no address to send it from, or none to
+ *   build it in (counted icmp_nomem).
  */
 struct rte_mbuf *fwd_solicit(const struct fwd_tables *t,
 		const struct fwd_cmd *cmd, struct app_port_ctr *ic);

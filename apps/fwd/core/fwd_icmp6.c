@@ -393,8 +393,15 @@ fwd_ns_build(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 	struct rte_ipv6_hdr *o;
 	struct rte_mbuf *m;
 	uint8_t dst[16];
+	const uint8_t *src;
 	uint8_t *ns;
 
+	/* ndisc_solicit(): the source of the packet waiting when it is an
+	 * address of the port, else the port's link-local address. */
+	if (t->addrs == NULL)
+		return NULL;
+	src = fwd_addr_own6(t->addrs, cmd->port, cmd->src) ? cmd->src :
+		t->addrs->p[cmd->port].ll6;
 	m = fwd_ctl_alloc(t, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n, ic);
 	if (m == NULL)
 		return NULL;
@@ -409,7 +416,7 @@ fwd_ns_build(const struct fwd_tables *t, const struct fwd_cmd *cmd,
 	eth->src_addr = t->l2[cmd->port].src;
 	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
 	o = (struct rte_ipv6_hdr *)(eth + 1);
-	ip6_fill(o, 0, (uint16_t)n, 255, cmd->src, dst);
+	ip6_fill(o, 0, (uint16_t)n, 255, src, dst);
 	ns = (uint8_t *)(o + 1);
 	memset(ns, 0, n);
 	ns[0] = ND_NS;

@@ -152,6 +152,28 @@ fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd)
 	return -ENOBUFS;
 }
 
+void
+fwd_ctl_drop(struct fwd_ctl *ctl, struct rte_mbuf *m, unsigned int why)
+{
+	struct fwd_cmd cmd;
+
+	if (why == FWD_NEIGH_FAILED) {
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.kind = FWD_CMD_ANSWER;
+		cmd.m = m;
+		cmd.why = (uint8_t)why;
+		fwd_ctl_cmd(ctl, &cmd);
+		return;
+	}
+	/* Counted on the port it came in on, off its forwarded count (the
+	 * pass counted it forwarded when it held it). */
+	if (m->port < RTE_MAX_ETHPORTS) {
+		ctl->ctr->port[m->port].fwd--;
+		ctl->ctr->port[m->port].drops[why]++;
+	}
+	rte_pktmbuf_free(m);
+}
+
 /* Whether port @p p resolves its neighbours. */
 static bool
 resolving(const struct fwd_ctl *ctl, uint16_t p)
@@ -392,7 +414,7 @@ held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
 
 	ctl->held++;
 	if (!v6 && m->pkt_len < RTE_ETHER_HDR_LEN + 20) {
-		fwd_ctl_nb_ops.drop(ctl, m, FWD_UNRES_DISCARD);
+		fwd_ctl_drop(ctl, m, FWD_UNRES_DISCARD);
 		return;
 	}
 	if (id < RTE_MAX_ETHPORTS) {
@@ -400,14 +422,14 @@ held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
 				v6 ? 16 : 4);
 		n = fwd_neigh_get(ctl->nb[v6], (uint16_t)id, ip, now);
 		if (n == NULL) {
-			fwd_ctl_nb_ops.drop(ctl, m, FWD_NEIGH_FULL);
+			fwd_ctl_drop(ctl, m, FWD_NEIGH_FULL);
 			return;
 		}
 	} else {
 		n = fwd_neigh_of_nh(ctl->nb[v6], id);
 		if (n == NULL) {
 			/* Its neighbour went meanwhile. */
-			fwd_ctl_nb_ops.drop(ctl, m, FWD_UNRES_DISCARD);
+			fwd_ctl_drop(ctl, m, FWD_UNRES_DISCARD);
 			return;
 		}
 	}
@@ -478,6 +500,5 @@ fwd_ctl_start(struct fwd_ctl *ctl)
 	if (app_thread_start(&ctl->tid, "fwd-ctl", ctl_main, ctl) < 0)
 		return -1;
 	ctl->running = true;
-	fwd_ctl_tel_register(ctl);
 	return 0;
 }

@@ -28,7 +28,6 @@
 #include "fwd_rt.h"
 #include "fwd_tables.h"
 
-struct app_json;
 struct app_lcore_ctr;
 
 /** A permanent neighbour (--neigh, --neigh-file). */
@@ -72,16 +71,6 @@ struct fwd_ctl_conf {
 struct fwd_ctl;
 
 /**
- * Make the control side: its rings, the quiescent-state variable and the
- * next-hop objects of the resolving ports, set in every table of @p c;
- * the RIB over the tables; the neighbour tables with the permanent
- * entries. Main lcore, before the lcores run.
- *
- * @return The control side, or NULL after app_err().
- */
-struct fwd_ctl *fwd_ctl_create(const struct fwd_ctl_conf *c);
-
-/**
  * Add (or replace) a route: a unicast route by a gateway takes the
  * gateway's neighbour (made if need be; its port the one whose connected
  * prefix holds it when @p rt names none), one on a link its port's own
@@ -114,25 +103,5 @@ int fwd_ctl_del(struct fwd_ctl *ctl, const struct fwd_rt *rt,
 
 /** Start the thread. @return 0, or -1 after app_err(). */
 int fwd_ctl_start(struct fwd_ctl *ctl);
-
-/**
- * Stop the thread (after the lcores: nothing is read any more) and give
- * back every packet it holds or its rings hold (counted unres_discard);
- * the routes and neighbours stay for the report. NULL is nothing.
- */
-void fwd_ctl_stop(struct fwd_ctl *ctl);
-
-/**
- * fwd_ctl_stop(), then free every object, the RIB and the neighbour
- * tables, and take the rings out of the tables (before they are freed).
- * NULL is nothing.
- */
-void fwd_ctl_free(struct fwd_ctl *ctl);
-
-/** The control side's part of --json: "routes", "neighbours". */
-void fwd_ctl_json(struct fwd_ctl *ctl, struct app_json *j);
-
-/** Its lines at the end of the report. */
-void fwd_ctl_print(struct fwd_ctl *ctl, FILE *f);
 
 #endif /* FWD_CTL_H */

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the neighbour tables (fwd_neigh.h) do through the control thread:
- * a packet sent (a command to the command lcore), a neighbour solicited
- * from the address Linux would choose (arp_announce 0, ndisc_solicit()),
- * a packet dropped or answered, a neighbour's next hop published, its
- * host route made or removed.
+ * What the neighbour tables (fwd_neigh.h) do through the control thread
+ * (fwd_ctl_nb.h): a packet sent, a neighbour solicited (commands to the
+ * command lcore, which builds them), a packet dropped or answered, a
+ * neighbour's next hop published, its host route made or removed.
  */
 #include <string.h>
 
@@ -12,7 +11,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "fwd_addr.h"
+#include "fwd_ctl_nb.h"
 #include "fwd_ctl_pvt.h"
 
 /* Per next hop the last command that sent a packet by it (nh_sent), so
@@ -35,65 +34,14 @@ nb_send(void *ctx, const struct fwd_neigh *n, struct rte_mbuf *m)
 		ctl->nh_sent[n->nh] = ctl->cmd_seq;
 }
 
-/* The IPv4 sender address of a solicitation for @p n (arp_solicit() with
- * arp_announce 0): the source of the packet waiting, when it is one of
- * the router's; else inet_select_addr(): the port's address whose prefix
- * holds the target, its first one, or any of the router's. */
-static bool
-src4(const struct fwd_addrs *a, const struct fwd_neigh *n,
-		const struct rte_mbuf *last, uint8_t *src)
-{
-	const uint8_t *p;
-	uint32_t s, tgt;
-	unsigned int q;
-
-	if (last != NULL && last->pkt_len >= RTE_ETHER_HDR_LEN + 20) {
-		p = rte_pktmbuf_mtod(last, const uint8_t *);
-		memcpy(&s, p + RTE_ETHER_HDR_LEN + 12, 4);
-		if (fwd_addr_own4(a, s)) {
-			memcpy(src, &s, 4);
-			return true;
-		}
-	}
-	memcpy(&tgt, n->ip, 4);
-	if (fwd_addr_src4(a, n->port, tgt, &s)) {
-		memcpy(src, &s, 4);
-		return true;
-	}
-	for (q = 0; q < RTE_MAX_ETHPORTS; q++)
-		if (a->p[q].n4 != 0) {
-			memcpy(src, &a->p[q].v4[0], 4);
-			return true;
-		}
-	return false;
-}
-
-/* The IPv6 source of a solicitation for @p n (ndisc_solicit()): the
- * source of the packet waiting, when it is an address of the port; else
- * the port's link-local address. */
-static void
-src6(const struct fwd_addrs *a, const struct fwd_neigh *n,
-		const struct rte_mbuf *last, uint8_t *src)
-{
-	const uint8_t *p;
-
-	if (last != NULL && last->pkt_len >= RTE_ETHER_HDR_LEN + 40) {
-		p = rte_pktmbuf_mtod(last, const uint8_t *) +
-			RTE_ETHER_HDR_LEN + 8;
-		if (fwd_addr_own6(a, n->port, p)) {
-			memcpy(src, p, 16);
-			return;
-		}
-	}
-	memcpy(src, a->p[n->port].ll6, 16);
-}
-
 static void
 nb_solicit(void *ctx, const struct fwd_neigh *n, bool unicast,
 		const struct rte_mbuf *last)
 {
 	struct fwd_ctl *ctl = ctx;
-	const struct fwd_addrs *a = ctl->c.tabs[0]->addrs;
+	/* The source address in the IP header, and the header's size. */
+	const uint32_t off = n->v6 ? 8 : 12, len = n->v6 ? 16 : 4;
+	const uint32_t hdr = n->v6 ? 40 : 20;
 	struct fwd_cmd cmd;
 
 	memset(&cmd, 0, sizeof(cmd));
@@ -103,34 +51,17 @@ nb_solicit(void *ctx, const struct fwd_neigh *n, bool unicast,
 	memcpy(cmd.ip, n->ip, n->v6 ? 16 : 4);
 	if (unicast)
 		memcpy(cmd.eth, &n->mac, RTE_ETHER_ADDR_LEN);
-	if (n->v6)
-		src6(a, n, last, cmd.src);
-	else if (!src4(a, n, last, cmd.src))
-		return;
+	/* The lcore chooses the sender address from it (fwd_solicit()). */
+	if (last != NULL && last->pkt_len >= RTE_ETHER_HDR_LEN + hdr)
+		memcpy(cmd.src, rte_pktmbuf_mtod_offset(last, const uint8_t *,
+				RTE_ETHER_HDR_LEN + off), len);
 	fwd_ctl_cmd(ctl, &cmd);
 }
 
 static void
 nb_drop(void *ctx, struct rte_mbuf *m, unsigned int why)
 {
-	struct fwd_ctl *ctl = ctx;
-	struct fwd_cmd cmd;
-
-	if (why == FWD_NEIGH_FAILED) {
-		memset(&cmd, 0, sizeof(cmd));
-		cmd.kind = FWD_CMD_ANSWER;
-		cmd.m = m;
-		cmd.why = (uint8_t)why;
-		fwd_ctl_cmd(ctl, &cmd);
-		return;
-	}
-	/* Counted on the port it came in on, off its forwarded count (the
-	 * pass counted it forwarded when it held it). */
-	if (m->port < RTE_MAX_ETHPORTS) {
-		ctl->ctr->port[m->port].fwd--;
-		ctl->ctr->port[m->port].drops[why]++;
-	}
-	rte_pktmbuf_free(m);
+	fwd_ctl_drop(ctx, m, why);
 }
 
 /* @p n's object as its state says: resolving, or holding. */

@@ -68,19 +68,11 @@ struct fwd_ctl {
  * reads (one control side a process). */
 extern rte_spinlock_t fwd_ctl_lock;
 
-/* Telemetry of @p ctl (fwd_ctl_tel.c): commands registered once, then
- * answered about @p ctl until fwd_ctl_tel_forget(). */
-void fwd_ctl_tel_register(struct fwd_ctl *ctl);
-void fwd_ctl_tel_forget(const struct fwd_ctl *ctl);
-
 /* Milliseconds of a monotonic clock. */
 uint64_t fwd_ctl_now_ms(void);
 
 /* What the FPM reader gives the RIB (fwd_ctl.c). */
 extern const struct fwd_fpm_sink fwd_ctl_fpm_sink;
-
-/* The neighbour tables' operations (fwd_ctl_nb.c). */
-extern const struct fwd_neigh_ops fwd_ctl_nb_ops;
 
 /* Free @p obj and give back next-hop id @p nh (FWD_NH_MAX: none) once
  * every lcore has passed a quiescent state. */
@@ -97,6 +89,11 @@ int fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd);
 /* Publish the resolving objects that waited and may go now (their
  * packets carried out); @return how many still wait. */
 uint32_t fwd_ctl_pend_check(struct fwd_ctl *ctl);
+
+/* Drop held packet @p m as @p why: answered by the command lcore
+ * (neigh_failed), else counted on the port it came in on, off its
+ * forwarded count (the pass counted it forwarded when it held it). */
+void fwd_ctl_drop(struct fwd_ctl *ctl, struct rte_mbuf *m, unsigned int why);
 
 /* Publish next hop @p id: MACs @p dst, @p src, TX buffer @p tx, port
  * @p port; the object it replaces freed after a grace period. */

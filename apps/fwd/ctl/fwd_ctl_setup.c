@@ -15,7 +15,10 @@
 #include <rte_ring_elem.h>
 
 #include "app_cli.h"
+#include "fwd_ctl_nb.h"
 #include "fwd_ctl_pvt.h"
+#include "fwd_ctl_report.h"
+#include "fwd_ctl_setup.h"
 
 static int
 rings_make(struct fwd_ctl *ctl)
@@ -152,6 +155,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 	}
 	if (statics_set(ctl) < 0 || fpm_make(ctl) < 0)
 		goto fail;
+	fwd_ctl_tel_register(ctl);
 	return ctl;
 fail:
 	fwd_ctl_free(ctl);

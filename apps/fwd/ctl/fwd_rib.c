@@ -428,18 +428,6 @@ fwd_rib_mark_stale(struct fwd_rib *rib, uint8_t origin)
 	each(rib, mark_one, &origin);
 }
 
-void
-fwd_rib_refresh(struct fwd_rib *rib, const struct fwd_rt *rt, uint8_t origin)
-{
-	struct fwd_rib_rec *r;
-	struct rib_key k;
-
-	key_of(&k, rt->dst, rt->depth);
-	r = rec_find(rib->h[rt->v6], &k);
-	if (r != NULL && r->origin == origin)
-		r->stale = false;
-}
-
 /* The stale routes of one origin, gathered before they are deleted (no
  * delete while rte_hash_iterate() walks). */
 struct sweep_list {

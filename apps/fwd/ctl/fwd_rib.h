@@ -120,10 +120,6 @@ const struct fwd_rib_rec *fwd_rib_match(const struct fwd_rib *rib, bool v6,
 /** Mark every route of @p origin stale (an FPM peer reconnected). */
 void fwd_rib_mark_stale(struct fwd_rib *rib, uint8_t origin);
 
-/** Clear @p rt's stale mark (sent again), if it is held from @p origin. */
-void fwd_rib_refresh(struct fwd_rib *rib, const struct fwd_rt *rt,
-		uint8_t origin);
-
 /**
  * Delete every stale route of @p origin, telling @p gone the hop of each
  * (for its neighbour's reference).
