@@ -5,12 +5,6 @@
  * settings, --port-mtu, --mroute, --bc-forwarding, --forward-otherhost,
  * the FPM listener's --fpm, --fpm-if, --fpm-sync-ms), taken as
  * app_cli_next() hands them over beside the shared ones.
- *
- * Functions: parse_eth_dest(), parse_port_mtu(), fwd_port_mtu_apply(),
- * parse_fpm() (the three FPM options), fpm_check_route() (its listen
- * probe's sink), fwd_fpm_conf_check(),
- * fwd_parse_opt() (getopt's value to the option), fwd_cli_init(),
- * fwd_cli_parse().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +17,7 @@
 #include "fwd_addr.h"
 #include "fwd_addr_cli.h"
 #include "fwd_cli.h"
+#include "fwd_fpm_conn.h"
 #include "fwd_neigh_cli.h"
 
 enum {

@@ -29,7 +29,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "fwd_fpm.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_stats.h"
 
 /* What the sink saw of one input. */
 struct fz_sink {

@@ -32,7 +32,8 @@
 
 #include "app_json.h"
 #include "app_log.h"
-#include "fwd_fpm.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_stats.h"
 
 static volatile sig_atomic_t stop;
 

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "fpm_build.h"
-#include "fwd_fpm.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_stats.h"
 
 /* What the sink was told. */
 struct rec {

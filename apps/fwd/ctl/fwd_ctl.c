@@ -21,6 +21,8 @@
 #include "app_cli.h"
 #include "app_run.h"
 #include "fwd_ctl_pvt.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_stats.h"
 
 /* Elements taken from a ring at a time. */
 #define CTL_BURST 64

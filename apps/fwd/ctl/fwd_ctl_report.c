@@ -19,6 +19,7 @@
 #include "app_compat.h"
 #include "fwd_ctl_pvt.h"
 #include "fwd_ctl_report.h"
+#include "fwd_fpm_stats.h"
 
 static const char *const origin_names[FWD_RIB_NB_ORIGINS] = {
 	[FWD_RT_FILE] = "file",

@@ -19,6 +19,8 @@
 #include "fwd_ctl_pvt.h"
 #include "fwd_ctl_report.h"
 #include "fwd_ctl_setup.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_stats.h"
 
 static int
 rings_make(struct fwd_ctl *ctl)

@@ -6,20 +6,13 @@
  * kept by id for the routes' RTA_NH_ID. A table of open addressing with
  * linear probing, grown by doubling up to its bound (memory stays
  * bounded whatever zebra sends), deletes by backward shift.
- *
- * Functions:
- *   fpm_nh_init(), fpm_nh_fini()  the table
- *   nh_slot()         where an id is or would go
- *   nh_grow()         double the slots
- *   fpm_nh_find(), fpm_nh_put(), fpm_nh_del()  by id
- *   nh_parse()        RTM_NEWNEXTHOP's attributes
- *   fpm_nl_nexthop()  RTM_NEWNEXTHOP / RTM_DELNEXTHOP
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <linux/nexthop.h>
 
-#include "fwd_fpm_pvt.h"
+#include "fwd_fpm_nh.h"
+#include "fwd_fpm_stats.h"
 
 /* Slots of a new table. */
 #define NH_SIZE0 64

@@ -8,21 +8,6 @@
  * use-next-hop-groups`). A delete held back meets an add of the same
  * prefix in the same frame as one replace. Interfaces become ports by
  * the --fpm-if name table.
- *
- * Functions:
- *   fpm_if_resolve()  read the name table (if_nametoindex())
- *   if_port()         an ifindex's port, the table re-read once if unknown
- *   fpm_attrs_walk()  split rtattrs by type, lengths checked
- *   multipath_first() RTA_MULTIPATH's first next hop, its count
- *   rt_mask(), rt_type(), rt_same()  prefix and type helpers
- *   nl_route_head()   the checks every route message passes
- *   rt_nexthop()      a unicast route's gateway and port
- *   rt_from_nh()      the same from a next-hop id
- *   rt_emit()         one change to the sink, counted
- *   rt_del(), rt_add()  the held deletes and the replaces
- *   fpm_nl_flush()    the held deletes to the sink
- *   nl_route()        RTM_NEWROUTE / RTM_DELROUTE
- *   fpm_nl_frame()    a frame's messages
  */
 #include <errno.h>
 #include <string.h>
@@ -30,7 +15,9 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
-#include "fwd_fpm_pvt.h"
+#include "fwd_fpm_nh.h"
+#include "fwd_fpm_nl.h"
+#include "fwd_fpm_stats.h"
 
 
 /* What a route message says, before it is a route record. */
@@ -70,28 +57,6 @@ if_port(struct fwd_fpm *f, uint32_t ifindex)
 			break;
 	}
 	return -1;
-}
-
-/* fwd_fpm_pvt.h: the rtattrs at @p p by type, lengths checked. */
-int
-fpm_attrs_walk(const uint8_t *p, uint32_t len, const struct rtattr **a)
-{
-	const struct rtattr *r;
-
-	memset(a, 0, ATTR_MAX * sizeof(*a));
-	while (len >= sizeof(*r)) {
-		r = (const struct rtattr *)p;
-		if (r->rta_len < sizeof(*r) || r->rta_len > len)
-			return -1;
-		/* zebra's nests carry NLA_F_NESTED (RTA_MULTIPATH). */
-		if ((r->rta_type & NLA_TYPE_MASK) < ATTR_MAX)
-			a[r->rta_type & NLA_TYPE_MASK] = r;
-		if ((uint32_t)RTA_ALIGN(r->rta_len) >= len)
-			return 0;
-		p += RTA_ALIGN(r->rta_len);
-		len -= (uint32_t)RTA_ALIGN(r->rta_len);
-	}
-	return len == 0 ? 0 : -1;
 }
 
 /*

@@ -4,34 +4,49 @@
  * counted by reason and said on one line, the first time and then at
  * most once a minute per reason with the count between; the counters in
  * --json ("fpm") and over DPDK telemetry (/fwd/fpm).
- *
- * Functions:
- *   fpm_log()             one line through the parameters' log
- *   fpm_err()             count a reason, its line rate-limited
- *   fpm_rt_text()         a route's prefix as text
- *   fwd_fpm_error_name()  a reason's name
- *   fwd_fpm_stats_get()   a snapshot, any thread
- *   stats_walk()          each counter and reason to a writer
- *   json_u64(), json_errs_begin(), tel_u64()  the writers
- *   fwd_fpm_json()        the "fpm" object of --json
- *   tel_fpm()             /fwd/fpm
- *   fwd_fpm_telemetry()   which reader /fwd/fpm reads
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <rte_telemetry.h>
 
 #include "app_compat.h"
 #include "app_json.h"
 #include "app_log.h"
-#include "fwd_fpm_pvt.h"
+#include "fwd_fpm_stats.h"
 
 #define NAME_(name, doc) #name,
 static const char *const err_names[] = { FWD_FPM_ERRORS(NAME_) };
 #undef NAME_
+
+const char *
+fwd_fpm_addr_text(const struct sockaddr_storage *a, char *buf, size_t size)
+{
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)a;
+	const struct sockaddr_in *in = (const struct sockaddr_in *)a;
+	char host[INET6_ADDRSTRLEN];
+
+	if (a->ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		snprintf(buf, size, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else {
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		snprintf(buf, size, "%s:%u", host, ntohs(in->sin_port));
+	}
+	return buf;
+}
+
+uint64_t
+fwd_fpm_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 void
 fpm_log(struct fwd_fpm *f, const char *fmt, ...)

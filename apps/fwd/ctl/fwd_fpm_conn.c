@@ -1,26 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The FPM reader's connection (fwd_fpm.h): the listener, one connection
+ * The FPM reader's connection (fwd_fpm_conn.h): the listener, one connection
  * at a time, FPM frames (fpm.h: version 1, type 1 netlink, a 16-bit
  * big-endian length counting the 4-byte header) cut out of the TCP
  * stream, and the resynchronisation a connection starts. The netlink
  * inside a frame: fwd_fpm_nl.c.
- *
- * Functions:
- *   fwd_fpm_params_init()  the defaults
- *   fwd_fpm_parse_addr()   --fpm [ADDR][:PORT]
- *   fwd_fpm_parse_if()     --fpm-if PORT,IFNAME
- *   fwd_fpm_addr_text()    an address as --fpm writes it
- *   fwd_fpm_create(), fwd_fpm_free(), fwd_fpm_listen(), fwd_fpm_port(),
- *   fwd_fpm_fd()           the reader and its sockets
- *   fwd_fpm_attach()       begin a connection (accepted, or for input)
- *   fwd_fpm_input()        bytes of the stream: frames to fwd_fpm_nl.c
- *   fwd_fpm_poll()         accept, read, end a sync after its quiet
- *   fwd_fpm_now_ms()       the clock fwd_fpm_poll() wants
- *   conn_close()           end the connection (EOF, error, bad header)
- *   stream_take()          frames out of the buffer
- *   conn_read()            read what came, bounded
- *   accept_all()           take waiting connections, the last wins
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,7 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fwd_fpm_pvt.h"
+#include "fwd_fpm_conn.h"
+#include "fwd_fpm_nh.h"
+#include "fwd_fpm_nl.h"
+#include "fwd_fpm_stats.h"
 
 /* The FPM header (fpm.h fpm_msg_hdr_t). */
 #define FPM_HDR_LEN 4
@@ -189,23 +176,6 @@ fwd_fpm_parse_if(struct fwd_fpm_params *p, const char *arg,
 	snprintf(p->ifs[p->nb_ifs].name, IF_NAMESIZE, "%s", comma + 1);
 	p->ifs[p->nb_ifs++].port = port;
 	return 0;
-}
-
-const char *
-fwd_fpm_addr_text(const struct sockaddr_storage *a, char *buf, size_t size)
-{
-	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)a;
-	const struct sockaddr_in *in = (const struct sockaddr_in *)a;
-	char host[INET6_ADDRSTRLEN];
-
-	if (a->ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		snprintf(buf, size, "[%s]:%u", host, ntohs(in6->sin6_port));
-	} else {
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		snprintf(buf, size, "%s:%u", host, ntohs(in->sin_port));
-	}
-	return buf;
 }
 
 struct fwd_fpm *
@@ -526,13 +496,4 @@ fwd_fpm_poll(struct fwd_fpm *f, uint64_t now_ms)
 	}
 	left = f->p.sync_ms - (now_ms - f->quiet_since);
 	return (int)left;
-}
-
-uint64_t
-fwd_fpm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
