@@ -113,26 +113,6 @@ app_lpm6_lookup(const struct rte_lpm6 *lpm, const uint8_t ip[16],
 	return rte_lpm6_lookup(lpm, APP_LPM6_ADDR(ip), next_hop);
 }
 
-/**
- * rte_lpm6_lookup_bulk_func() with the addresses as bytes; fast path, any
- * lcore.
- * @param ips  @p n addresses, 16 bytes each in network order
- * @param[out] next_hops  per address its route's next hop, -1 on a miss
- * @param n  addresses in @p ips
- * @return 0, -EINVAL on a NULL argument.
- */
-static __rte_always_inline int
-app_lpm6_lookup_bulk(const struct rte_lpm6 *lpm, uint8_t (*ips)[16],
-		int32_t *next_hops, unsigned int n)
-{
-#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
-	return rte_lpm6_lookup_bulk_func(lpm,
-			(struct rte_ipv6_addr *)(void *)ips, next_hops, n);
-#else
-	return rte_lpm6_lookup_bulk_func(lpm, ips, next_hops, n);
-#endif
-}
-
 /*
  * rte_fib6 likewise: uint8_t[16] addresses up to 24.07, struct
  * rte_ipv6_addr from 24.11 on (rte_fib.h, IPv4, kept its API; 24.11 only

@@ -6,8 +6,9 @@
 #include "app_rx.h"
 #include "app_stats.h"
 
-bool
-app_rx_chain_ok(const struct rte_mbuf *m)
+/* Whether the segments of @p m add up to its pkt_len and nb_segs. */
+static bool
+chain_ok(const struct rte_mbuf *m)
 {
 	const struct rte_mbuf *s = m;
 	uint32_t len = 0;
@@ -31,7 +32,7 @@ app_rx_fix_pvt(struct app_lcore_ctr *c, uint16_t port,
 
 	for (i = 0; i < n; i++) {
 		pkts[i]->port = port;
-		if (likely(app_rx_chain_ok(pkts[i])))
+		if (likely(chain_ok(pkts[i])))
 			pkts[ok++] = pkts[i];
 		else
 			bad[nb++] = pkts[i];

@@ -12,7 +12,7 @@
  * (app_rx.c). rte_mbuf_check() would make the chain test too, but it
  * walks the next pointers until NULL (a cycle in a broken chain never
  * ends) and panics or fails on pool and IOVA fields the loop does not
- * need: app_rx_chain_ok() takes at most nb_segs + 1 steps.
+ * need: app_rx_fix_pvt() takes at most nb_segs + 1 steps a packet.
  */
 
 #include <stdbool.h>
@@ -27,14 +27,7 @@
 #include "app_port.h"
 
 /**
- * Whether the segments of @p m add up to its pkt_len and nb_segs (at
- * most nb_segs + 1 steps, whatever the next pointers say): what
- * app_rx_burst() keeps.
- */
-bool app_rx_chain_ok(const struct rte_mbuf *m);
-
-/**
- * @internal The slow path of app_rx_burst(): set mbuf->port to @p port
+ * @internal The slow path of app_rx_burst_plain(): set mbuf->port to @p port
  * on every packet of @p pkts, then drop those whose segments' data_len do
  * not add up to pkt_len, or whose segment count is not nb_segs (a PMD
  * that cut a frame), counted under the app's rx_bad reason on @p port;
@@ -102,14 +95,26 @@ app_rx_odd_plain_pvt(struct rte_mbuf *const *pkts, uint16_t n, uint16_t port)
 		(flags & (RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT));
 }
 
-/** @internal app_rx_burst(), and app_rx_burst_plain() with @p plain. */
+/**
+ * Receive a burst from the @p i-th RX queue of lcore @p lc, count it, set
+ * each packet's mbuf->port to the port it came in on (net_ring leaves the
+ * sender's), drop the malformed chains (segments that do not add up to
+ * pkt_len, e.g. net_pcap's frames above 64 KiB) under the app's rx_bad
+ * reason and, with @p copybreak != 0, copy-break the rest
+ * (npool_rx_copybreak()). In the same pass of loads, tell in @p plain
+ * whether the burst returned is all plain RX mbufs (direct, refcnt 1, one
+ * segment, all of pkts[0]'s pool, none copied), which
+ * npool_napi_consume_plain() may release without looking at them again
+ * (npool_napi_consume_bulk()'s fast case, its checks done).
+ *
+ * @return Packets in @p pkts (at most APP_BURST).
+ */
 static __rte_always_inline uint16_t
-app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
+app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
 		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
 		uint16_t copybreak, bool *plain)
 {
 	const uint16_t port = lc->rxq[i].port;
-	uint32_t odd;
 	uint16_t n;
 
 	n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, APP_BURST);
@@ -119,55 +124,15 @@ app_rx_burst_pvt(const struct app_lcore_conf *lc, uint16_t i,
 	}
 	app_ctr_rx(ctr, i, port, n);
 	/* A chain, a single segment that is not the whole packet or a
-	 * foreign mbuf->port takes the fix out of line. With @p plain the
-	 * one pass checks more; only a burst it finds odd is looked at
-	 * again for the fix. */
-	if (plain == NULL) {
-		odd = app_rx_odd_pvt(pkts, n, port);
-	} else {
-		*plain = app_rx_odd_plain_pvt(pkts, n, port) == 0;
-		odd = likely(*plain) ? 0 : app_rx_odd_pvt(pkts, n, port);
-		*plain = *plain && copybreak == 0;
-	}
-	if (unlikely(odd != 0))
+	 * foreign mbuf->port takes the fix out of line; only a burst the
+	 * pass finds not plain is looked at again for it. */
+	*plain = app_rx_odd_plain_pvt(pkts, n, port) == 0;
+	if (unlikely(!*plain && app_rx_odd_pvt(pkts, n, port) != 0))
 		n = app_rx_fix_pvt(ctr, port, pkts, n);
+	*plain = *plain && copybreak == 0;
 	if (copybreak != 0 && n != 0)
 		npool_rx_copybreak(pkts, n, copybreak);
 	return n;
-}
-
-/**
- * Receive a burst from the @p i-th RX queue of lcore @p lc, count it, set
- * each packet's mbuf->port to the port it came in on (net_ring leaves the
- * sender's), drop the malformed chains (segments that do not add up to
- * pkt_len, e.g. net_pcap's frames above 64 KiB) under the app's rx_bad
- * reason and, with @p copybreak != 0, copy-break the rest
- * (npool_rx_copybreak()).
- *
- * @return Packets in @p pkts (at most APP_BURST).
- */
-static __rte_always_inline uint16_t
-app_rx_burst(const struct app_lcore_conf *lc, uint16_t i,
-		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
-		uint16_t copybreak)
-{
-	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, NULL);
-}
-
-/**
- * app_rx_burst() for an lcore that releases what it receives: in the same
- * pass of loads it also tells, in @p plain, whether the burst returned is
- * all plain RX mbufs (direct, refcnt 1, one segment, all of pkts[0]'s
- * pool, none copied), which npool_napi_consume_plain() may release
- * without looking at them again (npool_napi_consume_bulk()'s fast case,
- * its checks done).
- */
-static __rte_always_inline uint16_t
-app_rx_burst_plain(const struct app_lcore_conf *lc, uint16_t i,
-		struct app_lcore_ctr *ctr, struct rte_mbuf **pkts,
-		uint16_t copybreak, bool *plain)
-{
-	return app_rx_burst_pvt(lc, i, ctr, pkts, copybreak, plain);
 }
 
 #endif /* APP_RX_H */

@@ -200,14 +200,6 @@ enum fwd_lookup {
  * FWD_HOP_BAD. */
 #define FWD_HOP_BCAST (FWD_HOP_BAD - 1)
 
-/** Whether next hop @p hop is FWD_HOP_LOCAL or FWD_HOP_BCAST: a route
- * the router adds for itself, kept as it is by fwd_routes_add(). */
-static inline bool
-fwd_hop_own(uint32_t hop)
-{
-	return hop == FWD_HOP_LOCAL || hop == FWD_HOP_BCAST;
-}
-
 /**
  * Next hop the IPv4 tables hold for the martian destinations 0/8, 127/8,
  * 224/4 and 255.255.255.255, and for a route inside them (it can never
