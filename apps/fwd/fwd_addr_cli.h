@@ -5,7 +5,8 @@
 /**
  * @file
  * The router's addresses of the command line (--port-addr, the ICMP
- * settings) and the routes they make (connected prefixes, host routes).
+ * settings) and the routes they make (connected prefixes, host routes);
+ * its permanent neighbours (--neigh, --neigh-file).
  */
 
 #include <stdbool.h>
@@ -56,5 +57,21 @@ int fwd_addr_connected(const struct fwd_addrs *a, uint64_t portmask,
  */
 int fwd_addr_routes(const struct fwd_addrs *a, struct fwd_route_set *s,
 		bool v6);
+
+/**
+ * Parse one --neigh argument "PORT,ADDR,MAC" into fc->neigh: a permanent
+ * neighbour (ip neigh ... nud permanent).
+ * @return 0, or -1 after app_err() naming --neigh.
+ */
+int fwd_neigh_parse(struct fwd_conf *fc, const char *arg);
+
+/**
+ * Read --neigh-file ("ADDR lladdr MAC dev PORT [nud permanent]" a line,
+ * '#' comments) into fc->neigh, and check every permanent neighbour's
+ * port against -p; any sets fc->live. After the command line, before
+ * fwd_routes_load().
+ * @return 0, or -1 after app_err() naming the file and line or --neigh.
+ */
+int fwd_neigh_load(struct fwd_conf *fc);
 
 #endif /* FWD_ADDR_CLI_H */

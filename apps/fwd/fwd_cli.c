@@ -18,7 +18,6 @@
 #include "fwd_addr_cli.h"
 #include "fwd_cli.h"
 #include "fwd_fpm_conn.h"
-#include "fwd_neigh_cli.h"
 
 enum {
 	OPT_LOOKUP = APP_OPT_APP_BASE,

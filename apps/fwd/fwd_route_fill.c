@@ -140,9 +140,10 @@ live_tbl8s(const struct fwd_conf *fc)
 	return fc->live ? RTE_MAX(fc->route_max / 16, FWD_LIVE_TBL8) : 0;
 }
 
-/* The LPM table of one family; its depth-0 route kept apart. */
+/* Make the LPM table of one family; its depth-0 route kept apart.
+ * 0, or -2 after app_err(). */
 static int
-fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
+make_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
 	/* tbl8 groups by depth: an IPv4 route needs one only past /24, an
 	 * IPv6 one one per byte past 24 bits (a /128 13, a /48 3). Sized
@@ -160,8 +161,6 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	 * an earlier one gone (the fuzz targets hold several). */
 	static unsigned int seq;
 	char name[RTE_LPM_NAMESIZE];
-	unsigned int i;
-	int ret;
 
 	snprintf(name, sizeof(name), "fwd_lpm%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
@@ -172,15 +171,6 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 		app_err("%s: LPM table for %u routes: %s (EAL memory: -m)",
 				v6 ? "--rule_ipv6" : "--rule_ipv4", s->n,
 				rte_strerror(rte_errno));
-		return -2;
-	}
-	ret = v6 ? 0 : martians_add4(fc);
-	i = 0;
-	if (ret == 0)
-		ret = fwd_routes_add(fc, s, v6, &i);
-	if (ret < 0) {
-		app_err("IPv%c route %u: LPM add: %s", v6 ? '6' : '4', i,
-				rte_strerror(-ret));
 		return -2;
 	}
 	return 0;
@@ -195,7 +185,7 @@ fill_lpm(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
  * else DPDK's default choice.
  */
 static int
-fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
+make_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
 	/* The RIB below a FIB holds a node per route and at most as many
 	 * branch nodes more. */
@@ -223,8 +213,6 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 	};
 	static unsigned int seq;
 	char name[32];
-	unsigned int i;
-	int ret;
 
 	snprintf(name, sizeof(name), "fwd_fib%c_%u", v6 ? '6' : '4', seq++);
 	if (v6)
@@ -250,23 +238,27 @@ fill_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 			rte_fib_select_lookup(fc->t.fib4,
 					RTE_FIB_LOOKUP_DEFAULT);
 	}
-	ret = v6 ? 0 : martians_add4(fc);
-	i = 0;
-	if (ret == 0)
-		ret = fwd_routes_add(fc, s, v6, &i);
-	if (ret < 0) {
-		app_err("IPv%c route %u: FIB add: %s", v6 ? '6' : '4', i,
-				rte_strerror(-ret));
-		return -2;
-	}
 	return 0;
 }
 
 int
 fwd_routes_fill(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
-	return fc->t.lookup == FWD_LOOKUP_FIB ? fill_fib(fc, s, v6) :
-		fill_lpm(fc, s, v6);
+	const bool fib = fc->t.lookup == FWD_LOOKUP_FIB;
+	unsigned int i = 0;
+	int ret;
+
+	if ((fib ? make_fib(fc, s, v6) : make_lpm(fc, s, v6)) < 0)
+		return -2;
+	ret = v6 ? 0 : martians_add4(fc);
+	if (ret == 0)
+		ret = fwd_routes_add(fc, s, v6, &i);
+	if (ret < 0) {
+		app_err("IPv%c route %u: %s add: %s", v6 ? '6' : '4', i,
+				fib ? "FIB" : "LPM", rte_strerror(-ret));
+		return -2;
+	}
+	return 0;
 }
 
 void

@@ -31,7 +31,6 @@
 #include "fwd_icmp.h"
 #include "fwd_lcore.h"
 #include "fwd_mroute.h"
-#include "fwd_neigh_cli.h"
 #include "fwd_route.h"
 #include "fwd_route_fill.h"
 
