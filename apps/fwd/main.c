@@ -28,7 +28,6 @@
 #include "fwd_ctl.h"
 #include "fwd_ctl_report.h"
 #include "fwd_ctl_setup.h"
-#include "fwd_icmp.h"
 #include "fwd_lcore.h"
 #include "fwd_mroute.h"
 #include "fwd_route.h"

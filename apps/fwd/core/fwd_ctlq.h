@@ -6,7 +6,8 @@
  * @file
  * What an lcore hands npool-fwd's control thread over its rings
  * (fwd_ctlmsg.h): the packets waiting for a neighbour, and what it heard
- * of neighbours. fwd_cmd.h carries out what the thread asks back.
+ * of neighbours. The command lcore carries out what the thread asks back
+ * (fwd_lcore.c).
  */
 
 #include <stdint.h>

@@ -4,9 +4,10 @@
 
 /*
  * @internal What the control thread's files share: the state of the
- * control side (fwd_ctl.c: tables, objects, the thread; fwd_ctl_nb.c:
- * what the neighbour tables do through it; fwd_ctl_report.c: JSON and
- * the report).
+ * control side and what fwd_ctl.c does with it (tables, objects, the
+ * thread), for fwd_ctl_setup.c (made, stopped, freed), fwd_ctl_nb.c (what
+ * the neighbour tables do through it, and when a next hop is published)
+ * and fwd_ctl_report.c (report, JSON, telemetry).
  */
 
 #include <pthread.h>

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control side made and taken down (fwd_ctl.h): its rings and next-hop
- * ids, the RIB, the neighbour tables with the permanent entries, the
- * resolving ports' next hops; at the end every packet it holds given
- * back.
+ * The control side made and taken down (fwd_ctl_setup.h): its rings and
+ * next-hop ids, the RIB, the neighbour tables with the permanent entries
+ * (their operations: fwd_ctl_nb.h), the resolving ports' next hops; at
+ * the end every packet it holds given back.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_errno.h>
+#include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_ring_elem.h>
 
@@ -179,7 +181,7 @@ rings_drain(struct fwd_ctl *ctl)
 			rte_ring_dequeue_elem(ctl->nev, &ev, sizeof(ev)) == 0)
 		;
 	while (ctl->hold != NULL && rte_ring_dequeue(ctl->hold, &m) == 0)
-		fwd_ctl_nb_ops.drop(ctl, m, FWD_UNRES_DISCARD);
+		fwd_ctl_drop(ctl, m, FWD_UNRES_DISCARD);
 }
 
 void
