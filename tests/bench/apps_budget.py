@@ -3,7 +3,7 @@
 """The instruction budget of the forwarding path: instructions per packet
 per stage of npool-fwd (--copybreak 0 and 256) and of DPDK's l3fwd-lpm,
 pcap -> null, on each frame set of apps_frames.FRAME_SETS, under valgrind
---tool=callgrind (issue 17). make bench runs it every time
+--tool=callgrind. make bench runs it every time
 (scripts/bench.sh); by hand, after a make build:
 
   apps_budget.py --out OUT.json [--build build] [--l3fwd-dir DIR]

@@ -40,15 +40,17 @@ import fpm_client  # noqa: E402
 NB_MBUFS = 8192
 SWEEP_SIZES = [64, 128, 256, 512, 1024, 1514]
 TARGET = 1.2        # npool-drop against testpmd rxonly
-FWD_TARGET = 1.0    # npool-fwd against l3fwd, every lookup (issue 17, 20)
-CB_TARGET = 0.9     # --copybreak 256 against --copybreak 0 (issue 17)
-LC_TARGET = 1.9     # 2 forwarding lcores against 1, npool's apps (issue 27)
+FWD_TARGET = 1.0    # npool-fwd against l3fwd, every lookup
+CB_TARGET = 0.9     # --copybreak 256 against --copybreak 0
+LC_TARGET = 1.9     # 2 forwarding lcores against 1, npool's apps
 # Forwarded Mpps during a TTL-1 flood with ICMP errors on, against the
-# same flood dropped silently (issue 20).
+# same flood dropped silently.
 FLOOD_TARGET = 0.95
 # Linux's icmp_msgs_per_sec and icmp_msgs_burst, npool-fwd's defaults.
 ICMP_PER_S, ICMP_BURST = 1000, 50
 
+# The table's "seed" column: where a row's target comes from, a seed of
+# DESIGN.md ("The kernel design being replicated") or an issue.
 SEED_DROP = '5 drop 8.9->9.8Mpps'
 SEED_NETDEV = '1 netdev vs napi'
 SEED_FWD = '3,4 build_skb+copybreak'
@@ -61,7 +63,7 @@ SEED_FRAMES = 'issue 27 frame sets'
 SEED_NEIGH = 'issue 34 next hops'
 SEED_OTHER = 'issue 36 other MACs'
 # A next hop resolved by ARP (a neighbour's object) against a port's own
-# (l3fwd's): the same pass (issue 34).
+# (l3fwd's): the same pass.
 NEIGH_TARGET = 0.98
 # Forwarding while FPM changes 10000 routes a second, against none.
 CHURN_TARGET = 0.95
@@ -350,7 +352,7 @@ def _cases(b, pcaps, quick, only, mem, targets_only):
     def flood_case(name, pcap):
         """Every other frame TTL 1: forwarded Mpps with the router's
         addresses (time exceeded sent, rate-limited) against without
-        (dropped silently, as before issue 20). The addresses are outside
+        (dropped silently, as l3fwd drops them). The addresses are outside
         the frames' /24s, so that both variants look up the same routes:
         a router address in the destination's /24 is a /32 route there,
         and every lookup of that /24 takes rte_lpm's tbl8 step (+36

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""How fast FPM's routes reach npool-fwd's tables (issue 34), on net_null
+"""How fast FPM's routes reach npool-fwd's tables, on net_null
 ports: an FPM peer (tests/integration/lib/fpm_client.py, as zebra's
 dplane_fpm_nl sends them: several netlink messages a frame) sends
 --routes /24s via a gateway on port 1 (a permanent neighbour), then
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(HERE, '..', 'integration', 'lib'))
 
 import fpm_client  # noqa: E402
 
-TARGET = 50000   # route updates a second applied at 100k routes (issue 34)
+TARGET = 50000   # route updates a second applied at 100k routes
 
 
 def prefix(i):
