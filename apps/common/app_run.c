@@ -155,12 +155,14 @@ app_run_start(struct app_run *r, const struct app_opts *o)
 	r->last_rx_tsc = r->t0;
 	r->next_stats = r->t0 + o->stats_s * r->hz;
 	r->nb_loops = app_fwd_lcore_count();
-	/* The main lcore's loop cannot look at the clock for them. */
-	if (app_lcores[rte_get_main_lcore()].nb_rxq != 0)
-		r->thread = app_thread_start(&r->tid, "app-run", run_thread,
-				r) == 0;
-	if (app_lcores[rte_get_main_lcore()].nb_rxq != 0 && !r->thread)
+	/* The main lcore's loop cannot look at the clock for them; without
+	 * their thread the run ends as it starts. */
+	r->thread = app_lcores[rte_get_main_lcore()].nb_rxq != 0;
+	if (r->thread && app_thread_start(&r->tid, "app-run", run_thread,
+			r) < 0) {
+		r->thread = false;
 		app_quit = 1;
+	}
 }
 
 double

@@ -26,13 +26,9 @@ extern volatile int app_quit;
 /** The control duties' state (app_run_start()). */
 struct app_run {
 	const struct app_opts *o;
-	uint64_t hz;
-	uint64_t t0;
-	uint64_t t_stop;
-	uint64_t next_check;
-	uint64_t next_stats;
-	uint64_t last_rx;
-	uint64_t last_rx_tsc;
+	uint64_t hz, t0, t_stop;          /**< TSC: its rate, start, stop */
+	uint64_t next_check, next_stats;  /**< TSC of the next check, line */
+	uint64_t last_rx, last_rx_tsc;    /**< --idle-exit: rx seen, when */
 	unsigned int nb_loops;  /**< lcores that poll RX queues */
 	bool thread;            /**< the duties run on @c tid */
 	pthread_t tid;

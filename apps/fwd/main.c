@@ -234,19 +234,6 @@ fwd_first_lcore(void)
 	return rte_get_main_lcore();
 }
 
-/* Where the control thread counts what it drops: a block of fwd_ctr no
- * lcore has (the report sums them all). */
-static struct app_lcore_ctr *
-fwd_ctl_ctr(void)
-{
-	int l;
-
-	for (l = RTE_MAX_LCORE - 1; l >= 0; l--)
-		if (!rte_lcore_is_enabled((unsigned int)l))
-			return &fwd_ctr[l];
-	return NULL;
-}
-
 /* The control side, when the tables change while running: its pool, the
  * quiescent-state variable, the routes; its thread started. */
 static int
@@ -255,6 +242,7 @@ fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 	struct fwd_ctl_conf c;
 	unsigned int s;
 	size_t sz;
+	int l;
 
 	if (!fc->live)
 		return 0;
@@ -268,7 +256,11 @@ fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 	c.neigh = fc->neigh;
 	c.nb_neigh = fc->nb_neigh;
 	c.fpm = fc->fpm_on ? &fc->fpm : NULL;
-	c.ctr = fwd_ctl_ctr();
+	/* It counts what it drops in a block of fwd_ctr no lcore has (the
+	 * report sums them all). */
+	for (l = RTE_MAX_LCORE - 1; l >= 0 && c.ctr == NULL; l--)
+		if (!rte_lcore_is_enabled((unsigned int)l))
+			c.ctr = &fwd_ctr[l];
 	c.pool = app_pool_create("fwd_ctl", FWD_CTL_POOL_MBUFS,
 			RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, o->pool);
 	sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);

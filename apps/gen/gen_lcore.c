@@ -31,14 +31,6 @@
 struct gen gen;
 struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
 
-static unsigned int active_lcores;
-
-void
-gen_lcore_set_active(unsigned int n)
-{
-	active_lcores = n;
-}
-
 /* Flow @p flow's source address and port; sequence number and sums. */
 static __rte_always_inline void
 patch_synthetic(uint8_t *d, const struct gen_frame *f, uint64_t seq,
@@ -237,7 +229,7 @@ gen_lcore_main(void *arg __rte_unused)
 	for (i = 0; i < gl->nb_txq; i++)
 		release_cur(&gl->txq[i]);
 	/* The last lcore to finish ends the run (--count). */
-	if (__atomic_sub_fetch(&active_lcores, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&gen.active, 1, __ATOMIC_ACQ_REL) == 0)
 		app_run_stop();
 	return 0;
 }

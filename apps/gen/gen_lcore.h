@@ -76,6 +76,8 @@ struct gen {
 	enum app_pool_kind pool;
 	struct rte_mempool *tx_pool;   /**< --pool mempool: packets' pool */
 	uint32_t src_ip_host;          /**< --src-ip in host order */
+	/** Lcores still sending; the last to finish stops the run. */
+	unsigned int active;
 	struct gen_lcore lc[RTE_MAX_LCORE];
 };
 
@@ -87,8 +89,5 @@ extern struct app_lcore_ctr gen_ctr[RTE_MAX_LCORE];
 /** The TX loop of one lcore (lcore_function_t); returns at once on an
  * lcore with no TX queue. */
 int gen_lcore_main(void *arg);
-
-/** Number of lcores still sending; the last to finish stops the run. */
-void gen_lcore_set_active(unsigned int n);
 
 #endif /* GEN_LCORE_H */

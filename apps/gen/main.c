@@ -282,7 +282,7 @@ gen_setup_txqs(void)
 				return -1;
 		}
 	}
-	gen_lcore_set_active(nb_lcores);
+	gen.active = nb_lcores;
 	return 0;
 }
 

@@ -19,7 +19,6 @@
 #include "fwd_fpm_nl.h"
 #include "fwd_fpm_stats.h"
 
-
 /* What a route message says, before it is a route record. */
 struct nl_rt {
 	struct fwd_rt rt;
