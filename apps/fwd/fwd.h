@@ -17,7 +17,7 @@
 #include <rte_ether.h>
 
 #include "fwd_addr.h"
-#include "fwd_ctl.h"
+#include "fwd_ctl_conf.h"
 #include "fwd_fpm.h"
 #include "fwd_rib.h"
 #include "fwd_rt.h"

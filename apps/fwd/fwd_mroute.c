@@ -16,7 +16,6 @@
 #include "app_cli.h"
 #include "app_compat.h"
 #include "app_json.h"
-#include "fwd_mcast_pvt.h"
 #include "fwd_mroute.h"
 #include "fwd_vec.h"
 

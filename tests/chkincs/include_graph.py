@@ -9,9 +9,9 @@ includes ("...") a header of B. Checked in CHECKED (apps/ and drivers/):
 
 - no circle: no module reaches itself again by its arrows;
 - each function or variable a header of NAME declares (not static) is
-  defined in NAME.c, and a .c file declares nothing it does not define
-  (a prototype or an extern in a .c file names what another file
-  defines: that file's header is where it belongs);
+  defined in NAME.c, which includes NAME.h, and a .c file declares
+  nothing it does not define (a prototype or an extern in a .c file names
+  what another file defines: that file's header is where it belongs);
 - the layers (LAYERS): a folder includes only from the folders below it,
   npool-fwd's control plane (apps/fwd/ctl) reaches its pipeline
   (apps/fwd/core) only through the tables' headers, and whatever is
@@ -320,6 +320,12 @@ def main():
     for f in files:
         if not f.startswith(checked):
             continue
+        own = f[:-2] + '.h'
+        if f.endswith('.c') and own in files and not any(
+                resolve(n, f, by_name) == own for n in INCLUDE.findall(
+                    open(os.path.join(root, f)).read())):
+            bad.append('%s does not include %s, which declares what it '
+                       'defines' % (f, own))
         dl, df = decls(f, root)
         if f.endswith('.c'):
             defined[module_of(f)] = df

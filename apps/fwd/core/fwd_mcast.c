@@ -14,7 +14,6 @@
 #include "fwd_addr.h"
 #include "fwd_ctx.h"
 #include "fwd_mcast.h"
-#include "fwd_mcast_pvt.h"
 #include "fwd_meta.h"
 #include "fwd_pkt.h"
 

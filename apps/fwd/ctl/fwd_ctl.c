@@ -20,6 +20,7 @@
 
 #include "app_cli.h"
 #include "app_run.h"
+#include "fwd_ctl.h"
 #include "fwd_ctl_pvt.h"
 #include "fwd_fpm_conn.h"
 #include "fwd_fpm_stats.h"

@@ -19,7 +19,9 @@
 #include <rte_spinlock.h>
 
 #include "app_ctr.h"
-#include "fwd_ctl.h"
+#include "fwd_ctl_conf.h"
+#include "fwd_neigh.h"
+#include "fwd_rib.h"
 
 /* A free deferred to the end of a grace period. */
 struct ctl_defer {
