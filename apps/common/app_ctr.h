@@ -122,8 +122,8 @@ struct app_stats_desc {
 	const char *app;              /**< "npool-fwd" */
 	const char *const *reasons;   /**< drop reason names, JSON keys */
 	unsigned int nb_reasons;      /**< 1 .. APP_MAX_REASONS */
-	/** Reason of the frames app_rx_burst_plain() drops as malformed: a chain
-	 * whose segments do not add up to its pkt_len or nb_segs. */
+	/** Reason of the frames app_rx_burst_plain() drops as malformed: a
+	 * chain whose segments do not add up to its pkt_len or nb_segs. */
 	unsigned int rx_bad;
 	/** JSON and telemetry key of the event counters (NULL: none). */
 	const char *events_key;

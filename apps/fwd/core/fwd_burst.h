@@ -22,8 +22,9 @@
 
 /**
  * Decide a burst received on c->in_port, as rte_eth_rx_burst() gave it
- * (the RX checks are made here: fwd_slow()): each packet forwarded (rewritten, on the
- * TX buffer of its port, counted forwarded on c->ic), fragmented (the
+ * (the RX checks are made here: fwd_slow()): each packet forwarded
+ * (rewritten, on the TX buffer of its port, counted forwarded on c->ic),
+ * fragmented (the
  * fragments there), or dropped (counted on c->ic under its reason, into
  * c->drop / c->why in RX order, its parse in the mbuf: fwd_classify());
  * a malformed chain is counted truncated and freed here. With

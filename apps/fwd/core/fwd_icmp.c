@@ -282,8 +282,8 @@ icmp4_error(const struct fwd_rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	if (room <= FWD_IP4_HDR)
 		return NULL;
 	n = RTE_MIN(tot, room);
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP4_HDR + FWD_ICMP_HDR + n,
-			fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP4_HDR + FWD_ICMP_HDR +
+			n, fwd_eth_src(r), RTE_ETHER_TYPE_IPV4);
 	if (m == NULL)
 		return NULL;
 	ic = rte_pktmbuf_mtod_offset(m, struct rte_icmp_hdr *,
@@ -300,7 +300,8 @@ icmp4_error(const struct fwd_rx_pkt *r, const struct rte_ipv4_hdr *ip,
 	ip4_fill(rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
 				RTE_ETHER_HDR_LEN),
 			(uint8_t)((ip->type_of_service & 0x1e) | 0xc0),
-			(uint16_t)(FWD_IP4_HDR + FWD_ICMP_HDR + n), src, ip->src_addr);
+			(uint16_t)(FWD_IP4_HDR + FWD_ICMP_HDR + n), src,
+			ip->src_addr);
 	r->ic->ev[ev]++;
 	return m;
 }

@@ -208,8 +208,8 @@ echo6_input(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 
 	if (n < FWD_ICMP_HDR || ip6->proto != IPPROTO_ICMPV6)
 		return NULL;
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n, fwd_eth_src(r),
-			RTE_ETHER_TYPE_IPV6);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + n,
+			fwd_eth_src(r), RTE_ETHER_TYPE_IPV6);
 	if (m == NULL)
 		return NULL;
 	o = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
@@ -220,7 +220,8 @@ echo6_input(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6)
 		return NULL;
 	}
 	ip6_fill(o, (uint8_t)(rte_be_to_cpu_32(ip6->vtc_flow) >> 20),
-			(uint16_t)n, FWD_REPLY_TTL, APP_IPV6_BYTES(ip6->dst_addr),
+			(uint16_t)n, FWD_REPLY_TTL,
+			APP_IPV6_BYTES(ip6->dst_addr),
 			APP_IPV6_BYTES(ip6->src_addr));
 	e[0] = ICMP6_ECHO_REPLY;
 	e[2] = e[3] = 0;
@@ -305,8 +306,8 @@ icmp6_error(const struct fwd_rx_pkt *r, const struct rte_ipv6_hdr *ip6,
 	}
 	n = RTE_MIN(FWD_IP6_HDR + rte_be_to_cpu_16(ip6->payload_len),
 			ICMP6_MAX - FWD_IP6_HDR - FWD_ICMP_HDR);
-	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + FWD_ICMP_HDR + n,
-			fwd_eth_src(r), RTE_ETHER_TYPE_IPV6);
+	m = fwd_reply_alloc(r, RTE_ETHER_HDR_LEN + FWD_IP6_HDR + FWD_ICMP_HDR +
+			n, fwd_eth_src(r), RTE_ETHER_TYPE_IPV6);
 	if (m == NULL)
 		return NULL;
 	o = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
