@@ -95,7 +95,9 @@ fb_attr(struct fb *b, uint16_t type, const void *data, uint16_t len)
 
 	a->rta_type = type;
 	a->rta_len = (uint16_t)RTA_LENGTH(len);
-	memcpy(RTA_DATA(a), data, len);
+	/* A flag attribute (NHA_BLACKHOLE) has no data. */
+	if (len != 0)
+		memcpy(RTA_DATA(a), data, len);
 }
 
 void
