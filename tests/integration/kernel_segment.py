@@ -609,9 +609,10 @@ class Run(harness.Checks):
         nb = js.get('neighbours', {})
         harness.log('  (whole run: kernel sent %d ARP requests, %d '
                     'solicitations on the segment, npool-fwd %d, %d; '
-                    'npool-fwd held %s packets for resolution)'
+                    'npool-fwd held %s packets for resolution, %s of them '
+                    'sent by their lcore as their neighbour resolved)'
                     % (kseen['arp'], kseen['ns'], seen['arp'], seen['ns'],
-                       nb.get('held')))
+                       nb.get('held'), rt.get('hold_late', 0)))
 
     def cleanup(self):
         for side in (self.kern, self.npool):

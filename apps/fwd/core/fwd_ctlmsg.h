@@ -27,6 +27,9 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "fwd_nh.h"
 
 /** What an lcore heard of a neighbour (fwd_nev.kind). */
 enum fwd_nev_kind {
@@ -90,6 +93,27 @@ struct fwd_cmd {
 	uint8_t why;         /**< ANSWER: enum fwd_reason */
 	uint8_t v6;          /**< SOLICIT */
 	uint8_t pad[7];
+};
+
+/**
+ * The gate between the lcores' hold buffers and the control side's
+ * resolving next hops (fwd_tables.gate), so that no packet held for a
+ * neighbour leaves after one the fast path sends by it, as Linux's
+ * neighbour lock orders __neigh_event_send()'s queueing and
+ * neigh_update()'s flush. Under @c lock an lcore looks again at the next
+ * hop of each packet of its hold buffer (fwd_hold_hand()): one resolved
+ * meanwhile gets its packets sent at once, before the lcore's TX buffers
+ * (what it sent by the new object); the others go on the hold ring and
+ * are counted in @c inflight. Under the same lock the control side
+ * publishes a resolving object only when none of its packets, nor of its
+ * port's own next hop, is on the ring (fwd_ctl_publish_neigh()).
+ */
+struct fwd_hold_gate {
+	rte_spinlock_t lock;
+	/** Per next-hop id, its packets on the hold ring: added by the
+	 * lcores under @c lock, taken off by the control side as it
+	 * dequeues them. */
+	uint32_t inflight[FWD_NH_MAX];
 };
 
 /** Elements of the nev ring: an lcore drops what does not fit (counted

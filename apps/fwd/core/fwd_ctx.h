@@ -49,9 +49,9 @@ struct fwd_tx {
 	/** Where the next packet for each buffer goes in @c m. */
 	struct rte_mbuf **tail[FWD_TX_NB];
 	uint16_t txq;                   /**< the lcore's TX queue, every port */
-	/** Where the hold buffer goes: the control side's ring (NULL: no
-	 * port resolves neighbours, nothing is held). */
-	struct rte_ring *hold;
+	/** The tables: the hold buffer goes to their ring (NULL: no port
+	 * resolves neighbours, nothing is held), through their gate. */
+	const struct fwd_tables *t;
 	struct rte_mbuf *m[FWD_TX_NB][FWD_TX_ROOM];
 };
 
@@ -70,7 +70,7 @@ fwd_tx_init(struct fwd_tx *tx, uint16_t txq, const struct fwd_tables *t)
 	uint16_t b;
 
 	tx->txq = txq;
-	tx->hold = t->hold;
+	tx->t = t;
 	for (b = 0; b < FWD_TX_NB; b++)
 		tx->tail[b] = tx->m[b];
 }
@@ -95,10 +95,13 @@ struct fwd_ctx {
 
 /**
  * Send what TX buffer @p b holds: a port's with rte_eth_tx_burst(), the
- * hold buffer onto the control side's ring; what the queue or the ring
- * refuses is dropped and counted on the port each packet came in on
- * (tx_full, or unres_discard for the ring). Out of line: once a burst of
- * packets.
+ * hold buffer onto the control side's ring (fwd_hold_hand(): a packet
+ * whose next hop resolved while it waited there is sent at once); what
+ * the queue or the ring refuses is dropped and counted on the port each
+ * packet came in on (tx_full, or unres_discard for the ring). A port's
+ * buffer is sent only after the hold buffer, so that nothing the lcore
+ * held leaves after what it sent later by the same next hop. Out of
+ * line: once a burst of packets.
  */
 void fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr, uint16_t b);
 
@@ -110,13 +113,13 @@ fwd_tx_flush_ports(struct fwd_tx *tx, struct app_lcore_ctr *ctr,
 {
 	uint16_t p;
 
+	if (unlikely(fwd_tx_count(tx, FWD_TX_HOLD) >= least))
+		fwd_tx_flush(tx, ctr, FWD_TX_HOLD);
 	for (; ports != 0; ports &= ports - 1) {
 		p = (uint16_t)__builtin_ctzll(ports);
 		if (p < RTE_MAX_ETHPORTS && fwd_tx_count(tx, p) >= least)
 			fwd_tx_flush(tx, ctr, p);
 	}
-	if (unlikely(fwd_tx_count(tx, FWD_TX_HOLD) >= least))
-		fwd_tx_flush(tx, ctr, FWD_TX_HOLD);
 }
 
 /**

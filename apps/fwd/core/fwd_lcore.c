@@ -124,9 +124,10 @@ fwd_cmd_burst(struct fwd_ctx *c)
 }
 
 /* Carry out what the control side asks, up to FWD_CMD_POLL_BURSTS bursts
- * of it, and count them in t->cmd_done: on lcore t->cmd_lcore, once a
- * loop turn, after its RX bursts. */
-static void
+ * of it: on lcore t->cmd_lcore, once a loop turn, after its RX bursts.
+ * @return How many: counted in t->cmd_done once the turn's TX buffers are
+ * sent (fwd_cmd_done()). */
+static unsigned int
 fwd_cmd_poll(struct fwd_ctx *c)
 {
 	unsigned int b, n, done = 0;
@@ -137,8 +138,15 @@ fwd_cmd_poll(struct fwd_ctx *c)
 		if (n < FWD_BURST)
 			break;
 	}
-	/* In the TX buffers now, ahead of what the next RX bursts send:
-	 * the control side may let the fast path by (one writer). */
+	return done;
+}
+
+/* @p done commands carried out and their packets on their TX queues,
+ * ahead of what the next RX bursts send: the control side may let the
+ * fast path by (one writer). */
+static void
+fwd_cmd_done(struct fwd_ctx *c, unsigned int done)
+{
 	if (done != 0 && c->t->cmd_done != NULL)
 		__atomic_store_n(c->t->cmd_done, *c->t->cmd_done + done,
 				__ATOMIC_RELEASE);
@@ -152,6 +160,7 @@ fwd_lcore_main(void *arg __rte_unused)
 	struct rte_mbuf *pkts[FWD_BURST];
 	struct rte_rcu_qsbr *qsv;
 	struct fwd_ctx c;
+	unsigned int done;
 	uint64_t ports;
 	bool cmd;
 	uint16_t i, n;
@@ -194,9 +203,9 @@ fwd_lcore_main(void *arg __rte_unused)
 				fwd_tx_flush_ports(c.tx, c.ctr, ports,
 						FWD_BURST);
 		}
-		if (unlikely(cmd))
-			fwd_cmd_poll(&c);
+		done = unlikely(cmd) ? fwd_cmd_poll(&c) : 0;
 		fwd_tx_flush_ports(c.tx, c.ctr, ports, 1);
+		fwd_cmd_done(&c, done);
 		if (qsv != NULL)
 			rte_rcu_qsbr_quiescent(qsv, lcore);
 	}

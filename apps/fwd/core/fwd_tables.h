@@ -146,7 +146,10 @@ enum fwd_reason {
 	 * control side (its ring full): an ARP or NDP flood. */ \
 	X(NEV_LOST, neigh_ev_lost) \
 	/* An answer of the router's with no route back: not sent. */ \
-	X(NO_ROUTE_BACK, no_route_back)
+	X(NO_ROUTE_BACK, no_route_back) \
+	/* Held, its neighbour resolved before the lcore handed it over: \
+	 * sent by the lcore, ahead of its TX buffers (fwd_hold_hand()). */ \
+	X(HOLD_LATE, hold_late)
 
 #define FWD_EVENT_ENUM_(e, name) FWD_EV_##e,
 enum fwd_event {
@@ -243,6 +246,7 @@ struct fwd_l2 {
 };
 
 struct fwd_addrs;
+struct fwd_hold_gate;
 struct fwd_mroutes;
 struct rte_hash;
 
@@ -301,6 +305,9 @@ struct fwd_tables {
 	 * hold buffers, fwd_ctx.h): the control side's ring, NULL when no
 	 * port resolves neighbours. */
 	struct rte_ring *hold;
+	/** Orders the hold ring and resolving next hops (fwd_ctlmsg.h),
+	 * NULL with @c hold. */
+	struct fwd_hold_gate *gate;
 	/** What the lcores heard of neighbours (fwd_ctlmsg.h), NULL: none is
 	 * listened to. */
 	struct rte_ring *nev;
@@ -309,10 +316,11 @@ struct fwd_tables {
 	struct rte_ring *cmd;
 	unsigned int cmd_lcore;
 	/** Commands lcore @c cmd_lcore has carried out since the start,
-	 * stored (release) after each poll that took any, before its next
-	 * RX burst: the control side publishes a resolving next hop only
-	 * once the packets it asked to send by it are in the TX buffers
-	 * (fwd_ctl_nb.c). Its own cache line, the control side's. */
+	 * stored (release) after the TX buffers of the loop turn that took
+	 * them are sent, before its next RX burst: the control side
+	 * publishes a resolving next hop only once the packets it asked to
+	 * send by it are on their port's TX queue (fwd_ctl.c). Its own
+	 * cache line, the control side's. */
 	uint64_t *cmd_done;
 	/** The forwarding lcores' quiescent states (each reports one per
 	 * loop turn, its lcore id as thread id), NULL: the tables never

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * npool-fwd's control thread (fwd_ctl.h): the next-hop objects and ids,
- * frees deferred to a grace period, routes placed through the RIB with
+ * npool-fwd's control thread (fwd_ctl.h): the next-hop objects and ids
+ * (a resolving one published once nothing held for it can leave after
+ * it), frees deferred to a grace period, routes placed through the RIB with
  * their gateways' neighbours, and the loop that takes what the lcores
  * hand it.
  */
@@ -403,6 +404,101 @@ const struct fwd_fpm_sink fwd_ctl_fpm_sink = {
 	.sync_done = fpm_sync_done,
 };
 
+/* @p n's object as its state says: resolving, or holding. */
+static void
+publish_now(struct fwd_ctl *ctl, const struct fwd_neigh *n)
+{
+	struct rte_ether_addr hold;
+
+	if (n->published) {
+		fwd_ctl_publish(ctl, n->nh, &n->mac, n->port, n->port);
+	} else {
+		fwd_nh_hold_mac(n->nh, &hold);
+		fwd_ctl_publish(ctl, n->nh, &hold, FWD_TX_HOLD, n->port);
+	}
+}
+
+/*
+ * Publish @p n's resolving object if nothing held for it can still leave
+ * after what the fast path sends by it: the command lcore has sent every
+ * packet asked for by it (the queue, sent when it resolved, and any held
+ * since; @p done commands carried out), and none of its packets, nor of
+ * its port's own next hop (a destination not routed to it yet), is on
+ * the hold ring. Checked and published under the gate's lock, which the
+ * lcores hand their hold buffers under: a packet held before is then on
+ * the ring, or finds the object when handed and is sent by its lcore
+ * before the lcore's TX buffers (fwd_hold_hand()). @return Whether it
+ * was published.
+ */
+static bool
+publish_resolving(struct fwd_ctl *ctl, const struct fwd_neigh *n,
+		uint64_t done)
+{
+	struct fwd_hold_gate *g = ctl->gate;
+	bool ok;
+
+	if (ctl->nh_sent[n->nh] > done)
+		return false;
+	rte_spinlock_lock(&g->lock);
+	ok = __atomic_load_n(&g->inflight[n->nh], __ATOMIC_RELAXED) == 0 &&
+		__atomic_load_n(&g->inflight[n->port], __ATOMIC_RELAXED) == 0;
+	if (ok)
+		publish_now(ctl, n);
+	rte_spinlock_unlock(&g->lock);
+	return ok;
+}
+
+/*
+ * A resolving object goes out only once nothing held for @p n can leave
+ * after it (publish_resolving()): until then the lcores keep holding, the
+ * packets they hold are sent after the queue. So the queue leaves before
+ * what the fast path sends by the object, as Linux's neigh_update()
+ * sends the arp_queue under the neighbour's lock before the output path
+ * lets anything else by. A holding object goes at once.
+ */
+void
+fwd_ctl_publish_neigh(struct fwd_ctl *ctl, const struct fwd_neigh *n)
+{
+	if (!n->published) {
+		publish_now(ctl, n);
+		return;
+	}
+	if (publish_resolving(ctl, n, __atomic_load_n(ctl->cmd_done,
+			__ATOMIC_ACQUIRE)))
+		return;
+	if (ctl->nh_pend[n->nh] == 0) {
+		ctl->nh_pend[n->nh] = (uint8_t)(1 + n->v6);
+		ctl->pend[ctl->npend++] = n->nh;
+	}
+}
+
+/* Publish the resolving objects that waited and may go now; @return how
+ * many still wait. */
+static uint32_t
+pend_check(struct fwd_ctl *ctl)
+{
+	const uint64_t done = __atomic_load_n(ctl->cmd_done,
+			__ATOMIC_ACQUIRE);
+	const struct fwd_neigh *n;
+	uint32_t i, k, nh;
+
+	for (i = k = 0; i < ctl->npend; i++) {
+		nh = ctl->pend[i];
+		/* As the entry is now (it may have gone, or changed). */
+		n = fwd_neigh_of_nh(ctl->nb[ctl->nh_pend[nh] - 1], nh);
+		if (n != NULL && n->published &&
+				!publish_resolving(ctl, n, done)) {
+			ctl->pend[k++] = nh;
+			continue;
+		}
+		ctl->nh_pend[nh] = 0;
+		if (n != NULL && !n->published)
+			publish_now(ctl, n);
+	}
+	ctl->npend = k;
+	return k;
+}
+
 /* A held packet: to its neighbour, made for a destination on a link. */
 static void
 held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
@@ -453,7 +549,7 @@ poll_once(struct fwd_ctl *ctl)
 	 * keep them waiting (what is still in the ring leaves after the
 	 * fast path's first packets, docs/apps/npool-fwd.md). Waiting is
 	 * work: no sleep while the lcore catches up. */
-	done += fwd_ctl_pend_check(ctl);
+	done += pend_check(ctl);
 	n = rte_ring_sc_dequeue_burst_elem(ctl->nev, ev, sizeof(ev[0]),
 			CTL_BURST, NULL);
 	for (k = 0; k < n; k++)
@@ -461,8 +557,13 @@ poll_once(struct fwd_ctl *ctl)
 	ctl->events += n;
 	done += n;
 	n = rte_ring_sc_dequeue_burst(ctl->hold, (void **)m, CTL_BURST, NULL);
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		/* Off the ring: no longer keeps its next hop holding. */
+		__atomic_fetch_sub(&ctl->gate->inflight[fwd_nh_hold_id(
+				rte_pktmbuf_mtod(m[k], const uint8_t *)) &
+				(FWD_NH_MAX - 1)], 1, __ATOMIC_RELAXED);
 		held(ctl, m[k], now);
+	}
 	done += n;
 	/* At least every CTL_TICK_MS: an entry made since the last tick
 	 * may have a timer before the next one the tables named. */

@@ -16,7 +16,7 @@
 
 /* Per next hop the last command that sent a packet by it (nh_sent), so
  * that its resolving object is published only once the command lcore
- * has carried that out (nb_publish()). */
+ * has carried that out (fwd_ctl_publish_neigh()). */
 static void
 nb_send(void *ctx, const struct fwd_neigh *n, struct rte_mbuf *m)
 {
@@ -64,69 +64,10 @@ nb_drop(void *ctx, struct rte_mbuf *m, unsigned int why)
 	fwd_ctl_drop(ctx, m, why);
 }
 
-/* @p n's object as its state says: resolving, or holding. */
-static void
-publish_now(struct fwd_ctl *ctl, const struct fwd_neigh *n)
-{
-	struct rte_ether_addr hold;
-
-	if (n->published) {
-		fwd_ctl_publish(ctl, n->nh, &n->mac, n->port, n->port);
-	} else {
-		fwd_nh_hold_mac(n->nh, &hold);
-		fwd_ctl_publish(ctl, n->nh, &hold, FWD_TX_HOLD, n->port);
-	}
-}
-
-/*
- * A resolving object goes out only once the command lcore has carried
- * out the sends of the packets held for @p n (its queue, sent when it
- * resolved, and any held since): until then the lcores keep holding, the
- * packets they hold are sent after the queue. So the queue leaves before
- * what the fast path sends by the object, as Linux's neigh_update()
- * sends the arp_queue before the output path lets anything else by;
- * publishing at once let the lcore's next RX bursts overtake the queue,
- * which the command lcore takes a burst a loop turn. A holding object
- * goes at once.
- */
 static void
 nb_publish(void *ctx, struct fwd_neigh *n)
 {
-	struct fwd_ctl *ctl = ctx;
-
-	if (n->published && ctl->nh_sent[n->nh] >
-			__atomic_load_n(ctl->cmd_done, __ATOMIC_ACQUIRE)) {
-		if (ctl->nh_pend[n->nh] == 0) {
-			ctl->nh_pend[n->nh] = (uint8_t)(1 + n->v6);
-			ctl->pend[ctl->npend++] = n->nh;
-		}
-		return;
-	}
-	publish_now(ctl, n);
-}
-
-uint32_t
-fwd_ctl_pend_check(struct fwd_ctl *ctl)
-{
-	const uint64_t done = __atomic_load_n(ctl->cmd_done,
-			__ATOMIC_ACQUIRE);
-	const struct fwd_neigh *n;
-	uint32_t i, k, nh;
-
-	for (i = k = 0; i < ctl->npend; i++) {
-		nh = ctl->pend[i];
-		if (ctl->nh_sent[nh] > done) {
-			ctl->pend[k++] = nh;
-			continue;
-		}
-		/* As the entry is now (it may have gone, or changed). */
-		n = fwd_neigh_of_nh(ctl->nb[ctl->nh_pend[nh] - 1], nh);
-		ctl->nh_pend[nh] = 0;
-		if (n != NULL)
-			publish_now(ctl, n);
-	}
-	ctl->npend = k;
-	return k;
+	fwd_ctl_publish_neigh(ctx, n);
 }
 
 static void

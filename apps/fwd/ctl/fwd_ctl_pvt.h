@@ -4,10 +4,10 @@
 
 /*
  * @internal What the control thread's files share: the state of the
- * control side and what fwd_ctl.c does with it (tables, objects, the
- * thread), for fwd_ctl_setup.c (made, stopped, freed), fwd_ctl_nb.c (what
- * the neighbour tables do through it, and when a next hop is published)
- * and fwd_ctl_report.c (report, JSON, telemetry).
+ * control side and what fwd_ctl.c does with it (tables, objects and when
+ * they are published, the thread), for fwd_ctl_setup.c (made, stopped,
+ * freed), fwd_ctl_nb.c (what the neighbour tables do through it) and
+ * fwd_ctl_report.c (report, JSON, telemetry).
  */
 
 #include <pthread.h>
@@ -55,10 +55,14 @@ struct fwd_ctl {
 	 * fwd_tables.cmd_done) those carried out. */
 	uint64_t cmd_seq;
 	uint64_t *cmd_done;
+	/* Shared with the lcores (fwd_tables.gate): the hold ring's
+	 * packets per next hop, and the lock a resolving object is
+	 * published under. */
+	struct fwd_hold_gate *gate;
 	/* Per next-hop id: cmd_seq after the last packet sent by it. */
 	uint64_t *nh_sent;
 	/* Next hops whose resolving object waits for their packets to be
-	 * carried out (fwd_ctl_nb.c): ids, and per id 0, or 1 + v6. */
+	 * carried out (fwd_ctl.c): ids, and per id 0, or 1 + v6. */
 	uint32_t *pend;
 	uint32_t npend;
 	uint8_t *nh_pend;
@@ -89,9 +93,11 @@ void fwd_ctl_reclaim(struct fwd_ctl *ctl, bool all);
  * cmd_lost) when the ring is full. @return 0, or -ENOBUFS. */
 int fwd_ctl_cmd(struct fwd_ctl *ctl, struct fwd_cmd *cmd);
 
-/* Publish the resolving objects that waited and may go now (their
- * packets carried out); @return how many still wait. */
-uint32_t fwd_ctl_pend_check(struct fwd_ctl *ctl);
+/* Publish neighbour @p n's next hop as its state says: a holding object
+ * at once, a resolving one once nothing held for it can leave after what
+ * the fast path sends by it (until then it waits, looked at again each
+ * turn of the thread). */
+void fwd_ctl_publish_neigh(struct fwd_ctl *ctl, const struct fwd_neigh *n);
 
 /* Drop held packet @p m as @p why: answered by the command lcore
  * (neigh_failed), else counted on the port it came in on, off its

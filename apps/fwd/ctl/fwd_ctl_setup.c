@@ -112,13 +112,17 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 	/* Written by the command lcore: a cache line of its own. */
 	ctl->cmd_done = aligned_alloc(RTE_CACHE_LINE_SIZE,
 			RTE_CACHE_LINE_SIZE);
+	ctl->gate = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN(sizeof(*ctl->gate), RTE_CACHE_LINE_SIZE));
 	if (ctl->nh_free == NULL || ctl->nh_sent == NULL ||
 			ctl->pend == NULL || ctl->nh_pend == NULL ||
-			ctl->cmd_done == NULL) {
+			ctl->cmd_done == NULL || ctl->gate == NULL) {
 		app_err("control side: out of memory");
 		goto fail;
 	}
 	*ctl->cmd_done = 0;
+	memset(ctl->gate, 0, sizeof(*ctl->gate));
+	rte_spinlock_init(&ctl->gate->lock);
 	if (ctl->ctr == NULL || rings_make(ctl) < 0)
 		goto fail;
 	for (id = FWD_NH_MAX - 1; id >= RTE_MAX_ETHPORTS; id--)
@@ -139,6 +143,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 		struct fwd_tables *t = c->tabs[i];
 
 		t->hold = ctl->hold;
+		t->gate = ctl->gate;
 		t->nev = ctl->nev;
 		t->cmd = ctl->cmd;
 		t->cmd_lcore = c->cmd_lcore;
@@ -239,6 +244,7 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 		struct fwd_tables *t = ctl->c.tabs[i];
 
 		t->hold = NULL;
+		t->gate = NULL;
 		t->nev = NULL;
 		t->cmd = NULL;
 		t->cmd_done = NULL;
@@ -252,6 +258,7 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 	free(ctl->pend);
 	free(ctl->nh_pend);
 	free(ctl->cmd_done);
+	free(ctl->gate);
 	free(ctl->dq);
 	free(ctl);
 }
