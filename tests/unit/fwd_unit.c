@@ -14,6 +14,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include "fwd_ctlmsg.h"
 #include "fwd_mroute.h"
 #include "fwd_unit.h"
 
@@ -134,6 +135,36 @@ fu_conf_portmask(struct fwd_conf *fc, uint64_t portmask)
 	fc->t.fib6 = t.t.fib6;
 	fc->t.def4 = t.t.def4;
 	fc->t.def6 = t.t.def6;
+}
+
+void
+fu_hold_init(struct fwd_conf *fc, unsigned int slots)
+{
+	struct fwd_hold_gate *g = calloc(1, sizeof(*g));
+
+	assert_non_null(g);
+	rte_spinlock_init(&g->lock);
+	fc->t.hold = rte_ring_create("fu_hold", slots, SOCKET_ID_ANY,
+			RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	assert_non_null(fc->t.hold);
+	fc->t.gate = g;
+}
+
+unsigned int
+fu_hold_free(struct fwd_conf *fc)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_sc_dequeue(fc->t.hold, (void **)&m) == 0) {
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	rte_ring_free(fc->t.hold);
+	free(fc->t.gate);
+	fc->t.hold = NULL;
+	fc->t.gate = NULL;
+	return n;
 }
 
 void

@@ -55,6 +55,20 @@ void fu_conf_portmask(struct fwd_conf *fc, uint64_t portmask);
  * <port>): a frame to it is for the router. */
 void fu_port_mac(uint16_t port, uint8_t mac[6]);
 
+/*
+ * The control side's end of the hold buffers as fwd_ctl_create() makes it,
+ * without its thread: fc->t.hold a ring of exactly @p slots packets
+ * (multi-producer, single consumer), fc->t.gate a zeroed gate
+ * (struct fwd_hold_gate), its lock initialised. What the test takes off
+ * the ring is the test's (the gate's counts stay as the lcores left them).
+ * Free with fu_hold_free(), before fwd_routes_free().
+ */
+void fu_hold_init(struct fwd_conf *fc, unsigned int slots);
+
+/* Free fu_hold_init()'s ring, the packets left on it and the gate;
+ * fc->t.hold and fc->t.gate NULL again. @return The packets left. */
+unsigned int fu_hold_free(struct fwd_conf *fc);
+
 /* Ports 0 .. FU_PORTS - 1 as rings, started (once a process). */
 void fu_ports_start(void);
 
