@@ -125,22 +125,42 @@ fwd_ctl_nh_put(void *ctx, uint32_t nh)
 	fwd_ctl_defer(ctl, (void *)(uintptr_t)old, nh);
 }
 
+/* A new object for next hop @p id (fwd_ctl_publish()'s arguments), not
+ * published yet; NULL when out of memory. */
+static struct fwd_nh *
+nh_make(const struct fwd_ctl *ctl, uint32_t id,
+		const struct rte_ether_addr *dst, uint16_t tx, uint16_t port)
+{
+	struct fwd_nh *nh;
+
+	nh = aligned_alloc(RTE_ALIGN(sizeof(*nh), 32), sizeof(*nh));
+	if (nh != NULL)
+		fwd_nh_fill(nh, dst, &ctl->c.tabs[0]->l2[port].src, tx, port,
+				id);
+	return nh;
+}
+
+/* Object @p old, replaced in the table, freed after a grace period: the
+ * ports' own objects live in the table itself. */
+static void
+nh_retire(struct fwd_ctl *ctl, const struct fwd_nh *old)
+{
+	if (old != NULL && (old < ctl->nht->port ||
+			old >= ctl->nht->port + RTE_MAX_ETHPORTS))
+		fwd_ctl_defer(ctl, (void *)(uintptr_t)old, FWD_NH_MAX);
+}
+
 int
 fwd_ctl_publish(struct fwd_ctl *ctl, uint32_t id,
 		const struct rte_ether_addr *dst, uint16_t tx, uint16_t port)
 {
 	const struct fwd_nh *old = ctl->nht->nh[id];
-	struct fwd_nh *nh;
+	struct fwd_nh *nh = nh_make(ctl, id, dst, tx, port);
 
-	nh = aligned_alloc(RTE_ALIGN(sizeof(*nh), 32), sizeof(*nh));
 	if (nh == NULL)
 		return -ENOMEM;
-	fwd_nh_fill(nh, dst, &ctl->c.tabs[0]->l2[port].src, tx, port, id);
 	fwd_nh_set(ctl->nht, id, nh);
-	/* The ports' own objects live in the table itself. */
-	if (old != NULL && (old < ctl->nht->port ||
-			old >= ctl->nht->port + RTE_MAX_ETHPORTS))
-		fwd_ctl_defer(ctl, (void *)(uintptr_t)old, FWD_NH_MAX);
+	nh_retire(ctl, old);
 	return 0;
 }
 
@@ -404,18 +424,23 @@ const struct fwd_fpm_sink fwd_ctl_fpm_sink = {
 	.sync_done = fpm_sync_done,
 };
 
-/* @p n's object as its state says: resolving, or holding. */
+/* @p n's holding object. */
 static void
-publish_now(struct fwd_ctl *ctl, const struct fwd_neigh *n)
+publish_holding(struct fwd_ctl *ctl, const struct fwd_neigh *n)
 {
 	struct rte_ether_addr hold;
 
-	if (n->published) {
-		fwd_ctl_publish(ctl, n->nh, &n->mac, n->port, n->port);
-	} else {
-		fwd_nh_hold_mac(n->nh, &hold);
-		fwd_ctl_publish(ctl, n->nh, &hold, FWD_TX_HOLD, n->port);
-	}
+	fwd_nh_hold_mac(n->nh, &hold);
+	fwd_ctl_publish(ctl, n->nh, &hold, FWD_TX_HOLD, n->port);
+}
+
+/* Whether none of @p n's packets, nor of its port's own next hop, is on
+ * the hold ring. */
+static bool
+ring_clear(const struct fwd_hold_gate *g, const struct fwd_neigh *n)
+{
+	return __atomic_load_n(&g->inflight[n->nh], __ATOMIC_RELAXED) == 0 &&
+		__atomic_load_n(&g->inflight[n->port], __ATOMIC_RELAXED) == 0;
 }
 
 /*
@@ -427,24 +452,38 @@ publish_now(struct fwd_ctl *ctl, const struct fwd_neigh *n)
  * the hold ring. Checked and published under the gate's lock, which the
  * lcores hand their hold buffers under: a packet held before is then on
  * the ring, or finds the object when handed and is sent by its lcore
- * before the lcore's TX buffers (fwd_hold_hand()). @return Whether it
- * was published.
+ * before the lcore's TX buffers (fwd_hold_hand()). Only the check and
+ * the pointer swap are under it: the object is made before, and the one
+ * it replaces deferred after, since fwd_ctl_defer() may wait for a grace
+ * period (no room to queue the free), which an lcore spinning on the
+ * lock never gives (it reports its quiescent state after its TX buffers
+ * are sent). @return Whether it was published (not when out of memory:
+ * it waits, and is tried again).
  */
 static bool
 publish_resolving(struct fwd_ctl *ctl, const struct fwd_neigh *n,
 		uint64_t done)
 {
+	const struct fwd_nh *old = ctl->nht->nh[n->nh];
 	struct fwd_hold_gate *g = ctl->gate;
+	struct fwd_nh *nh;
 	bool ok;
 
-	if (ctl->nh_sent[n->nh] > done)
+	/* Looked at without the lock first: no object made for nothing. */
+	if (ctl->nh_sent[n->nh] > done || !ring_clear(g, n))
+		return false;
+	nh = nh_make(ctl, n->nh, &n->mac, n->port, n->port);
+	if (nh == NULL)
 		return false;
 	rte_spinlock_lock(&g->lock);
-	ok = __atomic_load_n(&g->inflight[n->nh], __ATOMIC_RELAXED) == 0 &&
-		__atomic_load_n(&g->inflight[n->port], __ATOMIC_RELAXED) == 0;
+	ok = ring_clear(g, n);
 	if (ok)
-		publish_now(ctl, n);
+		fwd_nh_set(ctl->nht, n->nh, nh);
 	rte_spinlock_unlock(&g->lock);
+	if (ok)
+		nh_retire(ctl, old);
+	else
+		free(nh);
 	return ok;
 }
 
@@ -460,7 +499,7 @@ void
 fwd_ctl_publish_neigh(struct fwd_ctl *ctl, const struct fwd_neigh *n)
 {
 	if (!n->published) {
-		publish_now(ctl, n);
+		publish_holding(ctl, n);
 		return;
 	}
 	if (publish_resolving(ctl, n, __atomic_load_n(ctl->cmd_done,
@@ -493,7 +532,7 @@ pend_check(struct fwd_ctl *ctl)
 		}
 		ctl->nh_pend[nh] = 0;
 		if (n != NULL && !n->published)
-			publish_now(ctl, n);
+			publish_holding(ctl, n);
 	}
 	ctl->npend = k;
 	return k;
