@@ -27,6 +27,7 @@
 #include "fwd_cli.h"
 #include "fwd_ctl.h"
 #include "fwd_ctl_report.h"
+#include "fwd_ctl_route.h"
 #include "fwd_ctl_setup.h"
 #include "fwd_lcore.h"
 #include "fwd_mroute.h"

@@ -13,6 +13,7 @@
 
 #include "fwd_ctl_nb.h"
 #include "fwd_ctl_pvt.h"
+#include "fwd_ctl_route.h"
 
 /* Per next hop the last command that sent a packet by it (nh_sent), so
  * that its resolving object is published only once the command lcore

@@ -6,8 +6,8 @@
  * @internal What the control thread's files share: the state of the
  * control side and what fwd_ctl.c does with it (tables, objects and when
  * they are published, the thread), for fwd_ctl_setup.c (made, stopped,
- * freed), fwd_ctl_nb.c (what the neighbour tables do through it) and
- * fwd_ctl_report.c (report, JSON, telemetry).
+ * freed), fwd_ctl_route.c (routes), fwd_ctl_nb.c (what the neighbour
+ * tables do through it) and fwd_ctl_report.c (report, JSON, telemetry).
  */
 
 #include <pthread.h>
@@ -66,6 +66,11 @@ struct fwd_ctl {
 	uint32_t *pend;
 	uint32_t npend;
 	uint8_t *nh_pend;
+	/* Per id, the ms it began to wait. */
+	uint64_t *pend_since;
+	/* Resolving objects published with packets still on the ring
+	 * (pend_check()). */
+	uint64_t publish_forced;
 	uint64_t held;                    /* held packets taken */
 	uint64_t events;                  /* neighbour events taken */
 	uint64_t last_update;             /* ms of the last route change */
@@ -77,9 +82,6 @@ extern rte_spinlock_t fwd_ctl_lock;
 
 /* Milliseconds of a monotonic clock. */
 uint64_t fwd_ctl_now_ms(void);
-
-/* What the FPM reader gives the RIB (fwd_ctl.c). */
-extern const struct fwd_fpm_sink fwd_ctl_fpm_sink;
 
 /* Free @p obj and give back next-hop id @p nh (FWD_NH_MAX: none) once
  * every lcore has passed a quiescent state. */
@@ -109,9 +111,6 @@ void fwd_ctl_drop(struct fwd_ctl *ctl, struct rte_mbuf *m, unsigned int why);
 int fwd_ctl_publish(struct fwd_ctl *ctl, uint32_t id,
 		const struct rte_ether_addr *dst, uint16_t tx, uint16_t port);
 
-/* Whether neighbour @p n should have a host route: the route holding its
- * address is one on its port's link. */
-bool fwd_ctl_host_ok(const struct fwd_ctl *ctl, const struct fwd_neigh *n);
 
 /* Next-hop ids (fwd_neigh_tbl_create()'s nh_get / nh_put). */
 uint32_t fwd_ctl_nh_get(void *ctx);

@@ -108,6 +108,7 @@ neigh_json(struct fwd_ctl *ctl, struct app_json *j)
 		app_json_obj_end(j);
 	}
 	app_json_u64(j, "held", ctl->held);
+	app_json_u64(j, "publish_forced", ctl->publish_forced);
 	app_json_u64(j, "events", ctl->events);
 	app_json_u64(j, "cmd_lost", ctl->cmd_lost);
 	app_json_obj_end(j);

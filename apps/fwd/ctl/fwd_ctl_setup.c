@@ -20,6 +20,7 @@
 #include "fwd_ctl_nb.h"
 #include "fwd_ctl_pvt.h"
 #include "fwd_ctl_report.h"
+#include "fwd_ctl_route.h"
 #include "fwd_ctl_setup.h"
 #include "fwd_fpm_conn.h"
 #include "fwd_fpm_stats.h"
@@ -109,6 +110,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 	ctl->nh_sent = calloc(FWD_NH_MAX, sizeof(*ctl->nh_sent));
 	ctl->pend = malloc(FWD_NH_MAX * sizeof(*ctl->pend));
 	ctl->nh_pend = calloc(FWD_NH_MAX, sizeof(*ctl->nh_pend));
+	ctl->pend_since = calloc(FWD_NH_MAX, sizeof(*ctl->pend_since));
 	/* Written by the command lcore: a cache line of its own. */
 	ctl->cmd_done = aligned_alloc(RTE_CACHE_LINE_SIZE,
 			RTE_CACHE_LINE_SIZE);
@@ -116,6 +118,7 @@ fwd_ctl_create(const struct fwd_ctl_conf *c)
 			RTE_ALIGN(sizeof(*ctl->gate), RTE_CACHE_LINE_SIZE));
 	if (ctl->nh_free == NULL || ctl->nh_sent == NULL ||
 			ctl->pend == NULL || ctl->nh_pend == NULL ||
+			ctl->pend_since == NULL ||
 			ctl->cmd_done == NULL || ctl->gate == NULL) {
 		app_err("control side: out of memory");
 		goto fail;
@@ -257,6 +260,7 @@ fwd_ctl_free(struct fwd_ctl *ctl)
 	free(ctl->nh_sent);
 	free(ctl->pend);
 	free(ctl->nh_pend);
+	free(ctl->pend_since);
 	free(ctl->cmd_done);
 	free(ctl->gate);
 	free(ctl->dq);
