@@ -121,6 +121,9 @@ churn-norcu:
 	python3 tests/integration/fwd_churn.py \
 		--app build-norcu/apps/fwd/npool-fwd --seconds 20 \
 		--expect-failures
+	python3 tests/integration/fwd_churn.py --lookup fib \
+		--app build-norcu/apps/fwd/npool-fwd --seconds 20 \
+		--expect-failures
 
 build-norcu/build.ninja:
 	meson setup build-norcu $(MESON_OPTS) -Dfwd_rcu=false -Dtests=false \

@@ -135,6 +135,18 @@ app_fib6_add(struct rte_fib6 *fib, const uint8_t ip[16], uint8_t depth,
 }
 
 /**
+ * rte_fib6_delete() with the address as bytes. Main lcore (not MT safe).
+ * @param ip  prefix, 16 bytes in network order
+ * @param depth  0..128
+ * @return 0, or rte_fib6_delete()'s negative errno (-EINVAL, -ENOENT).
+ */
+static inline int
+app_fib6_delete(struct rte_fib6 *fib, const uint8_t ip[16], uint8_t depth)
+{
+	return rte_fib6_delete(fib, APP_LPM6_ADDR(ip), depth);
+}
+
+/**
  * rte_fib6_lookup_bulk() with the addresses as bytes; fast path, any
  * lcore.
  * @param ips  @p n addresses, 16 bytes each in network order

@@ -295,8 +295,8 @@ fwd_fpm_conf_check(struct fwd_conf *fc)
 			printf("--fpm-if: no interface %s in this network namespace yet: looked up again when zebra names an unknown one\n",
 					fc->fpm.ifs[i].name);
 	}
-	if (fc->t.lookup != FWD_LOOKUP_LPM) {
-		app_err("--fpm: live routes need --lookup lpm (rte_fib takes no change under traffic here; an exact-match table has no prefixes)");
+	if (fc->t.lookup == FWD_LOOKUP_EM) {
+		app_err("--fpm: live routes need --lookup lpm or fib (an exact-match table has no prefixes)");
 		return -1;
 	}
 	return 0;

@@ -478,8 +478,8 @@ fwd_routes_load(struct fwd_conf *fc)
 	/* Gateways placed by the control side: the tables change while
 	 * running (so do they when ports resolve neighbours: main()). */
 	fc->live = fc->live || set_has_gw(&s[0]) || set_has_gw(&s[1]);
-	if (rc == 0 && fc->live && fc->t.lookup != FWD_LOOKUP_LPM) {
-		app_err("--lookup fib: routes by a gateway, neighbours resolved by ARP/NDP (--port-addr without --eth-dest) and live routes need --lookup lpm (rte_fib takes no change under traffic here)");
+	if (rc == 0 && fc->live && fc->t.lookup == FWD_LOOKUP_EM) {
+		app_err("--lookup em: routes by a gateway, neighbours resolved by ARP/NDP (--port-addr without --eth-dest) and live routes need --lookup lpm or fib (an exact-match table has no prefixes)");
 		rc = -1;
 	}
 	for (v6 = 0; rc == 0 && v6 < 2; v6++) {

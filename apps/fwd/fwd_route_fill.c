@@ -189,9 +189,10 @@ make_fib(struct fwd_conf *fc, const struct fwd_route_set *s, bool v6)
 {
 	/* The RIB below a FIB holds a node per route and at most as many
 	 * branch nodes more. */
-	const int nodes = (int)RTE_MIN(2 * (uint64_t)s->n + 16,
+	const int nodes = (int)RTE_MIN(2 * ((uint64_t)s->n + 1 +
+			RTE_DIM(martians4) + live_rules(fc)) + 16,
 			(uint64_t)INT_MAX);
-	const uint32_t tbl8 = tbl8s_needed(s, v6) + 256;
+	const uint32_t tbl8 = tbl8s_needed(s, v6) + 256 + live_tbl8s(fc);
 	const bool wide = tbl8 > FWD_FIB_MISS;
 	struct rte_fib6_conf cfg6 = {
 		.type = RTE_FIB6_TRIE,

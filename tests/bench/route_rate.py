@@ -11,7 +11,7 @@ time, /fwd/route polled until it names it, --samples times (the poll
 itself takes about 0.1 ms: the figure is an upper bound).
 
   route_rate.py --fwd build/apps/fwd/npool-fwd [--routes 100000]
-                [--samples 50] [--json FILE]
+                [--samples 50] [--lookup lpm|fib] [--json FILE]
 Prints a table; exit 0 (no threshold: make bench prints the target).
 """
 
@@ -73,6 +73,7 @@ def main():
     ap.add_argument('--routes', type=int, default=100000)
     ap.add_argument('--samples', type=int, default=50)
     ap.add_argument('--json')
+    ap.add_argument('--lookup', choices=('lpm', 'fib'), default='lpm')
     a = ap.parse_args()
     n = a.routes
     prefix_ = 'nprr%d' % os.getpid()
@@ -84,7 +85,8 @@ def main():
            '--neigh', '1,198.18.200.2,02:00:00:00:00:02',
            '--neigh', '1,198.18.200.3,02:00:00:00:00:03',
            '--route-max', str(max(n + 1024, 1024)),
-           '--fpm', '127.0.0.1:%d' % port, '--fpm-sync-ms', '60000']
+           '--fpm', '127.0.0.1:%d' % port, '--fpm-sync-ms', '60000',
+           '--lookup', a.lookup]
     app = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     res = {}
@@ -122,8 +124,8 @@ def main():
     finally:
         app.terminate()
         app.wait(30)
-    print('FPM routes into npool-fwd (%d routes via a gateway, net_null, '
-          'telemetry polled):' % n)
+    print('FPM routes into npool-fwd --lookup %s (%d routes via a gateway, '
+          'net_null, telemetry polled):' % (a.lookup, n))
     for k in ('add', 'replace', 'delete'):
         rate, secs = res[k]
         print('  %-8s %8.0f routes/s  (%6.3f s)%s' % (
@@ -134,7 +136,7 @@ def main():
           'at a time)' % (res['latency_ms'] + (a.samples,)))
     if a.json:
         with open(a.json, 'w') as f:
-            json.dump({'routes': n, 'rates': {k: res[k][0] for k in (
+            json.dump({'routes': n, 'lookup': a.lookup, 'rates': {k: res[k][0] for k in (
                 'add', 'replace', 'delete')}, 'latency_ms': {
                     'median': res['latency_ms'][0],
                     'max': res['latency_ms'][1]}, 'target': TARGET}, f)

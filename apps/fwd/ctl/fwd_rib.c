@@ -14,6 +14,8 @@
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_jhash.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
 #include <rte_lpm.h>
 
 #include "app_cli.h"
@@ -36,9 +38,11 @@ struct fwd_rib {
 	 * fwd_rib_match() probes. */
 	uint64_t depths[2][3];
 	uint32_t at_depth[2][129];
-	/* An rte_lpm6 delete since the last synchronize: its tbl8 groups
-	 * may not be reused before every lcore has moved on. */
-	bool lpm6_dirty;
+	/* Per family, a delete since the last synchronize that may have
+	 * freed tbl8 groups of a table without RCU of its own (rte_lpm6,
+	 * rte_fib, rte_fib6 in DPDK 22.11): they may not be reused before
+	 * every lcore has moved on. */
+	bool dirty[2];
 	struct fwd_rib_stats st;
 };
 
@@ -159,18 +163,18 @@ fwd_rib_free(struct fwd_rib *rib)
 	free(rib);
 }
 
-/* Before an rte_lpm6 add: no tbl8 group a delete freed is reused while a
- * lookup may still walk it. */
+/* Before an add to a table without RCU of its own: no tbl8 group a
+ * delete freed is reused while a lookup may still walk it. */
 static void
-lpm6_quiet(struct fwd_rib *rib)
+tab_quiet(struct fwd_rib *rib, bool v6)
 {
-	if (!rib->lpm6_dirty)
+	if (!rib->dirty[v6])
 		return;
 	if (FWD_RCU && rib->qsv != NULL) {
 		rte_rcu_qsbr_synchronize(rib->qsv, RTE_QSBR_THRID_INVALID);
 		rib->st.syncs++;
 	}
-	rib->lpm6_dirty = false;
+	rib->dirty[v6] = false;
 }
 
 /* @p hop for prefix @p ip / @p depth in every socket's tables. */
@@ -182,21 +186,24 @@ tab_add(struct fwd_rib *rib, bool v6, const uint8_t *ip, uint8_t depth,
 	uint32_t a;
 	int ret = 0;
 
-	if (v6 && depth != 0)
-		lpm6_quiet(rib);
+	if (depth != 0)
+		tab_quiet(rib, v6);
 	for (i = 0; i < rib->ntabs && ret == 0; i++) {
 		struct fwd_tables *t = rib->tabs[i];
+		const bool fib = t->lookup == FWD_LOOKUP_FIB;
 
-		if (depth == 0) {
+		memcpy(&a, ip, 4);
+		if (depth == 0)
 			__atomic_store_n(v6 ? &t->def6 : &t->def4,
 					(int32_t)hop, __ATOMIC_RELEASE);
-		} else if (v6) {
-			ret = app_lpm6_add(t->lpm6, ip, depth, hop);
-		} else {
-			memcpy(&a, ip, 4);
-			ret = rte_lpm_add(t->lpm4, rte_be_to_cpu_32(a), depth,
-					hop);
-		}
+		else if (v6)
+			ret = fib ? app_fib6_add(t->fib6, ip, depth, hop) :
+				app_lpm6_add(t->lpm6, ip, depth, hop);
+		else
+			ret = fib ? rte_fib_add(t->fib4, rte_be_to_cpu_32(a),
+					depth, hop) :
+				rte_lpm_add(t->lpm4, rte_be_to_cpu_32(a),
+					depth, hop);
 	}
 	return ret < 0 ? -ENOSPC : 0;
 }
@@ -210,15 +217,24 @@ tab_del(struct fwd_rib *rib, bool v6, const uint8_t *ip, uint8_t depth)
 
 	for (i = 0; i < rib->ntabs; i++) {
 		struct fwd_tables *t = rib->tabs[i];
+		const bool fib = t->lookup == FWD_LOOKUP_FIB;
 
+		memcpy(&a, ip, 4);
 		if (depth == 0) {
 			__atomic_store_n(v6 ? &t->def6 : &t->def4, -1,
 					__ATOMIC_RELEASE);
 		} else if (v6) {
-			app_lpm6_delete(t->lpm6, ip, depth);
-			rib->lpm6_dirty = true;
+			if (fib)
+				app_fib6_delete(t->fib6, ip, depth);
+			else
+				app_lpm6_delete(t->lpm6, ip, depth);
+			/* rte_lpm6 frees groups at any depth. */
+			rib->dirty[1] = true;
+		} else if (fib) {
+			rte_fib_delete(t->fib4, rte_be_to_cpu_32(a), depth);
+			/* DIR24_8 has groups past /24 only. */
+			rib->dirty[0] = rib->dirty[0] || depth > 24;
 		} else {
-			memcpy(&a, ip, 4);
 			rte_lpm_delete(t->lpm4, rte_be_to_cpu_32(a), depth);
 		}
 	}

@@ -10,10 +10,11 @@
  * give it; beside them the host routes of neighbours on a link (Linux
  * resolves such a destination itself; here its neighbour's next hop
  * reaches the fast path through a /32 or /128). The RIB writes every
- * socket's copy of the LPM tables (and the default routes): rte_lpm with
- * RCU (rte_lpm_rcu_qsbr_add(), deferred tbl8 reuse), rte_lpm6 with a
- * synchronize between a delete and the next add (its tbl8 groups have
- * no RCU). Control thread only.
+ * socket's copy of the route tables (and the default routes): rte_lpm
+ * with RCU (rte_lpm_rcu_qsbr_add(), deferred tbl8 reuse); rte_lpm6, and
+ * with --lookup fib rte_fib and rte_fib6, with a synchronize between a
+ * delete that may free a tbl8 group and the next add (their groups have
+ * no RCU in DPDK 22.11). Control thread only.
  */
 
 #include <stdbool.h>
