@@ -288,20 +288,23 @@ fi
 # ---- FPM's routes into npool-fwd's tables (issue 34) --------------------
 # Routes a second applied (add, replace, delete of 100000 routes via a
 # gateway; 20000 with QUICK=1) and the time from FPM to a lookup
-# (tests/bench/route_rate.py, net_null ports, telemetry polled).
+# (tests/bench/route_rate.py, net_null ports, telemetry polled), with
+# --lookup lpm and fib.
 if [[ " $benches " == *" routes "* ]]; then
 	rr_routes=100000
 	[ -n "$quick" ] && rr_routes=20000
-	echo | tee -a "$table"
-	if ! python3 "$root/tests/bench/route_rate.py" \
-			--fwd "$build/apps/fwd/npool-fwd" \
-			--routes "$rr_routes" \
-			--json "$out/routes.json" 2>"$out/routes.log" |
-			tee -a "$table"; then
-		echo "bench.sh: tests/bench/route_rate.py failed:" >&2
-		tail -20 "$out/routes.log" >&2
-		exit 1
-	fi
+	for rr_lookup in lpm fib; do
+		echo | tee -a "$table"
+		if ! python3 "$root/tests/bench/route_rate.py" \
+				--fwd "$build/apps/fwd/npool-fwd" \
+				--routes "$rr_routes" --lookup "$rr_lookup" \
+				--json "$out/routes-$rr_lookup.json" \
+				2>"$out/routes.log" | tee -a "$table"; then
+			echo "bench.sh: tests/bench/route_rate.py failed:" >&2
+			tail -20 "$out/routes.log" >&2
+			exit 1
+		fi
+	done
 fi
 
 {
