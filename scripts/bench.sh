@@ -31,7 +31,8 @@
 #               alloc_callgrind.py for them), and no
 #               instruction budget of the fwd path (every run with fwd)
 #   BENCHES="frag pkt"   run only these (frag pkt hc reuse refcnt mem
-#               retain drop fwd routes)
+#               retain handoff drop fwd routes); BENCHES=handoff
+#               runs the hand-off alone, its callgrind counts included
 #   NATIVE=1    the fwd rows also on -march=native builds of npool-fwd
 #               and l3fwd (below)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
@@ -53,7 +54,7 @@ build=${1:-build-bench}
 case $build in /*) ;; *) build=$root/$build ;; esac
 quick=${QUICK:-0}
 [ "$quick" = 0 ] && quick=
-benches=${BENCHES:-frag pkt hc reuse refcnt mem retain drop fwd routes}
+benches=${BENCHES:-frag pkt hc reuse refcnt mem retain handoff drop fwd routes}
 # The app benchmarks (drop, fwd) run apart from the allocator programs.
 alloc_benches=
 app_benches=
@@ -367,6 +368,29 @@ if [ -z "$quick" ] && [ "${CALLGRIND:-1}" != 0 ] &&
 	fi
 fi
 
+# ---- The hand-off's instructions and atomics a packet (issue 35) -------
+# Every full run with handoff (not QUICK=1; CALLGRIND=0 skips it): each
+# case once more under callgrind --collect-bus=yes (tests/bench/
+# handoff_callgrind.py), rows in results.json beside the timed ones: the
+# rates of a busy 2-core machine move, the counts do not.
+ho_cg=$out/handoff-cg.txt
+rm -f "$ho_cg"
+if [ -z "$quick" ] && [[ " $alloc_benches " == *" handoff "* ]] &&
+		[ "${CALLGRIND:-1}" != 0 ]; then
+	if command -v valgrind >/dev/null; then
+		cg_setup tests/bench/npool-bench-handoff
+		echo
+		python3 "$root/tests/bench/handoff_callgrind.py" \
+			--prog "$cg_build/tests/bench/npool-bench-handoff" \
+			--json "$rows" --work "$out/callgrind-handoff" |
+			tee "$ho_cg" ||
+			echo "bench.sh: handoff_callgrind.py failed" >&2
+	else
+		echo "bench.sh: no valgrind, no hand-off counts" \
+			"(scripts/deps.sh bench)" >&2
+	fi
+fi
+
 # ---- The instruction budget of the fwd path, every run (issue 17) ------
 # Instructions per packet per stage, npool-fwd --copybreak 0 and 256 and
 # l3fwd-lpm, pcap -> null, on the three frame sets of the fwd rows (QUICK=1:
@@ -397,6 +421,10 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 		"$((SECONDS - start)) s"
 } | tee -a "$table"
 cat "$out/targets.txt" >>"$table"
+if [ -f "$ho_cg" ]; then
+	echo >>"$table"
+	cat "$ho_cg" >>"$table"
+fi
 [ -f "$out/budget.txt" ] && cat "$out/budget.txt" >>"$table"
 
 META_BUILD=$mode META_QUICK=${quick:+1} META_GIT=$rev \

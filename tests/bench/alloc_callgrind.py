@@ -51,13 +51,16 @@ def inclusive(outfile):
     return res
 
 
-def count_case(prog, case, work):
-    """[(variant, Ir per op, ops)] of every variant of @case, or raise
-    RuntimeError."""
+def run_case(prog, case, work, toggle, cg_opts=()):
+    """Run case @case of bench program @prog once under callgrind,
+    collecting only in the functions @toggle names, in folder @work (its
+    run.log has the command and stderr): (callgrind output file, stderr),
+    or raise RuntimeError."""
     out = os.path.join(work, 'cg.out')
     cmd = ['valgrind', '--tool=callgrind', '--collect-atstart=no',
-           '--toggle-collect=bench_instr_v*', '--callgrind-out-file=' + out,
-           prog, '--no-huge', '--instr', '--quick', '--only', case]
+           '--toggle-collect=' + toggle, '--callgrind-out-file=' + out] + \
+        list(cg_opts) + \
+        [prog, '--no-huge', '--instr', '--quick', '--only', case]
     with open(os.path.join(work, 'run.log'), 'w') as log:
         log.write(' '.join(cmd) + '\n')
         log.flush()
@@ -66,8 +69,15 @@ def count_case(prog, case, work):
         log.write(p.stderr)
     if p.returncode != 0:
         raise RuntimeError('exit %d (%s)' % (p.returncode, work))
+    return out, p.stderr
+
+
+def count_case(prog, case, work):
+    """[(variant, Ir per op, ops)] of every variant of @case, or raise
+    RuntimeError."""
+    out, stderr = run_case(prog, case, work, 'bench_instr_v*')
     slots = []
-    for line in p.stderr.splitlines():
+    for line in stderr.splitlines():
         if line.startswith('bench-instr: '):
             fn, _, cname, variant, ops = line[13:].split('|')
             slots.append((fn, cname, variant, float(ops)))

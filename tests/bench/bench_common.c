@@ -107,10 +107,19 @@ void
 bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 		int prefault)
 {
+	bench_init_eal(argc, argv, prog, mem_mb, prefault, NULL, 0, NULL);
+}
+
+void
+bench_init_eal(int argc, char **argv, const char *prog, unsigned int mem_mb,
+		int prefault, const char *lcores, int nb_extra,
+		const char **extra)
+{
 	char prefix[64];
 	struct test_eal e = {
 		.prog = argv[0],
 		.prefix = prefix,
+		.lcores = lcores,
 		.mem_mb = mem_mb,
 		.log_level = "error",
 	};
@@ -125,7 +134,7 @@ bench_init(int argc, char **argv, const char *prog, unsigned int mem_mb,
 		bench_opts.huge_dir = NULL;
 	e.huge_dir = bench_opts.huge_dir;
 	snprintf(prefix, sizeof(prefix), "npbench-%s-%d", prog, (int)getpid());
-	if (test_eal_init(&e, 0, NULL) != 0) {
+	if (test_eal_init(&e, nb_extra, extra) != 0) {
 		fprintf(stderr, "%s: EAL not started (memory: %s)\n", prog,
 				bench_mem_mode());
 		exit(1);

@@ -91,6 +91,15 @@ void bench_parse(int argc, char **argv);
 void bench_init(int argc, char **argv, const char *prog,
 		unsigned int mem_mb, int prefault);
 
+/**
+ * bench_init() with the lcores @p lcores ("-l" list, or an "--lcores"
+ * map with '@': test_eal.h) and @p nb_extra more EAL arguments
+ * (--vdev=...).
+ */
+void bench_init_eal(int argc, char **argv, const char *prog,
+		unsigned int mem_mb, int prefault, const char *lcores,
+		int nb_extra, const char **extra);
+
 /** "hugepages" or "no-huge": the EAL memory of this run (after init). */
 const char *bench_mem_mode(void);
 

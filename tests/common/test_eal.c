@@ -21,6 +21,7 @@ test_eal_init(const struct test_eal *e, int extra_argc,
 		const char **extra_argv)
 {
 	char *argv[TEST_EAL_MAX_ARGS];
+	const char *lcores = e->lcores != NULL ? e->lcores : "0-1";
 	char mem[16], log[64];
 	int argc = 0, i;
 
@@ -32,9 +33,9 @@ test_eal_init(const struct test_eal *e, int extra_argc,
 	snprintf(log, sizeof(log), "--log-level=lib.eal:%s",
 			e->log_level != NULL ? e->log_level : "warning");
 	argv[argc++] = (char *)(uintptr_t)e->prog;
-	argv[argc++] = (char *)(uintptr_t)"-l";
-	argv[argc++] = (char *)(uintptr_t)(e->lcores != NULL ?
-			e->lcores : "0-1");
+	argv[argc++] = (char *)(uintptr_t)(strchr(lcores, '@') != NULL ?
+			"--lcores" : "-l");
+	argv[argc++] = (char *)(uintptr_t)lcores;
 	argv[argc++] = (char *)(uintptr_t)"-m";
 	argv[argc++] = mem;
 	argv[argc++] = (char *)(uintptr_t)"--no-pci";

@@ -13,7 +13,9 @@
 struct test_eal {
 	const char *prog;      /**< argv[0] */
 	const char *prefix;    /**< --file-prefix, unique per process */
-	const char *lcores;    /**< -l; "0-1" */
+	/** -l; "0-1". A map with '@' ("0@0,1@1,2@1": more lcores than
+	 * CPUs) goes to --lcores instead. */
+	const char *lcores;
 	unsigned int mem_mb;   /**< -m; 1024 */
 	/** --huge-dir DIR (hugepages), or NULL for --no-huge */
 	const char *huge_dir;
@@ -21,7 +23,7 @@ struct test_eal {
 };
 
 /**
- * rte_eal_init() with: prog, -l, -m, --no-pci, --no-shconf,
+ * rte_eal_init() with: prog, -l (or --lcores), -m, --no-pci, --no-shconf,
  * --no-telemetry, --log-level=lib.eal:LEVEL, --file-prefix, --no-huge or
  * --huge-dir, then @p extra_argv.
  *
