@@ -321,5 +321,5 @@ npool_free_frag_other(unsigned int slot, const void *p)
 		NPOOL_STAT_ADD(slot, failures, 1);
 		return;
 	}
-	npool_free_frag_chunk_pvt(np, slot, c, p);
+	npool_free_frags_chunk_pvt(np, slot, c, p, 1);
 }

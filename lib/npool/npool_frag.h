@@ -346,11 +346,14 @@ npool_alloc_frag(uint32_t size)
 	return npool_alloc_frag_align(size, 1);
 }
 
-/** @internal Free of a fragment of instance @p np whose chunk (header
- * @p c) holds @p p, by the thread of slot @p slot (npool_slot()). */
+/** @internal Free of @p k fragments of instance @p np in the chunk of
+ * header @p c by the thread of slot @p slot (npool_slot()), their
+ * references back in one credit or one atomic subtraction. @p p: the
+ * fragment when @p k is 1; more only without NPOOL_DEBUG_HOOKS, whose
+ * checks are per fragment. */
 static __rte_always_inline void
-npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
-		struct npool_chunk *c, const void *p)
+npool_free_frags_chunk_pvt(struct npool *np, unsigned int slot,
+		struct npool_chunk *c, const void *p, uint32_t k)
 {
 	RTE_SET_USED(p);
 	/* Before the reference goes: the chunk may be reused right after. */
@@ -359,7 +362,7 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 		struct npool_lcore *lc = &np->lc[slot];
 		uint32_t *credit = NULL, bias = 0;
 
-		lc->stats.frees++;
+		lc->stats.frees += k;
 		/* The chunk of one of our own napi caches (frags and big
 		 * packets, or small packets), or the one each carved before
 		 * it: no one else touches their references. */
@@ -383,19 +386,19 @@ npool_free_frag_chunk_pvt(struct npool *np, unsigned int slot,
 						__ATOMIC_RELAXED),
 					"npool: double free of fragment %p\n", p);
 			RTE_SET_USED(bias);
-			(*credit)++;
+			*credit += k;
 			return;
 		}
 		if (c->owner != slot)
-			lc->stats.remote_frees++;
+			lc->stats.remote_frees += k;
 	} else {
-		NPOOL_STAT_ADD_NP(np, slot, frees, 1);
+		NPOOL_STAT_ADD_NP(np, slot, frees, k);
 		if (c->owner != slot)
-			NPOOL_STAT_ADD_NP(np, slot, remote_frees, 1);
+			NPOOL_STAT_ADD_NP(np, slot, remote_frees, k);
 	}
 	NPOOL_DEBUG_PANIC_IF(__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0,
 			"npool: double free of fragment %p\n", p);
-	if (__atomic_sub_fetch(&c->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&c->refcnt, k, __ATOMIC_ACQ_REL) == 0)
 		npool_arena_put(&np->arena, c);
 }
 
@@ -424,7 +427,7 @@ npool_free_frag_pvt(struct npool *np, unsigned int slot, const void *p)
 	struct npool_chunk *c = npool_arena_chunk(&np->arena, p);
 
 	if (likely(c != NULL))
-		npool_free_frag_chunk_pvt(np, slot, c, p);
+		npool_free_frags_chunk_pvt(np, slot, c, p, 1);
 	else
 		npool_free_frag_other(slot, p);
 }
