@@ -8,6 +8,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 #include "npool.h"
 #include "npool_log.h"
@@ -203,6 +204,41 @@ instance_log(const struct npool *np, const struct npool_conf *conf)
 			hp->size, hsz, (double)hp->size * hsz / mib);
 }
 
+/* The defer rings of the EAL and service lcores (npool_core.h): the
+ * packets other lcores' consume bursts hand back to them. */
+static int
+defer_rings_create(struct npool *np)
+{
+	char name[RTE_RING_NAMESIZE];
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		if (!rte_lcore_has_role(i, ROLE_RTE) &&
+				!rte_lcore_has_role(i, ROLE_SERVICE))
+			continue;
+		snprintf(name, sizeof(name), "npd_%s_%u", np->name, i);
+		np->lc[i].defer = rte_ring_create(name, NPOOL_DEFER_MAX,
+				np->socket_id, RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		if (np->lc[i].defer == NULL) {
+			NPOOL_LOG(ERR, "defer ring %s: %s", name,
+					rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	return 0;
+}
+
+static void
+defer_rings_free(struct npool *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		rte_ring_free(np->lc[i].defer);
+		np->lc[i].defer = NULL;
+	}
+}
+
 static struct npool *
 create_fail(int err)
 {
@@ -305,9 +341,12 @@ npool_create(const struct npool_conf *conf)
 	}
 	np->head_hc = np->head_pool->pool_data;
 	npool_hc_own_pool_pvt(np->head_pool);
-	if (conf->nb_tiny != 0 && conf->tiny_len != 0 &&
-			small_pool_create(np, conf) < 0) {
+	if ((conf->nb_tiny != 0 && conf->tiny_len != 0 &&
+			small_pool_create(np, conf) < 0) ||
+			defer_rings_create(np) < 0) {
 		ret = rte_errno;
+		defer_rings_free(np);
+		rte_mempool_free(np->small_pool);
 		rte_mempool_free(np->head_pool);
 		npool_arena_free(&np->arena);
 		rte_free(np);
@@ -420,10 +459,21 @@ instance_free(struct npool *np)
 	lcore_map_update();
 	if (npool_nb_instances_pvt == 0)
 		NPOOL_DEBUG_CHECK(npool_debug_lcore_cb_unregister_pvt());
+	defer_rings_free(np);
 	rte_mempool_free(np->head_pool);
 	rte_mempool_free(np->small_pool);
 	npool_arena_free(&np->arena);
 	rte_free(np);
+}
+
+/* Free what waits in @p np's defer rings: no other thread uses npool. */
+static void
+defer_rings_flush(struct npool *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		npool_defer_ring_flush_pvt(np, i);
 }
 
 /* Drain every cache; -EBUSY (logged) if a chunk of @p np is still held. */
@@ -447,6 +497,7 @@ npool_destroy(struct npool *np)
 
 	if (np == NULL || instance_of(np->socket_id) != np)
 		return npool_err_pvt(EINVAL);
+	defer_rings_flush(np);
 	if (instance_busy(np))
 		return npool_err_pvt(EBUSY);
 	ret = instance_drain(np);
@@ -464,7 +515,10 @@ npool_fini(void)
 
 	if (npool_nb_instances_pvt == 0)
 		return npool_err_pvt(ENODEV);
-	/* All or nothing: check every instance before freeing any. */
+	/* All or nothing: check every instance before freeing any (packets
+	 * handed back to an lcore and not freed yet are free already). */
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		defer_rings_flush(npool_instances_pvt[k]);
 	for (k = 0; k < npool_nb_instances_pvt; k++)
 		if (instance_busy(npool_instances_pvt[k]))
 			return npool_err_pvt(EBUSY);

@@ -32,6 +32,7 @@
 #include "npool_mbuf.h"
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
+#include "npool_pkt_defer.h"
 #include "npool_stats.h"
 #include "rte_mempool_npool.h"
 

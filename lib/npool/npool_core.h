@@ -33,6 +33,7 @@ extern "C" {
 #endif
 
 struct rte_mempool;
+struct rte_ring;
 struct npool_hc;
 struct npool;
 
@@ -105,6 +106,12 @@ struct npool_lcore {
 	rte_spinlock_t lock;
 	/** Debug builds: thread id owning @c napi (0: none yet). */
 	int dbg_owner;
+	/** The packets other lcores' consume bursts handed back to this
+	 * lcore, whose caches carved their fragments, to free here (the
+	 * kernel's per-CPU defer list, skb_attempt_defer_free()): multi-
+	 * producer, this lcore the only consumer (npool_pkt_defer.h).
+	 * NULL in slots without an EAL lcore. */
+	struct rte_ring *defer;
 	/** This slot's counters, counting from the instance's creation:
 	 * never reset (npool_audit() checks the refcounts against them). */
 	struct npool_stats stats __rte_cache_aligned;

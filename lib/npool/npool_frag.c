@@ -5,6 +5,8 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
 #include <rte_spinlock.h>
 
 #include "npool_frag.h"
@@ -230,10 +232,28 @@ frag_cache_drain_guarded(struct npool_lcore *lc)
 	rte_spinlock_unlock(&lc->lock);
 }
 
-/* The napi caches of slot @p lc: its owner, or while the owner is idle. */
-static void
-frag_cache_drain_napi(struct npool_lcore *lc)
+void
+npool_defer_ring_flush_pvt(struct npool *np, unsigned int slot)
 {
+	struct rte_ring *r = np->lc[slot].defer;
+	struct rte_mbuf *pkts[32];
+	unsigned int n;
+
+	if (r == NULL)
+		return;
+	while ((n = rte_ring_sc_dequeue_burst(r, (void **)pkts, RTE_DIM(pkts),
+			NULL)) != 0)
+		rte_pktmbuf_free_bulk(pkts, n);
+}
+
+/* The napi caches of slot @p slot of @p np, and the packets handed back
+ * to it: its owner, or while the owner is idle. */
+static void
+frag_cache_drain_napi(struct npool *np, unsigned int slot)
+{
+	struct npool_lcore *lc = &np->lc[slot];
+
+	npool_defer_ring_flush_pvt(np, slot);
 	frag_cache_drain(&lc->napi);
 	frag_cache_drain(&lc->napi_small);
 }
@@ -285,7 +305,8 @@ npool_frag_cache_drain_all(void)
 
 			frag_cache_drain_guarded(lc);
 			if (napi)
-				frag_cache_drain_napi(lc);
+				frag_cache_drain_napi(npool_instances_pvt[k],
+						i);
 		}
 		left += !napi;
 	}
@@ -305,7 +326,7 @@ npool_frag_cache_drain_local(void)
 
 		frag_cache_drain_guarded(lc);
 		if (self != NPOOL_NON_EAL_SLOT)
-			frag_cache_drain_napi(lc);
+			frag_cache_drain_napi(npool_instances_pvt[k], self);
 	}
 }
 

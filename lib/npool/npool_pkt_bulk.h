@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "npool_pkt.h"
 #include "rte_mempool_npool.h"
@@ -217,7 +218,7 @@ static __rte_always_inline unsigned int
 npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 		unsigned int n)
 {
-	unsigned int slot = rte_lcore_id(), got, lens_kind;
+	unsigned int slot = rte_lcore_id(), got, lens_kind, nr;
 	struct npool_frag_carve_pvt big, small;
 	struct npool_pkt_bulk_pvt k;
 	struct npool_lcore *lc;
@@ -232,12 +233,20 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	lens_kind = npool_pkt_lens_scan_pvt(np, lens, n);
 	if (lens_kind & NPOOL_PKT_LENS_TINY_PVT)
 		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
+	lc = &np->lc[slot];
+	/* The heads of the packets other lcores handed back first (their
+	 * fragments freed here): they go to no pool and come from none. */
+	nr = 0;
+	if (unlikely(lc->defer != NULL && !rte_ring_empty(lc->defer)))
+		nr = npool_napi_defer_take(pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */
-	if (unlikely(rte_mempool_generic_get(np->head_pool, (void **)pkts, n,
-			rte_mempool_default_cache(np->head_pool, slot)) < 0))
+	if (unlikely(rte_mempool_generic_get(np->head_pool,
+			(void **)pkts + nr, n - nr,
+			rte_mempool_default_cache(np->head_pool, slot)) < 0)) {
+		npool_pkt_heads_put(pkts, nr);
 		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
-	lc = &np->lc[slot];
+	}
 	k.np = np;
 	k.slot = slot;
 	/* A chunk whose fragments are all back is carved whole again. */

@@ -15,6 +15,7 @@
 
 #include "npool_frag_batch.h"
 #include "npool_mbuf.h"
+#include "npool_pkt_defer.h"
 #include "npool_tsan.h"
 
 #ifdef __cplusplus
@@ -112,6 +113,23 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
 		m->shinfo->free_cb == npool_pkt_free_cb;
 }
 
+/** @internal Give head @p m, its fragment gone, the state
+ * rte_pktmbuf_detach() would: its own empty buffer. */
+static __rte_always_inline void
+npool_pkt_head_reset_pvt(struct rte_mbuf *m)
+{
+	/* Where the head's own (empty) buffer starts: the head pool's mbufs
+	 * have no private area (npool_create()). */
+	const uint32_t own = sizeof(*m);
+
+	m->buf_addr = (char *)m + own;
+	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
+	m->buf_len = 0;
+	m->data_off = 0;
+	m->data_len = 0;
+	m->ol_flags = 0;
+}
+
 /**
  * @internal The consume path's common case: a lone npool packet that
  * nobody else references (head refcnt 1, no next segment, nb_segs 1,
@@ -121,8 +139,8 @@ npool_pkt_is_npool(const struct rte_mbuf *m)
  * skipping the generic prefree branches and the callback indirection.
  *
  * @return 1 with the head ready to go back to @p np's head pool, else 0
- * (nothing
- *   done: the general path, rte_pktmbuf_prefree_seg(), takes it).
+ *   (nothing done: the general path, rte_pktmbuf_prefree_seg(), takes
+ *   it).
  *
  * A head goes back with next NULL and nb_segs 1, DPDK's rule for a pooled
  * mbuf. next is NULL here by the check. nb_segs is 1 for every segment
@@ -136,10 +154,6 @@ static __rte_always_inline int
 npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 		unsigned int slot, struct npool_frag_free_batch_pvt *b)
 {
-	/* Where the head's own (empty) buffer starts: the head pool's mbufs
-	 * have no private area (npool_create()). */
-	const uint32_t own = sizeof(*m);
-
 	/*
 	 * Seeing refcnt 1 means that any other holder has dropped its
 	 * reference (an acq_rel decrement): acquire order puts what it did
@@ -160,12 +174,7 @@ npool_pkt_consume_fast_pvt(struct rte_mbuf *m, struct npool *np,
 				__ATOMIC_ACQUIRE) != 1)
 		return 0;
 	npool_frag_free_batch_pvt(b, np, slot, m->buf_addr);
-	m->buf_addr = (char *)m + own;
-	rte_mbuf_iova_set(m, rte_mempool_virt2iova(m) + own);
-	m->buf_len = 0;
-	m->data_off = 0;
-	m->data_len = 0;
-	m->ol_flags = 0;
+	npool_pkt_head_reset_pvt(m);
 	return 1;
 }
 
@@ -256,6 +265,14 @@ npool_napi_consume_plain(struct rte_mempool *mp, struct rte_mbuf **pkts,
  * a pool on the "npool" ops, else rte_mempool_put_bulk(). Anything else
  * takes the general path, equivalent to rte_pktmbuf_free() on each.
  *
+ * Lone head + fragment packets whose fragments another EAL lcore carved
+ * (a pipeline's worker freeing what the RX lcore made) go back to that
+ * lcore in one enqueue on its defer ring, NPOOL_DEFER_MAX packets at
+ * most, and it frees them in its next burst (npool_napi_defer_drain()):
+ * the kernel's skb_attempt_defer_free(). The fragments' references and
+ * the heads then never cross lcores one by one (npool_stats.defers
+ * counts them here; their frees count there).
+ *
  * @param pkts
  *   Packets to release; NULL entries are ignored.
  * @param n
@@ -285,6 +302,13 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 		if (np == NULL || mp != np->head_pool)
 			goto general;
 		npool_frag_free_batch_init_pvt(&b, np, slot);
+		/* Not carved by this lcore's current chunks (a worker's
+		 * burst): out of line, back to the lcore that carved it. */
+		if (unlikely(npool_frag_free_batch_own_pvt(&b,
+				pkts[0]->buf_addr) == NULL)) {
+			npool_napi_consume_other(pkts, n);
+			return;
+		}
 		for (i = 0; i < n; i++)
 			if (pkts[i] == NULL ||
 					!npool_pkt_consume_fast_pvt(pkts[i], np,

@@ -34,6 +34,7 @@ extern "C" {
 	X(guarded_allocs) \
 	X(frees) \
 	X(remote_frees) \
+	X(defers) \
 	X(refills) \
 	X(reuses) \
 	X(small_fallbacks) \
@@ -59,6 +60,10 @@ extern "C" {
  *   skb_free_frag).
  * - @c remote_frees: of @c frees, those of a fragment carved by another
  *   lcore's cache.
+ * - @c defers: packets a consume burst of this lcore handed back to the
+ *   lcore whose cache carved their fragment, which frees them in its
+ *   next burst (npool_napi_consume_bulk(); the kernel's
+ *   skb_attempt_defer_free()): their frees count there, not here.
  * - @c refills: chunks taken from the arena after a cache ran out.
  * - @c reuses: exhausted chunks reused in place: every fragment had come
  *   back.

@@ -22,6 +22,10 @@
  *        stock pools, DPDK's way: rx on the stock pool, rte_pktmbuf_copy()
  *        of each packet into a stock pool of tiny packets' size (cache
  *        256, as npool's), rte_pktmbuf_free_bulk() of the RX mbufs.
+ * The "work" case has the worker spend some 30 ns on each packet (a
+ * dependent chain of HO_WORK multiply-adds) before freeing it, as the
+ * workers of a pipeline do the heavy work: the worker is then the slower
+ * stage, where the other cases leave both stages as light.
  * Variants: npool and stock through the ring to the worker(s) (the anchor:
  * stock); npool and stock on one lcore (the main lcore dequeues and frees
  * its own bursts: the same ring, no second core). Value: ns a packet over
@@ -30,7 +34,10 @@
  * "handoff-instr:" lines name the functions that make (ho_cg_make_v<i>)
  * and free (ho_cg_free_v<i>) the packets of variant i, for
  * tests/bench/handoff_callgrind.py (instructions and atomic operations a
- * packet; the ring's enqueue and dequeue are outside both).
+ * packet; the ring's enqueue and dequeue are outside both). Counted runs
+ * keep at most 64 packets in flight: callgrind runs one thread at a
+ * time, for long stretches, which would otherwise let a worker free a
+ * whole ring's worth while the lcore that made them waits.
  *
  * Lcores: --lcores 0@0,1@1,2@1. The 2-worker cases put both workers on
  * core 1 (a 2-core machine has no third), each yielding when the ring is
@@ -52,6 +59,10 @@
 #define HO_MAX_WORKERS 2
 #define HO_POOL_SIZE 8191
 #define HO_SEED "skb_attempt_defer_free"
+/* Packets in flight at most with --instr (callgrind). */
+#define HO_INSTR_WINDOW 64
+/* The "work" case: multiply-adds per packet on the freeing lcore. */
+#define HO_WORK 32
 
 enum ho_src { SRC_PKT, SRC_RX, SRC_CB };
 enum ho_var { HV_NPOOL, HV_STOCK, HV_NPOOL_1LC, HV_STOCK_1LC, HV_NB };
@@ -68,6 +79,7 @@ struct ho_arg {
 	int npool;
 	int one_lcore;
 	unsigned int workers;
+	unsigned int work;          /* multiply-adds per packet freed */
 	unsigned int slot;          /* variant index: its ho_cg_* functions */
 	struct rte_mempool *mp;     /* SRC_PKT stock: the pool */
 	uint16_t port;              /* SRC_RX, SRC_CB: the net_null port */
@@ -83,6 +95,7 @@ static struct {
 	struct rte_ring *ring;
 	unsigned int active;   /* workers polling */
 	unsigned int slot;     /* variant: ho_free_fn[slot] */
+	unsigned int work;     /* ho_arg.work */
 	int npool;
 	int share;             /* the workers share a core: yield when idle */
 	int stop;
@@ -139,15 +152,19 @@ ho_make(const struct ho_arg *a, struct rte_mbuf **pkts)
 	return n;
 }
 
-/* Read each packet's first byte, as a worker reads its header, then
- * free the burst. */
+/* Read each packet's first byte, as a worker reads its header, and work
+ * @p work steps on it; then free the burst. */
 static __rte_always_inline void
-ho_free(int npool, struct rte_mbuf **pkts, unsigned int n)
+ho_free(int npool, unsigned int work, struct rte_mbuf **pkts,
+		unsigned int n)
 {
-	unsigned int i, sum = 0;
+	unsigned int i, j, sum = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sum += *rte_pktmbuf_mtod(pkts[i], volatile uint8_t *);
+		for (j = 0; j < work; j++)
+			sum = sum * 31 + j;
+	}
 	ho_slot_seen = sum;
 	if (npool)
 		npool_napi_consume_bulk(pkts, n);
@@ -166,10 +183,11 @@ ho_cg_make_v##k(const struct ho_arg *a, struct rte_mbuf **pkts) \
 	return ho_make(a, pkts); \
 } \
 static __rte_noinline void \
-ho_cg_free_v##k(int npool, struct rte_mbuf **pkts, unsigned int n) \
+ho_cg_free_v##k(int npool, unsigned int work, struct rte_mbuf **pkts, \
+		unsigned int n) \
 { \
 	ho_slot_seen = k; \
-	ho_free(npool, pkts, n); \
+	ho_free(npool, work, pkts, n); \
 }
 HO_CG_FN(0)
 HO_CG_FN(1)
@@ -180,8 +198,8 @@ static unsigned int (* const ho_make_fn[HV_NB])(const struct ho_arg *,
 		struct rte_mbuf **) = {
 	ho_cg_make_v0, ho_cg_make_v1, ho_cg_make_v2, ho_cg_make_v3,
 };
-static void (* const ho_free_fn[HV_NB])(int, struct rte_mbuf **,
-		unsigned int) = {
+static void (* const ho_free_fn[HV_NB])(int, unsigned int,
+		struct rte_mbuf **, unsigned int) = {
 	ho_cg_free_v0, ho_cg_free_v1, ho_cg_free_v2, ho_cg_free_v3,
 };
 
@@ -214,6 +232,7 @@ ho_worker_main(void *arg)
 		/* The variant's settings, published before its packets. */
 		ho_free_fn[__atomic_load_n(&job.slot, __ATOMIC_ACQUIRE)](
 				__atomic_load_n(&job.npool, __ATOMIC_RELAXED),
+				__atomic_load_n(&job.work, __ATOMIC_RELAXED),
 				objs, n);
 		freed += n;
 		__atomic_store_n(&w->freed, freed, __ATOMIC_RELEASE);
@@ -240,6 +259,7 @@ ho_job_set(const struct ho_arg *a)
 	unsigned int i, active = a->one_lcore ? 0 : a->workers;
 
 	__atomic_store_n(&job.npool, a->npool, __ATOMIC_RELAXED);
+	__atomic_store_n(&job.work, a->work, __ATOMIC_RELAXED);
 	__atomic_store_n(&job.share, active > 1 &&
 			rte_lcore_to_cpu_id((int)wk[0].lcore) ==
 			rte_lcore_to_cpu_id((int)wk[1].lcore), __ATOMIC_RELAXED);
@@ -264,19 +284,31 @@ ho_run(void *arg, unsigned int n)
 	base = ho_freed();
 	t0 = rte_rdtsc_precise();
 	while (sent < n) {
-		unsigned int k = ho_make_fn[a->slot](a, pkts), done = 0;
+		unsigned int k, done = 0;
 
+		/* Counted (--instr): at most HO_INSTR_WINDOW packets in
+		 * flight (the file doc). */
+		if (bench_opts.instr && !a->one_lcore)
+			while (sent - (ho_freed() - base) > HO_INSTR_WINDOW -
+					BENCH_BURST)
+				rte_pause();
+		k = ho_make_fn[a->slot](a, pkts);
 		while (done < k) {
 			done += rte_ring_sp_enqueue_burst(job.ring,
 					(void **)pkts + done, k - done, NULL);
-			if (done < k)
-				rte_pause();
+			if (done == k)
+				break;
+			/* The ring is full: an RX loop turn with nothing to
+			 * send frees what the workers handed back. */
+			if (a->npool)
+				npool_napi_defer_drain();
+			rte_pause();
 		}
 		sent += k;
 		if (a->one_lcore) {
 			k = rte_ring_mc_dequeue_burst(job.ring, (void **)pkts,
 					BENCH_BURST, NULL);
-			ho_free_fn[a->slot](a->npool, pkts, k);
+			ho_free_fn[a->slot](a->npool, a->work, pkts, k);
 		}
 	}
 	if (!a->one_lcore)
@@ -293,7 +325,8 @@ static struct rte_mempool *stock64, *stock256, *stock_tiny, *rx_np, *rx_st;
 static uint16_t port_of[2][2]; /* [npool][len 1500] */
 
 static void
-ho_case(enum ho_src src, uint32_t len, unsigned int workers)
+ho_case(enum ho_src src, uint32_t len, unsigned int workers,
+		unsigned int work)
 {
 	static const char * const src_name[] = {
 		[SRC_PKT] = "pkt", [SRC_RX] = "rx", [SRC_CB] = "cb",
@@ -305,8 +338,8 @@ ho_case(enum ho_src src, uint32_t len, unsigned int workers)
 
 	memset(&bc, 0, sizeof(bc));
 	bc.bench = "handoff";
-	snprintf(bc.name, sizeof(bc.name), "%s %uB %uw", src_name[src], len,
-			workers);
+	snprintf(bc.name, sizeof(bc.name), "%s %uB%s %uw", src_name[src], len,
+			work != 0 ? " work" : "", workers);
 	if (!bench_selected(bc.name))
 		return;
 	bc.seed = HO_SEED;
@@ -323,6 +356,7 @@ ho_case(enum ho_src src, uint32_t len, unsigned int workers)
 		a->npool = v == HV_NPOOL || v == HV_NPOOL_1LC;
 		a->one_lcore = v == HV_NPOOL_1LC || v == HV_STOCK_1LC;
 		a->workers = workers;
+		a->work = work;
 		a->mp = len <= NPOOL_PKT_SMALL_LEN ? stock256 : stock64;
 		a->port = port_of[a->npool][len > 64];
 		if (src == SRC_CB && !a->npool)
@@ -440,12 +474,13 @@ main(int argc, char **argv)
 	}
 	bench_table_header();
 	for (w = 1; w <= HO_MAX_WORKERS; w++) {
-		ho_case(SRC_PKT, 64, w);
-		ho_case(SRC_PKT, 1500, w);
-		ho_case(SRC_RX, 64, w);
-		ho_case(SRC_RX, 1500, w);
-		ho_case(SRC_CB, 64, w);
+		ho_case(SRC_PKT, 64, w, 0);
+		ho_case(SRC_PKT, 1500, w, 0);
+		ho_case(SRC_RX, 64, w, 0);
+		ho_case(SRC_RX, 1500, w, 0);
+		ho_case(SRC_CB, 64, w, 0);
 	}
+	ho_case(SRC_PKT, 1500, 1, HO_WORK);
 	__atomic_store_n(&job.stop, 1, __ATOMIC_RELEASE);
 	rte_eal_mp_wait_lcore();
 	RTE_ETH_FOREACH_DEV(p) {

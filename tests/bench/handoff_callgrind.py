@@ -39,7 +39,7 @@ from alloc_callgrind import run_case  # noqa: E402
 
 CASES = ['pkt 64B 1w', 'pkt 1500B 1w', 'rx 64B 1w', 'rx 1500B 1w',
          'cb 64B 1w', 'pkt 64B 2w', 'pkt 1500B 2w', 'rx 64B 2w',
-         'rx 1500B 2w', 'cb 64B 2w']
+         'rx 1500B 2w', 'cb 64B 2w', 'pkt 1500B work 1w']
 
 
 def inclusive(outfile):

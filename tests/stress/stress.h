@@ -7,7 +7,8 @@
  * and packets of random sizes and alignments, write a pattern into each,
  * pass them to one another through rte_rings (or keep them a while), and
  * the receiver checks the pattern and frees them with a random release
- * call. Shared state and the worker entry point.
+ * call (consume bursts hand packets back to the lcore that made them,
+ * npool_pkt_defer.h). Shared state and the worker entry point.
  */
 
 #include <stdint.h>
@@ -42,6 +43,7 @@ enum st_ev {
 	EV_RING_FULL,     /* a destination ring was full: released here */
 	EV_NOMEM,         /* allocation refused: ENOMEM (arena empty) */
 	EV_NOBUFS,        /* allocation refused: ENOBUFS (no head) */
+	EV_DEFER_DRAIN,   /* a packet freed by npool_napi_defer_drain() */
 	EV_NB,
 };
 #define EV_FIRST_RELEASE EV_FREE_FRAG

@@ -397,10 +397,18 @@ alloc_pkt(struct st_local *l, uint32_t len)
 	int napi;
 	char *frag;
 
-	if (r < 30 && l->eal) {
+	if (r < 20 && l->eal) {
 		mb = npool_napi_alloc_pkt(len);
 		if (mb != NULL)
 			ev_add(w, EV_PKT_NAPI, 1);
+		return mb;
+	}
+	/* A burst of one: its head may be one handed back to this lcore
+	 * (npool_napi_defer_take()). */
+	if (r < 30 && l->eal) {
+		if (npool_napi_alloc_pkt_bulk(&mb, &len, 1) != 1)
+			return NULL;
+		ev_add(w, EV_PKT_NAPI, 1);
 		return mb;
 	}
 	if (r < 60) {
@@ -537,6 +545,9 @@ st_worker_main(void *arg)
 				make_pkt(l);
 		}
 		recv_burst(l);
+		/* What other workers' bursts handed back, now and then. */
+		if (l->eal && rnd_below(w, 8) == 0)
+			ev_add(w, EV_DEFER_DRAIN, npool_napi_defer_drain());
 		if (w->id == 0)
 			st_progress();
 	}
