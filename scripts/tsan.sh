@@ -9,7 +9,8 @@
 #     alloc/free over two lcores and a pthread), head_cache and
 #     mempool_ops (caches of two lcores, the store from a pthread), pkt,
 #     pkt_clone and stats (packets and counters across lcores),
-#     pkt_defer (packets handed back to the lcore that made them);
+#     pkt_defer (packets handed back to the lcore that made them),
+#     pkt_keep (a kept packet condensed from a non-EAL thread);
 #   - the sanitizers suite (the canary's deliberate data race must be
 #     caught, the harness must see it, libnpool must be instrumented);
 #   - the stress suite's short run, when tests/stress defines it.
@@ -23,7 +24,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-tsan}
 case $build in /*) ;; *) build=$root/$build ;; esac
-unit_tests="frag_thread head_cache mempool_ops pkt pkt_clone stats pkt_defer"
+unit_tests="frag_thread head_cache mempool_ops pkt pkt_clone stats pkt_defer pkt_keep"
 
 if [ ! -f "$build/build.ninja" ]; then
 	# -O2 -g: reports name files and lines.

@@ -292,16 +292,17 @@ npool_create(const struct npool_conf *conf)
 	}
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
 		struct npool_lcore *lc = &np->lc[i];
-		struct npool_frag_cache *caches[4] = {
+		struct npool_frag_cache *caches[5] = {
 			&lc->napi, &lc->napi_small, &lc->guarded,
-			&lc->guarded_small,
+			&lc->guarded_small, &lc->keep,
 		};
 		unsigned int k;
 
 		for (k = 0; k < RTE_DIM(caches); k++) {
 			caches[k]->lcore = (uint16_t)i;
 			caches[k]->small = k == 1 || k == 3;
-			caches[k]->guarded = k >= 2;
+			caches[k]->guarded = k < 2 ? 0 : k < 4 ? 1 :
+				NPOOL_CACHE_KEEP;
 			caches[k]->np = np;
 		}
 		rte_spinlock_init(&lc->lock);

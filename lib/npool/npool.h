@@ -11,7 +11,8 @@
  * serving every lcore, or npool_create() once per NUMA socket (the
  * kernel's page_pool_create() with a .nid, l3fwd's pools per socket),
  * sized by npool_conf.nb_pkts. Then allocate fragments (npool_frag.h) and
- * packets (npool_pkt.h, npool_pkt_bulk.h) from any lcore, copy-break
+ * packets (npool_pkt.h, npool_pkt_bulk.h) from any lcore, condense the
+ * packets kept for long (npool_pkt_keep.h), copy-break
  * received bursts (npool_copybreak.h), or give any PMD an RX pool on the
  * "npool" mempool ops (rte_mempool_npool.h): each lcore allocates from
  * the instance of its socket, and every free goes back to the instance
@@ -33,6 +34,7 @@
 #include "npool_pkt.h"
 #include "npool_pkt_bulk.h"
 #include "npool_pkt_defer.h"
+#include "npool_pkt_keep.h"
 #include "npool_stats.h"
 #include "rte_mempool_npool.h"
 

@@ -40,6 +40,10 @@ extern "C" {
 
 /** Chunk flag: the chunk is a small (4 KiB) fallback chunk. */
 #define NPOOL_CHUNK_F_SMALL 0x1
+/** Chunk flag: the cache of kept packets carved it last
+ * (npool_pkt_condense()); set and cleared by the cache that takes the
+ * chunk, while no fragment of it is out. */
+#define NPOOL_CHUNK_F_KEEP 0x2
 
 /**
  * Chunk header: npool's struct page. One per chunk, kept apart from the
@@ -52,7 +56,8 @@ struct npool_chunk {
 	uint32_t size;
 	/** lcore whose cache carved this chunk last (RTE_MAX_LCORE: none). */
 	uint16_t owner;
-	/** NPOOL_CHUNK_F_* flags, fixed at arena creation. */
+	/** NPOOL_CHUNK_F_* flags: NPOOL_CHUNK_F_SMALL fixed at arena
+	 * creation, NPOOL_CHUNK_F_KEEP as the cache that took it is. */
 	uint16_t flags;
 	/** Index of this header in the arena's header array. */
 	uint32_t index;

@@ -68,14 +68,15 @@ audit_caches(struct audit_ctx *ctx)
 {
 	unsigned int i, k;
 
-	static const char *const names[4] = {
-		"napi", "napi small", "guarded", "guarded small",
+	static const char *const names[5] = {
+		"napi", "napi small", "guarded", "guarded small", "keep",
 	};
 
 	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		const struct npool_frag_cache *caches[4] = {
+		const struct npool_frag_cache *caches[5] = {
 			&ctx->np->lc[i].napi, &ctx->np->lc[i].napi_small,
 			&ctx->np->lc[i].guarded, &ctx->np->lc[i].guarded_small,
+			&ctx->np->lc[i].keep,
 		};
 
 		for (k = 0; k < RTE_DIM(caches); k++) {

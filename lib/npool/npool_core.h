@@ -75,12 +75,18 @@ struct npool_frag_cache {
 	/** References of @c prev not handed out (its pagecnt_bias). */
 	uint32_t prev_bias;
 	uint16_t lcore;        /**< owner lcore, or NPOOL_NON_EAL_SLOT */
-	uint8_t guarded;       /**< 1 for the guarded (netdev) flavor */
+	/** 0: a napi cache; 1: a guarded (netdev) one; NPOOL_CACHE_KEEP:
+	 * the guarded cache of kept packets (npool_pkt_keep.h), whose
+	 * chunks it marks NPOOL_CHUNK_F_KEEP. */
+	uint8_t guarded;
 	/** 1 for a small-packet cache: carves 4 KiB small chunks first
 	 * (big ones only when no small chunk is free); 0: big chunks first
 	 * (small ones as the order-0 fallback). */
 	uint8_t small;
 };
+
+/** npool_frag_cache.guarded of the cache of kept packets. */
+#define NPOOL_CACHE_KEEP 2
 
 /** @internal The references cache @p nc holds on its current chunk. */
 static __rte_always_inline uint32_t
@@ -91,7 +97,8 @@ npool_frag_cache_bias_pvt(const struct npool_frag_cache *nc)
 
 /** Per-lcore state, one cache line group per lcore: 512 bytes, so that
  * np->lc[slot] is one shift (576 bytes cost every fast path 2 to 3
- * instructions). */
+ * instructions). The caches come first, each a line; the counters end
+ * where the lock, the debug owner and the defer ring share a line. */
 struct npool_lcore {
 	/** The napi cache: used only by its owner lcore, no lock. */
 	struct npool_frag_cache napi;
@@ -101,7 +108,13 @@ struct npool_lcore {
 	struct npool_frag_cache guarded;
 	/** The guarded cache of small packets, under @c lock. */
 	struct npool_frag_cache guarded_small;
-	/** Guards @c guarded and @c guarded_small (the kernel's
+	/** The cache of kept packets (npool_pkt_condense()): any thread,
+	 * under @c lock; its chunks hold packets kept for long only. */
+	struct npool_frag_cache keep;
+	/** This slot's counters, counting from the instance's creation:
+	 * never reset (npool_audit() checks the refcounts against them). */
+	struct npool_stats stats __rte_cache_aligned;
+	/** Guards @c guarded, @c guarded_small and @c keep (the kernel's
 	 * local_irq_save()). */
 	rte_spinlock_t lock;
 	/** Debug builds: thread id owning @c napi (0: none yet). */
@@ -112,12 +125,6 @@ struct npool_lcore {
 	 * producer, this lcore the only consumer (npool_pkt_defer.h).
 	 * NULL in slots without an EAL lcore. */
 	struct rte_ring *defer;
-	/** This slot's counters, counting from the instance's creation:
-	 * never reset (npool_audit() checks the refcounts against them). */
-	struct npool_stats stats __rte_cache_aligned;
-	/** Unused: the size stays 512 bytes. */
-	uint8_t pad[512 - 4 * sizeof(struct npool_frag_cache) - 64 -
-		sizeof(struct npool_stats)];
 } __rte_cache_aligned;
 
 static_assert(sizeof(struct npool_frag_cache) == 64,

@@ -171,6 +171,9 @@ npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 	NPOOL_STAT_ADD_NP(nc->np, slot, refills, 1);
 	c->owner = (uint16_t)slot;
 install:
+	/* No fragment of it is out and no other cache holds it. */
+	c->flags = (c->flags & NPOOL_CHUNK_F_SMALL) |
+		(nc->guarded == NPOOL_CACHE_KEEP ? NPOOL_CHUNK_F_KEEP : 0);
 	nc->chunk = c;
 	nc->va = c->va;
 	nc->iova = c->iova;
@@ -222,13 +225,15 @@ frag_cache_drain(struct npool_frag_cache *nc)
 	frag_cache_clear(nc);
 }
 
-/* The guarded caches of slot @p lc: any thread, under their lock. */
+/* The guarded caches of slot @p lc (kept packets' included): any
+ * thread, under their lock. */
 static void
 frag_cache_drain_guarded(struct npool_lcore *lc)
 {
 	rte_spinlock_lock(&lc->lock);
 	frag_cache_drain(&lc->guarded);
 	frag_cache_drain(&lc->guarded_small);
+	frag_cache_drain(&lc->keep);
 	rte_spinlock_unlock(&lc->lock);
 }
 

@@ -44,6 +44,7 @@ extern "C" {
 	X(pkt_builds) \
 	X(pkt_failures) \
 	X(pkt_consumes) \
+	X(condensed) \
 	X(head_refills) \
 	X(head_flushes) \
 	X(head_misses)
@@ -80,6 +81,9 @@ extern "C" {
  * - @c pkt_failures: packet heads that could not be had (head pool
  *   empty).
  * - @c pkt_consumes: segments released by npool_napi_consume_pkt()/_bulk().
+ * - @c condensed: segments npool_pkt_condense() moved into a fragment of
+ *   their own size (the kernel's skb_condense()); each fragment counts in
+ *   @c guarded_allocs too.
  * - @c head_refills: refills of the lcore's cache of packet heads from
  *   the head store (the kernel's kmem_cache_alloc_bulk() in
  *   napi_skb_cache_get()): one per bulk, whatever its size.

@@ -57,7 +57,7 @@ usage_pinned(const struct npool *np, struct npool_usage *u)
 		const struct npool_lcore *lc = &np->lc[i];
 		const struct npool_frag_cache *caches[] = {
 			&lc->napi, &lc->napi_small, &lc->guarded,
-			&lc->guarded_small,
+			&lc->guarded_small, &lc->keep,
 		};
 
 		for (k = 0; k < RTE_DIM(caches); k++) {

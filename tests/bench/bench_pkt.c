@@ -12,6 +12,8 @@
  * rte_pktmbuf_alloc_bulk() of 32 as an RX refill does, then
  * rte_pktmbuf_free() one at a time as a consumer does, on an npool RX
  * pool (npool_pktmbuf_pool_create) against the stock pool: <= 0.9x.
+ * And what keeping a packet costs: npool_pkt_condense() (issue 35) on
+ * each, against the same alloc+consume without it, 512 to 9000 B.
  */
 #include <string.h>
 
@@ -208,10 +210,67 @@ pmd_case(void)
 	bench_case_print(&bc);
 }
 
+/* Keeping a packet (issue 35): what npool_pkt_condense() adds to a
+ * packet's alloc+consume, its data copied into a fragment of the cache
+ * of kept packets. */
+static __rte_always_inline uint64_t
+keep_loop(int condense, uint32_t len, unsigned int n)
+{
+	uint64_t t0 = rte_rdtsc_precise();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = npool_napi_alloc_pkt(len);
+
+		if (unlikely(m == NULL ||
+				rte_pktmbuf_append(m, (uint16_t)len) == NULL))
+			rte_panic("bench pkt: keep %u B: %s\n", len,
+					rte_strerror(rte_errno));
+		if (condense && unlikely(npool_pkt_condense(m) < 0))
+			rte_panic("bench pkt: condense: %s\n",
+					rte_strerror(rte_errno));
+		npool_napi_consume_pkt(m);
+	}
+	return rte_rdtsc_precise() - t0;
+}
+
+static uint64_t
+run_keep(void *arg, unsigned int n)
+{
+	return keep_loop(1, *(const uint32_t *)arg, n);
+}
+
+static uint64_t
+run_nokeep(void *arg, unsigned int n)
+{
+	return keep_loop(0, *(const uint32_t *)arg, n);
+}
+
+static void
+keep_case(uint32_t len)
+{
+	struct bench_case bc;
+	uint32_t arg = len;
+
+	memset(&bc, 0, sizeof(bc));
+	bc.bench = "pkt";
+	snprintf(bc.name, sizeof(bc.name), "keep len %u", len);
+	if (!bench_selected(bc.name))
+		return;
+	bc.seed = "skb_condense";
+	bc.n = bench_scale(1u << 17);
+	bc.ops_per_call = 1;
+	bench_add(&bc, "napi_alloc+condense+consume", run_keep, &arg);
+	bc.anchor = bench_add(&bc, "napi_alloc+consume", run_nokeep, &arg);
+	bench_case_run(&bc);
+	bench_case_print(&bc);
+}
+
 int
 main(int argc, char **argv)
 {
 	static const uint32_t lens[] = { 64, 256, 1500 };
+	static const uint32_t keep_lens[] = { 512, 1500, 9000 };
 	unsigned int i;
 
 	bench_init(argc, argv, "pkt", 512, 1);
@@ -229,6 +288,8 @@ main(int argc, char **argv)
 	for (i = 0; i < RTE_DIM(lens); i++)
 		pkt_case(1, lens[i]);
 	pmd_case();
+	for (i = 0; i < RTE_DIM(keep_lens); i++)
+		keep_case(keep_lens[i]);
 	rte_mempool_free(mp256);
 	rte_mempool_free(mpnp);
 	if (npool_fini() != 0)

@@ -5,10 +5,11 @@
 /*
  * npool-stress: lcores 0 and 1 and one non-EAL pthread allocate fragments
  * and packets of random sizes and alignments, write a pattern into each,
- * pass them to one another through rte_rings (or keep them a while), and
- * the receiver checks the pattern and frees them with a random release
- * call (consume bursts hand packets back to the lcore that made them,
- * npool_pkt_defer.h). Shared state and the worker entry point.
+ * pass them to one another through rte_rings (or keep them a while,
+ * condensed or not), and the receiver checks the pattern and frees them
+ * with a random release call (consume bursts hand packets back to the
+ * lcore that made them, npool_pkt_defer.h). Shared state and the worker
+ * entry point.
  */
 
 #include <stdint.h>
@@ -43,6 +44,7 @@ enum st_ev {
 	EV_RING_FULL,     /* a destination ring was full: released here */
 	EV_NOMEM,         /* allocation refused: ENOMEM (arena empty) */
 	EV_NOBUFS,        /* allocation refused: ENOBUFS (no head) */
+	EV_CONDENSE,      /* a kept packet moved by npool_pkt_condense() */
 	EV_DEFER_DRAIN,   /* a packet freed by npool_napi_defer_drain() */
 	EV_NB,
 };

@@ -58,6 +58,7 @@ const char * const st_ev_names[EV_NB] = {
 	[EV_RING_FULL] = "ring_full_local",
 	[EV_NOMEM] = "refused_enomem",
 	[EV_NOBUFS] = "refused_enobufs",
+	[EV_CONDENSE] = "pkt_condensed",
 	[EV_DEFER_DRAIN] = "defer_drained",
 };
 
@@ -430,9 +431,13 @@ final_checks(const uint64_t ev[EV_NB])
 	npool_stats_sum(&s);
 	frags = ev[EV_FRAG_NAPI] + ev[EV_FRAG_GUARDED] + ev[EV_PKT_NAPI] +
 		ev[EV_PKT_GUARDED];
-	bad += expect("allocs + guarded_allocs", s.allocs + s.guarded_allocs,
-			frags);
-	bad += expect("frees (every fragment back)", s.frees, frags);
+	/* A condensed packet's copy is one more fragment, its old one
+	 * freed at once. */
+	bad += expect("condensed", s.condensed, ev[EV_CONDENSE]);
+	bad += expect("allocs + guarded_allocs - condensed",
+			s.allocs + s.guarded_allocs - s.condensed, frags);
+	bad += expect("frees - condensed (every fragment back)",
+			s.frees - s.condensed, frags);
 	bad += expect("pkt_allocs", s.pkt_allocs,
 			ev[EV_PKT_NAPI] + ev[EV_PKT_GUARDED]);
 	bad += expect("pkt_builds", s.pkt_builds, ev[EV_PKT_BUILD]);

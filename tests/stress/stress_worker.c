@@ -114,15 +114,17 @@ pat_byte(uint64_t tag, uintptr_t a)
 	return (uint8_t)(pat_word(tag, a & ~(uintptr_t)7) >> ((a & 7) * 8));
 }
 
-/* Write or (@check) compare the whole pattern over [s, e): the first
- * wrong byte, or NULL. */
+/* Write or (@check) compare the whole pattern over [s, e), as it was
+ * written at s + @shift (a packet's data moved by npool_pkt_condense(),
+ * checked where it is now; 0 otherwise, and to write): the first wrong
+ * byte, or NULL. */
 static char *
-pat_full(char *s, char *e, uint64_t tag, int check)
+pat_full(char *s, char *e, uint64_t tag, int check, intptr_t shift)
 {
 	char *p = s;
 
-	for (; p < e && ((uintptr_t)p & 7) != 0; p++) {
-		uint8_t b = pat_byte(tag, (uintptr_t)p);
+	for (; p < e && ((uintptr_t)(p + shift) & 7) != 0; p++) {
+		uint8_t b = pat_byte(tag, (uintptr_t)(p + shift));
 
 		if (!check)
 			*(uint8_t *)p = b;
@@ -130,15 +132,15 @@ pat_full(char *s, char *e, uint64_t tag, int check)
 			return p;
 	}
 	for (; p + 8 <= e; p += 8) {
-		uint64_t v = pat_word(tag, (uintptr_t)p);
+		uint64_t v = pat_word(tag, (uintptr_t)(p + shift));
 
 		if (!check)
-			*(uint64_t *)p = v;
-		else if (*(uint64_t *)p != v)
+			memcpy(p, &v, sizeof(v));
+		else if (memcmp(p, &v, sizeof(v)) != 0)
 			return p;
 	}
 	for (; p < e; p++) {
-		uint8_t b = pat_byte(tag, (uintptr_t)p);
+		uint8_t b = pat_byte(tag, (uintptr_t)(p + shift));
 
 		if (!check)
 			*(uint8_t *)p = b;
@@ -155,27 +157,33 @@ pat_full(char *s, char *e, uint64_t tag, int check)
  * write some same bytes. Return the first wrong byte, or NULL.
  */
 static char *
-pat_range(char *s, uint32_t n, uint64_t tag, int check)
+pat_moved(char *s, uint32_t n, uint64_t tag, int check, intptr_t shift)
 {
 	char *e = s + n, *p, *bad;
 
 	if (n <= 3 * PAT_EDGE)
-		return pat_full(s, e, tag, check);
-	bad = pat_full(s, s + PAT_EDGE, tag, check);
+		return pat_full(s, e, tag, check, shift);
+	bad = pat_full(s, s + PAT_EDGE, tag, check, shift);
 	if (bad == NULL)
-		bad = pat_full(e - PAT_EDGE, e, tag, check);
+		bad = pat_full(e - PAT_EDGE, e, tag, check, shift);
 	if (bad != NULL)
 		return bad;
-	for (p = RTE_PTR_ALIGN_CEIL(s + PAT_EDGE, 64); p + 8 <= e - PAT_EDGE;
-			p += 64) {
-		uint64_t v = pat_word(tag, (uintptr_t)p);
+	for (p = RTE_PTR_ALIGN_CEIL(s + shift + PAT_EDGE, 64) - shift;
+			p + 8 <= e - PAT_EDGE; p += 64) {
+		uint64_t v = pat_word(tag, (uintptr_t)(p + shift));
 
 		if (!check)
-			*(uint64_t *)p = v;
-		else if (*(uint64_t *)p != v)
+			memcpy(p, &v, sizeof(v));
+		else if (memcmp(p, &v, sizeof(v)) != 0)
 			return p;
 	}
 	return NULL;
+}
+
+static char *
+pat_range(char *s, uint32_t n, uint64_t tag, int check)
+{
+	return pat_moved(s, n, tag, check, 0);
 }
 
 static void
@@ -266,6 +274,49 @@ release(struct st_local *l, const struct st_msg *m)
 	}
 }
 
+/*
+ * A packet kept a while: condensed half the time, as an application that
+ * keeps packets does (npool_pkt_keep.h). Moved, its data must be the
+ * maker's (the pattern as written at the old place); it is then written
+ * again where it is, so that a later check and any overlap still show.
+ */
+static void
+keep_pkt(struct st_local *l, const struct st_msg *m)
+{
+	struct rte_mbuf *mb = m->obj;
+	char *was = rte_pktmbuf_mtod(mb, char *), *now, *bad;
+	int ret;
+
+	if (rnd_below(l->w, 2) != 0)
+		return;
+	ret = npool_pkt_condense(mb);
+	if (ret < 0) {
+		/* Only running out may refuse; the packet stays. */
+		if (rte_errno != ENOMEM)
+			st_error("condense of %p: %s", (void *)mb,
+					rte_strerror(rte_errno));
+		return;
+	}
+	now = rte_pktmbuf_mtod(mb, char *);
+	if (ret == 0) {
+		if (now != was)
+			st_error("packet %p moved by a condense that moved nothing",
+					(void *)mb);
+		return;
+	}
+	ev_add(l->w, EV_CONDENSE, (uint64_t)ret);
+	if (mb->data_off != npool_default()->headroom ||
+			mb->buf_len + NPOOL_SHINFO_SIZE !=
+			npool_pkt_fragsz(m->len))
+		st_error("condensed packet %p: data_off %u, buf_len %u for %u B",
+				(void *)mb, mb->data_off, mb->buf_len, m->len);
+	bad = pat_moved(now, m->len, m->tag, 1, was - now);
+	if (bad != NULL)
+		st_error("condensed packet %p (tag %#" PRIx64 ", len %u): copy differs at offset %td",
+				(void *)mb, m->tag, m->len, bad - now);
+	pat_range(now, m->len, m->tag, 0);
+}
+
 /* Keep the object a while, or send it to a random worker's ring. */
 static void
 dispatch(struct st_local *l, const struct st_msg *m)
@@ -277,6 +328,8 @@ dispatch(struct st_local *l, const struct st_msg *m)
 		slot = rnd_below(w, ST_HOLD);
 		if (l->hold[slot].obj != NULL)
 			release(l, &l->hold[slot]);
+		if (m->type == ST_OBJ_PKT)
+			keep_pkt(l, m);
 		l->hold[slot] = *m;
 		return;
 	}
