@@ -265,13 +265,25 @@ fz_op_consume_bulk(struct fz_in *in, struct fz_delta *want)
 	/* Room for a whole burst: gcc 12 -Warray-bounds reads the inlined
 	 * bulk put as touching up to 32 entries. */
 	struct rte_mbuf *m[32];
-	unsigned int n = 0, k = 1 + fz_take(in, 1) % 4, i;
-	int h;
+	unsigned int n = 0, k = 1 + fz_take(in, 1) % 4, i, j;
+	int h, hs[4], to[4];
 
 	for (i = 0; i < k; i++) {
 		h = fz_take(in, 1) % FZ_HANDLES;
-		if (fz_h[h].pkt >= 0)
-			m[n++] = fz_release(h, want, true);
+		for (j = 0; j < n && hs[j] != h; j++)
+			;
+		if (fz_h[h].pkt >= 0 && j == n) {
+			hs[n] = h;
+			m[n++] = fz_pkts[fz_h[h].pkt].m;
+		}
+	}
+	/* Those handed back stay out until a drain (fz_defer_flush()). */
+	fz_defer_predict(m, n, to);
+	for (i = 0; i < n; i++) {
+		if (to[i] >= 0)
+			fz_defer(hs[i], to[i]);
+		else
+			fz_release(hs[i], want, true);
 	}
 	npool_napi_consume_bulk(m, n);
 }
@@ -358,6 +370,8 @@ fz_step(void *arg)
 		fz_op_elsewhere(in, want, s->op == OP_LCORE1);
 		break;
 	case OP_DRAIN:
+		/* From the main lcore, lcore 1 idle: every defer ring too. */
+		fz_defer_flush(want);
 		npool_frag_cache_drain_all();
 		break;
 	case OP_FREE_FOREIGN:
@@ -407,7 +421,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_free(i, 0, 0, &want);
 		before = fz_check(&before, &want, OP_FREE, false);
 	}
+	memset(&want, 0, sizeof(want));
+	fz_defer_flush(&want);
 	npool_frag_cache_drain_all();
+	before = fz_check(&before, &want, OP_DRAIN, false);
 	npool_usage_get(&u);
 	FZ_CHECK(u.frags_out == 0 && u.heads_out == 0 && u.chunks_in_use == 0,
 			"at the end: %ld fragments, %u heads, %u chunks out",

@@ -130,6 +130,99 @@ fz_release(int h, struct fz_delta *want, bool consume)
 	return p->m;
 }
 
+/* Whether fragment @p p is in a chunk the napi cache of slot @p slot
+ * carves now or carved before it: a consume burst starting there stays
+ * inline (npool_frag_free_batch_own_pvt()). */
+static bool
+fz_own_chunk(const struct npool_lcore *lc, const void *p)
+{
+	const struct npool_chunk *c = ut_chunk_of(p);
+
+	return !NPOOL_DEBUG_HOOKS && c != NULL &&
+		(c == lc->napi.chunk || c == lc->napi.prev);
+}
+
+/* Whether @p m is a segment npool's consume path frees inline. */
+static bool
+fz_lone_npool(const struct rte_mbuf *m)
+{
+	return m->next == NULL && rte_mbuf_refcnt_read(m) == 1 &&
+		m->nb_segs == 1 && RTE_MBUF_HAS_EXTBUF(m);
+}
+
+void
+fz_defer_predict(struct rte_mbuf *const *m, unsigned int n, int *to)
+{
+	const struct npool *np = npool_default();
+	const unsigned int slot = npool_slot();
+	unsigned int i;
+	int owner = -1;
+
+	for (i = 0; i < n; i++)
+		to[i] = -1;
+	if (n == 0 || slot >= RTE_MAX_LCORE || m[0]->pool != np->head_pool)
+		return;
+	/* All plain, or the first packet carved here: no defer. */
+	for (i = 0; i < n && RTE_MBUF_DIRECT(m[i]) &&
+			m[i]->pool == m[0]->pool &&
+			rte_mbuf_refcnt_read(m[i]) == 1 && m[i]->nb_segs == 1;
+			i++)
+		;
+	if (i == n || fz_own_chunk(&np->lc[slot], m[0]->buf_addr))
+		return;
+	/* npool_napi_consume_other(): the first carver of the burst gets its
+	 * lone packets; the first packet freed neither way ends it. */
+	for (i = 0; i < n; i++) {
+		const struct npool_chunk *c;
+
+		if (m[i]->pool != np->head_pool)
+			return;
+		c = fz_lone_npool(m[i]) ? ut_chunk_of(m[i]->buf_addr) : NULL;
+		if (c != NULL && c->owner != slot &&
+				c->owner < RTE_MAX_LCORE &&
+				np->lc[c->owner].defer != NULL &&
+				(owner < 0 || owner == c->owner)) {
+			owner = c->owner;
+			to[i] = owner;
+			continue;
+		}
+		if (!fz_lone_npool(m[i]) ||
+				m[i]->shinfo->free_cb != npool_pkt_free_cb ||
+				rte_mbuf_ext_refcnt_read(m[i]->shinfo) != 1)
+			return;
+	}
+}
+
+void
+fz_defer(int h, int lcore)
+{
+	struct fz_pkt *p = &fz_pkts[fz_h[h].pkt];
+
+	FZ_CHECK(p->refs == 1, "packet handed back with %u references",
+			p->refs);
+	p->deferred = (uint16_t)(lcore + 1);
+	fz_h[h].pkt = -1;
+}
+
+void
+fz_defer_flush(struct fz_delta *want)
+{
+	unsigned int k;
+	uint16_t i;
+
+	for (k = 0; k < FZ_HANDLES; k++) {
+		struct fz_pkt *p = &fz_pkts[k];
+
+		if (p->refs == 0 || p->deferred == 0)
+			continue;
+		p->deferred = 0;
+		p->refs = 0;
+		for (i = 0; i < p->nseg; i++)
+			if (p->region[i] >= 0)
+				fz_region_put(p->region[i], want);
+	}
+}
+
 /* Free handle @p h: fragment at an inner address, packet as @p how says. */
 void
 fz_free(int h, uint32_t how, uint32_t off, struct fz_delta *want)
@@ -137,10 +230,20 @@ fz_free(int h, uint32_t how, uint32_t off, struct fz_delta *want)
 	const struct fz_region *g;
 	struct rte_mbuf *m;
 	uint8_t *p = NULL;
+	int to;
 
 	if (fz_h[h].region >= 0) {
 		g = &fz_regions[fz_h[h].region];
 		p = g->base + off % g->size;
+	} else if (how % 3 == 2) {
+		/* A burst of one: back to its carver, maybe. */
+		m = fz_pkts[fz_h[h].pkt].m;
+		fz_defer_predict(&m, 1, &to);
+		if (to >= 0) {
+			fz_defer(h, to);
+			npool_napi_consume_bulk(&m, 1);
+			return;
+		}
 	}
 	m = fz_release(h, want, how % 3 != 0);
 	if (m == NULL)

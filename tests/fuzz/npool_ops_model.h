@@ -31,11 +31,14 @@ struct fz_region {
 	uint8_t fill;
 };
 
-/* An mbuf chain, held by @c refs handles (its segments' refcnt). */
+/* An mbuf chain, held by @c refs handles (its segments' refcnt), or
+ * by the defer ring of lcore @c deferred - 1 (npool_pkt_defer.h) after
+ * a consume burst handed it back there. */
 struct fz_pkt {
 	struct rte_mbuf *m;
 	uint32_t refs;
 	uint16_t nseg;
+	uint16_t deferred;       /* lcore + 1, 0: none */
 	int16_t region[FZ_SEGS]; /* per segment, -1: not an npool fragment */
 };
 
@@ -81,6 +84,22 @@ int fz_pkt_add(struct rte_mbuf *m);
  * @return the packet's mbuf to free, or NULL for a raw fragment.
  */
 struct rte_mbuf *fz_release(int h, struct fz_delta *want, bool consume);
+
+/*
+ * Which of @p n packets npool_napi_consume_bulk(), called now on this
+ * thread, hands back to the lcore that carved them (npool_pkt_defer.h),
+ * as its code decides from the packets' state: @p to[i] that lcore, or
+ * -1 (freed here).
+ */
+void fz_defer_predict(struct rte_mbuf *const *m, unsigned int n, int *to);
+
+/* The model side of handle @p h's packet going to lcore @p lcore's defer
+ * ring: still out, held by no handle. */
+void fz_defer(int h, int lcore);
+
+/* The model side of npool_frag_cache_drain_all() on the main lcore
+ * freeing what every defer ring holds (rte_pktmbuf_free()). */
+void fz_defer_flush(struct fz_delta *want);
 
 /* Free handle @p h: a fragment at inner offset @p off, a packet with
  * rte_pktmbuf_free() (@p how % 3 == 0), npool_napi_consume_pkt() (1) or
