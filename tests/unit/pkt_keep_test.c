@@ -81,7 +81,7 @@ test_condense_moves_a_packet_into_its_own_size(void **state __rte_unused)
 static void
 test_kept_packets_pin_their_size(void **state __rte_unused)
 {
-	struct rte_mbuf *m[64], *kept[4];
+	struct rte_mbuf *m[64], *kept[RTE_DIM(m)];
 	struct npool_usage u;
 	unsigned int i, k = 0;
 
