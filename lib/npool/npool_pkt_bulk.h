@@ -11,7 +11,6 @@
 
 #include <stdint.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include "npool_pkt.h"
 #include "rte_mempool_npool.h"
@@ -237,7 +236,7 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	/* The heads of the packets other lcores handed back first (their
 	 * fragments freed here): they go to no pool and come from none. */
 	nr = 0;
-	if (unlikely(lc->defer != NULL && !rte_ring_empty(lc->defer)))
+	if (unlikely(lc->defer != NULL && npool_defer_pending_pvt(lc->defer)))
 		nr = npool_napi_defer_take(pkts, n);
 	/* Fewer heads than packets: each packet in turn gets one or not,
 	 * and a head given back on a fragment failure serves the next. */

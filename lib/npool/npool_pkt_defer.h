@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,19 @@ extern "C" {
  * full frees the packets that do not fit itself.
  */
 #define NPOOL_DEFER_MAX 128
+
+/**
+ * @internal Whether defer ring @p r holds packets: its producers' tail
+ * against its consumer's, each read relaxed (a stale answer only moves
+ * the take to the next burst). rte_ring_empty() reads them plainly,
+ * which ThreadSanitizer takes for a race with the producers' stores.
+ */
+static __rte_always_inline int
+npool_defer_pending_pvt(const struct rte_ring *r)
+{
+	return __atomic_load_n(&r->prod.tail, __ATOMIC_RELAXED) !=
+		__atomic_load_n(&r->cons.tail, __ATOMIC_RELAXED);
+}
 
 /**
  * Free on the calling lcore the packets that other lcores' consume
