@@ -12,8 +12,13 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "npool.h"
 #include "npool_audit.h"
+#include "npool_arena.h"
+#include "npool_core.h"
+#include "npool_frag.h"
+#include "npool_head_cache.h"
+#include "npool_instance.h"
+#include "npool_stats.h"
 #include "npool_core_pvt.h"
 #include "npool_debug_pvt.h"
 #include "npool_head_cache_pvt.h"

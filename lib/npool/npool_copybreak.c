@@ -10,7 +10,14 @@
 #include <rte_errno.h>
 #include <rte_prefetch.h>
 
-#include "npool.h"
+#include "npool_copybreak.h"
+#include "npool_core.h"
+#include "npool_debug.h"
+#include "npool_mbuf.h"
+#include "npool_pkt_bulk.h"
+#include "npool_pkt_consume.h"
+#include "npool_stats.h"
+#include "npool_usage.h"
 #include "npool_log.h"
 
 /* Copy-break counters: one cache line per lcore, written by that lcore

@@ -8,6 +8,7 @@
  */
 #include <rte_common.h>
 
+#include "npool_core.h"
 #include "npool_core_pvt.h"
 
 struct npool *npool_g_pvt;

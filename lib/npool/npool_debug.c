@@ -15,11 +15,14 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
-#include "npool.h"
+#include "npool_debug.h"
+#include "npool_arena.h"
 #include "npool_core.h"
+#include "npool_head_cache.h"
+#include "rte_mempool_npool.h"
+#include "npool_asan.h"
 #include "npool_debug_pvt.h"
 #include "npool_head_cache_pvt.h"
-#include "npool_asan.h"
 
 /* One bit per byte of a chunk, 64 to a word. */
 #define MAP_WORDS_BIG (NPOOL_CHUNK_SIZE / 64)

@@ -8,6 +8,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "npool_head_cache.h"
 #include "npool_head_cache_pvt.h"
 
 struct npool_hc *

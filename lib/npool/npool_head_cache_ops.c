@@ -26,7 +26,8 @@
 #include <rte_errno.h>
 #include <rte_mempool.h>
 
-#include "npool.h"
+#include "npool_head_cache.h"
+#include "npool_instance.h"
 #include "rte_mempool_npool.h"
 #include "npool_head_cache_pvt.h"
 

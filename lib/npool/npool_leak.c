@@ -11,7 +11,10 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "npool.h"
+#include "npool_arena.h"
+#include "npool_audit.h"
+#include "npool_core.h"
+#include "npool_frag.h"
 #include "npool_asan.h"
 #include "npool_core_pvt.h"
 #include "npool_log.h"

@@ -13,7 +13,6 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "npool.h"
 #include "rte_mempool_npool.h"
 #include "npool_head_cache_pvt.h"
 

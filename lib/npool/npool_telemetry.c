@@ -13,7 +13,10 @@
 
 #include <rte_telemetry.h>
 
-#include "npool.h"
+#include "npool_arena.h"
+#include "npool_instance.h"
+#include "npool_stats.h"
+#include "npool_usage.h"
 #include "npool_compat.h"
 
 /* Every counter of NPOOL_STATS_FIELDS, named as its field. */

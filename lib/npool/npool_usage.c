@@ -10,7 +10,11 @@
 #include <rte_errno.h>
 #include <rte_mempool.h>
 
-#include "npool.h"
+#include "npool_usage.h"
+#include "npool_arena.h"
+#include "npool_core.h"
+#include "npool_frag.h"
+#include "npool_stats.h"
 #include "npool_core_pvt.h"
 #include "npool_log.h"
 

@@ -10,11 +10,19 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "npool.h"
-#include "npool_log.h"
+#include "npool_instance.h"
+#include "npool_arena.h"
+#include "npool_core.h"
+#include "npool_debug.h"
+#include "npool_frag.h"
+#include "npool_pkt.h"
+#include "npool_pkt_defer.h"
+#include "npool_stats.h"
+#include "rte_mempool_npool.h"
+#include "npool_core_pvt.h"
 /* The head store is on the "npool" ops (npool_head_cache_ops.c). */
 #include "npool_head_cache_pvt.h"
-#include "npool_core_pvt.h"
+#include "npool_log.h"
 
 RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);
 
