@@ -195,14 +195,14 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 	unsigned int slot = npool_slot();
 	struct npool *np = npool_lcore_np[slot];
 
-	if (np == NULL || slot == NPOOL_NON_EAL_SLOT ||
-			np->small_pool == NULL || copybreak > np->tiny_len ||
-			n == 0 || n > NPOOL_PKT_BULK_MAX)
-		return -1;
+	if (np == NULL || slot == NPOOL_NON_EAL_SLOT || np->small_pool == NULL)
+		return npool_err_pvt(ENODEV);
+	if (copybreak > np->tiny_len || n == 0 || n > NPOOL_PKT_BULK_MAX)
+		return npool_err_pvt(EINVAL);
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
 	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)cb->obj,
 			n) < 0))
-		return -1;
+		return npool_err_pvt(ENOBUFS);
 	cb->copybreak = copybreak;
 	cb->n = n;
 	cb->nd = 0;

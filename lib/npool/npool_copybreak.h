@@ -142,11 +142,15 @@ struct npool_rx_cb {
  *   Packets in the burst, 1 .. NPOOL_PKT_BULK_MAX.
  * @param copybreak
  *   Largest packet to copy, bytes, at most npool_conf.tiny_len.
- * @return 0; -1 when this lcore cannot copy-break a packet at a time (no
- *   npool instance or tiny packets, @p copybreak above their room, a
- *   thread without an lcore id, @p n outside 1 .. NPOOL_PKT_BULK_MAX, or
- *   fewer than @p n tiny packets left): then npool_rx_copybreak() takes
- *   the burst, nothing to end. rte_errno is not set.
+ * @return
+ *   0, or a negative errno, also in rte_errno, when this lcore cannot
+ *   copy-break a packet at a time (then npool_rx_copybreak() takes the
+ *   burst, and there is nothing to end):
+ *   - -ENODEV: no npool instance or tiny packets for this lcore, or a
+ *     thread without an lcore id;
+ *   - -EINVAL: @p copybreak above the tiny packets' room
+ *     (npool_conf.tiny_len), or @p n outside 1 .. NPOOL_PKT_BULK_MAX;
+ *   - -ENOBUFS: fewer than @p n tiny packets left.
  */
 int npool_rx_copybreak_begin(struct npool_rx_cb *cb,
 		struct rte_mbuf *const *pkts, uint16_t n, uint16_t copybreak);

@@ -9,6 +9,7 @@
  * npool_usage; above tiny_len the head + fragment packet stays. Each
  * test ends with the leak check (ut_teardown_check()).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
@@ -253,6 +254,58 @@ test_copybreak_every_length_exact(void **state __rte_unused)
 	rte_mempool_free(rx);
 }
 
+/* npool_rx_copybreak_begin() from a thread without an lcore id. */
+static int
+begin_in_thread(void *arg)
+{
+	struct npool_rx_cb cb;
+
+	rte_errno = 0;
+	if (npool_rx_copybreak_begin(&cb, arg, 1, 64) != -ENODEV)
+		return -1;
+	return rte_errno == ENODEV ? 0 : -1;
+}
+
+static void
+expect_begin_fails(struct rte_mbuf *const *pkts, uint16_t n,
+		uint16_t copybreak, int err)
+{
+	struct npool_rx_cb cb;
+
+	rte_errno = 0;
+	assert_int_equal(npool_rx_copybreak_begin(&cb, pkts, n, copybreak),
+			-err);
+	assert_int_equal(rte_errno, err);
+}
+
+/*
+ * npool_rx_copybreak_begin() refuses a burst with a negative errno, also
+ * in rte_errno: -EINVAL for a bad size or copy-break length, -ENODEV off
+ * an lcore, -ENOBUFS when the tiny packets run out; nothing is taken.
+ */
+static void
+test_copybreak_begin_errors(void **state __rte_unused)
+{
+	struct rte_mempool *sp = npool_default()->small_pool;
+	unsigned int avail = rte_mempool_avail_count(sp), nb = 0;
+	struct rte_mbuf *m = npool_alloc_pkt(64), **held;
+
+	assert_non_null(m);
+	expect_begin_fails(&m, 0, 64, EINVAL);
+	expect_begin_fails(&m, NPOOL_PKT_BULK_MAX + 1, 64, EINVAL);
+	expect_begin_fails(&m, 1, NPOOL_PKT_SMALL_LEN + 1, EINVAL);
+	assert_int_equal(ut_in_pthread(begin_in_thread, &m), 0);
+	held = calloc(avail, sizeof(*held));
+	assert_non_null(held);
+	while (nb < avail && rte_mempool_get(sp, (void **)&held[nb]) == 0)
+		nb++;
+	expect_begin_fails(&m, 1, 64, ENOBUFS);
+	rte_mempool_put_bulk(sp, (void **)held, nb);
+	free(held);
+	rte_pktmbuf_free(m);
+	assert_int_equal(rte_mempool_avail_count(sp), avail);
+}
+
 #define TD(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \
 		ut_teardown_check)
 
@@ -267,6 +320,7 @@ main(void)
 		TD(test_tiny_pkt_from_non_eal_thread),
 		TD(test_copybreak_makes_tiny_pkts),
 		TD(test_copybreak_every_length_exact),
+		TD(test_copybreak_begin_errors),
 	};
 
 	return UT_MAIN("npool_ut_pkt_tiny", tests);
