@@ -19,17 +19,15 @@
  * npool's own pools in debug and ASan builds (npool_hc.lcore_cache), and
  * tests.
  *
- * Internal to npool, as DPDK's ethdev_driver.h is to ethdev: the head
- * cache is how the "npool" mempool ops work, not API. The functions are
- * exported in the INTERNAL version node and declared __rte_internal, so
- * a program calling one fails to compile unless it defines
- * ALLOW_INTERNAL_API (npool's tests and benchmarks do). Applications use
- * the ops: npool_pktmbuf_pool_create() (rte_mempool_npool.h).
+ * Private to libnpool: the head cache is how the "npool" mempool ops
+ * work, not API. The header is not installed and the functions are not
+ * exported; npool's own test and benchmark of the bare head cache link
+ * the static library (npool_static_dep). Applications use the ops:
+ * npool_pktmbuf_pool_create() (rte_mempool_npool.h).
  */
 
 #include <stdint.h>
 #include <rte_common.h>
-#include <rte_compat.h>
 #include <rte_lcore.h>
 
 #include "npool_build_config.h"
@@ -95,7 +93,6 @@ struct npool_hc {
  * @return
  *   The cache, or NULL with rte_errno set: EINVAL, ENOMEM, EEXIST.
  */
-__rte_internal
 struct npool_hc *npool_hc_create(const char *name, uint32_t size,
 		int socket_id);
 
@@ -104,7 +101,6 @@ struct npool_hc *npool_hc_create(const char *name, uint32_t size,
  * @param hc
  *   A head cache, or NULL.
  */
-__rte_internal
 void npool_hc_free(struct npool_hc *hc);
 
 /**
@@ -116,7 +112,6 @@ void npool_hc_free(struct npool_hc *hc);
  * @return
  *   The number of objects available.
  */
-__rte_internal
 unsigned int npool_hc_count(const struct npool_hc *hc);
 
 /**
@@ -136,7 +131,6 @@ unsigned int npool_hc_count(const struct npool_hc *hc);
  *   0, or -ENOBUFS if fewer than @p n objects could be had (nothing is
  *   taken then).
  */
-__rte_internal
 int npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n);
 
 /**
@@ -154,7 +148,6 @@ int npool_hc_get_bulk(struct npool_hc *hc, void **objs, unsigned int n);
  * @param n
  *   How many.
  */
-__rte_internal
 void npool_hc_put_bulk(struct npool_hc *hc, void * const *objs,
 		unsigned int n);
 

@@ -21,6 +21,7 @@
  */
 
 #include <stdint.h>
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -49,6 +50,11 @@ npool_defer_pending_pvt(const struct rte_ring *r)
 }
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change, or be removed, without prior
+ * notice (libnpool.map's EXPERIMENTAL node: define ALLOW_EXPERIMENTAL_API
+ * to call it).
+ *
  * Free on the calling lcore the packets that other lcores' consume
  * bursts handed back to it (npool_napi_consume_bulk()): the packets whose
  * fragments this lcore's caches carved. The kernel's
@@ -71,6 +77,7 @@ npool_defer_pending_pvt(const struct rte_ring *r)
  * @return
  *   The number of packets freed.
  */
+__rte_experimental
 unsigned int npool_napi_defer_drain(void);
 
 /**

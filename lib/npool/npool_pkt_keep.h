@@ -33,6 +33,7 @@
  */
 
 #include <stdint.h>
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 
 #ifdef __cplusplus
@@ -40,6 +41,11 @@ extern "C" {
 #endif
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change, or be removed, without prior
+ * notice (libnpool.map's EXPERIMENTAL node: define ALLOW_EXPERIMENTAL_API
+ * to call it).
+ *
  * Condense a packet the caller keeps for long: each head + fragment
  * segment of it whose fragment shares a chunk with other fragments moves
  * into a fragment of its own size (npool_pkt_fragsz() of its data_len:
@@ -66,10 +72,16 @@ extern "C" {
  *   instance), -ENOMEM (no chunk for a copy: the segments not moved keep
  *   their fragments, the packet is intact and pins what it pinned).
  */
+__rte_experimental
 int npool_pkt_condense(struct rte_mbuf *m);
 
 /**
  * npool_pkt_condense() on each of @p n packets.
+ *
+ * @warning
+ * @b EXPERIMENTAL: this API may change, or be removed, without prior
+ * notice (libnpool.map's EXPERIMENTAL node: define ALLOW_EXPERIMENTAL_API
+ * to call it).
  *
  * Context: as npool_pkt_condense().
  *
@@ -81,6 +93,7 @@ int npool_pkt_condense(struct rte_mbuf *m);
  *   The number of segments moved. When a segment could not be, rte_errno
  *   is ENOMEM, and the others are still tried.
  */
+__rte_experimental
 unsigned int npool_pkt_condense_bulk(struct rte_mbuf **pkts, unsigned int n);
 
 #ifdef __cplusplus

@@ -5,19 +5,21 @@ the API's headers are installed.
 
 Checks, on the built library (libnpool.so, libnpool_rx.so):
   - every symbol the map lists is exported, under the map's version node
-    that lists it, and nothing else is (a function made non-static by
-    mistake, a symbol of a static library pulled in);
-  - the map's nodes are a stable one (the API) and, as in DPDK, at most an
-    INTERNAL one;
-  - every exported symbol is declared in an installed header (meson's
-    npool_headers, npool_indirect_headers and npool_internal_headers:
-    lib/npool and drivers): an API symbol with a doxygen comment and
-    without __rte_internal, an INTERNAL one with __rte_internal, so that
-    a program calling it fails to compile unless it defines
-    ALLOW_INTERNAL_API (DPDK's rte_compat.h);
-  - no installed header uses an INTERNAL symbol outside its declaration:
-    no inline function or macro of the API calls one (DPDK's inlines call
-    documented API only, e.g. rte_mempool_ops_dequeue_bulk());
+    that lists it (its version in the dynamic symbol table), and nothing
+    else is (a function made non-static by mistake, a symbol of a static
+    library pulled in);
+  - the map's nodes are, as in DPDK, a stable one (the API), at most an
+    EXPERIMENTAL one and at most an INTERNAL one;
+  - every exported symbol is declared, with a doxygen comment, in an
+    installed header (meson's npool_headers, npool_indirect_headers and
+    npool_internal_headers: lib/npool and drivers), marked as its node
+    says: a stable symbol with neither mark, an EXPERIMENTAL one with
+    __rte_experimental, an INTERNAL one with __rte_internal, so that a
+    program calling one of those fails to compile unless it defines
+    ALLOW_EXPERIMENTAL_API or ALLOW_INTERNAL_API (DPDK's rte_compat.h);
+  - no installed header uses an EXPERIMENTAL or INTERNAL symbol outside
+    its declaration: no inline function or macro of the API calls one
+    (a program using the stable API would need the opt-in too);
   - no exported symbol is named _pvt (library-private names stay local);
   - every function the installed headers declare outside an inline body is
     exported (a declared, documented call that a user cannot link).
@@ -49,6 +51,9 @@ import sys
 
 
 INTERNAL = 'INTERNAL'
+EXPERIMENTAL = 'EXPERIMENTAL'
+# The mark each node's declarations carry (DPDK's rte_compat.h).
+MARKS = {EXPERIMENTAL: '__rte_experimental', INTERNAL: '__rte_internal'}
 
 
 def map_symbols(path):
@@ -57,10 +62,13 @@ def map_symbols(path):
     text = re.sub(r'/\*.*?\*/', '', open(path).read(), flags=re.S)
     nodes = re.findall(r'([\w.]+)\s*\{\s*global:(.*?)\}\s*[\w.]*\s*;',
                        text, re.S)
-    stable = [n for n, _ in nodes if n != INTERNAL]
-    if len(stable) != 1 or 'local: *;' not in text.replace('\t', ' '):
+    stable = [n for n, _ in nodes if n not in MARKS]
+    names = [n for n, _ in nodes]
+    if len(stable) != 1 or 'local: *;' not in text.replace('\t', ' ') or \
+            any(names.count(n) > 1 for n in MARKS):
         sys.exit('FAIL: %s: want one stable node "NODE { global: ... '
-                 'local: *; };" and at most an INTERNAL one' % path)
+                 'local: *; };", at most an EXPERIMENTAL and an INTERNAL '
+                 'one' % path)
     syms = {}
     for node, body in nodes:
         body = body.split('local:')[0]
@@ -97,9 +105,10 @@ DOC = '@DOC@'
 
 
 def declared(headers):
-    """{name: (documented, internal)} of what the headers declare at file
+    """{name: (documented, mark)} of what the headers declare at file
     scope: prototypes and extern variables (not static inline
-    definitions)."""
+    definitions); mark is the node its __rte_ mark names (EXPERIMENTAL,
+    INTERNAL), or None."""
     names = {}
     for h in headers:
         text = strip_comments(open(h).read(), DOC)
@@ -120,30 +129,33 @@ def declared(headers):
             stmt = stmt.replace(DOC, '').strip()
             if not stmt or stmt.startswith(('typedef', 'static')):
                 continue
-            internal = '__rte_internal' in stmt
+            mark = next((n for n, m in MARKS.items()
+                         if re.search(r'\b%s\b' % m, stmt)), None)
             m = re.search(r'(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*'
                           r'(__rte_\w+\s*)*$', stmt)
             if m:
-                names[m.group(1)] = (doc, internal)
+                names[m.group(1)] = (doc, mark)
                 continue
             m = re.match(r'extern\s.*?(\w+)\s*(\[[^\]]*\])?$', stmt)
             if m:
-                names[m.group(1)] = (doc, internal)
+                names[m.group(1)] = (doc, mark)
     return names
 
 
-def internal_uses(headers, internal):
-    """['header: symbol'] for each use of an INTERNAL symbol in an
-    installed header outside its own __rte_internal declaration."""
+def marked_uses(headers, nodes):
+    """['header: symbol'] for each use of an EXPERIMENTAL or INTERNAL
+    symbol in an installed header outside its own marked declaration."""
     bad = []
     for h in headers:
         text = strip_comments(open(h).read())
-        text = re.sub(r'__rte_internal[^;{}]*;', ';', text)
-        for sym in sorted(internal):
-            if re.search(r'\b%s\b' % re.escape(sym), text):
-                bad.append('%s: uses INTERNAL %s (an inline or macro of '
-                           'the API must call documented API only)' % (
-                               os.path.basename(h), sym))
+        for mark in MARKS.values():
+            text = re.sub(mark + r'[^;{}]*;', ';', text)
+        for sym, node in sorted(nodes.items()):
+            if node in MARKS and re.search(r'\b%s\b' % re.escape(sym),
+                                           text):
+                bad.append('%s: uses %s %s (an inline or macro of the '
+                           'API must call stable API only)' % (
+                               os.path.basename(h), node, sym))
     return bad
 
 
@@ -228,7 +240,7 @@ def main():
     for s in sorted(listed - set(syms)):
         bad.append('%s: in the map, not exported' % s)
     for s in sorted(set(syms) - listed):
-        if s not in (node, INTERNAL):
+        if s not in (node, INTERNAL, EXPERIMENTAL):
             bad.append('%s: exported, not in the map' % s)
     for s in sorted(listed & set(syms)):
         if syms[s] != nodes[s]:
@@ -237,28 +249,27 @@ def main():
         if s.endswith('_pvt'):
             bad.append('%s: exported, named _pvt (private names stay '
                        'local)' % s)
-    for s in sorted(set(syms) - set(decl) - {node, INTERNAL}):
+    for s in sorted(set(syms) - set(decl) - {node, INTERNAL, EXPERIMENTAL}):
         bad.append('%s: exported, declared in no installed header' % s)
     for s in sorted(set(syms) & set(decl)):
-        doc, internal = decl[s]
-        want_internal = nodes.get(s) == INTERNAL
-        if internal and not want_internal:
-            bad.append('%s: declared __rte_internal, in %s' % (s, node))
-        elif want_internal and not internal:
-            bad.append('%s: in %s, not declared __rte_internal' % (
-                s, INTERNAL))
+        doc, mark = decl[s]
+        want = nodes.get(s) if nodes.get(s) in MARKS else None
+        if mark != want:
+            bad.append('%s: in %s, declared %s' % (
+                s, nodes.get(s), MARKS[mark] if mark else
+                'without ' + MARKS[want]))
         if not doc:
             bad.append('%s: declared without a doxygen comment' % s)
     for s in sorted(set(decl) - set(syms)):
         if s.startswith(('npool_', 'rte_')):
             bad.append('%s: declared in a header, not exported' % s)
-    bad += internal_uses(headers, {s for s, n in nodes.items()
-                                   if n == INTERNAL})
-    npvt = sum(1 for v in nodes.values() if v == INTERNAL)
-    print('%s: %d symbols exported, %d under %s, %d under %s; %d declared '
-          'in %d headers; NEEDED: %s' % (
-              lib.split('/')[-1], len(syms), len(listed) - npvt, node, npvt,
-              INTERNAL, len(decl), len(headers), ' '.join(libs)))
+    bad += marked_uses(headers, nodes)
+    per = ', '.join('%d under %s' % (sum(1 for v in nodes.values()
+                                         if v == n), n)
+                    for n in (node, EXPERIMENTAL, INTERNAL))
+    print('%s: %d symbols exported, %s; %d declared in %d headers; '
+          'NEEDED: %s' % (lib.split('/')[-1], len(syms), per, len(decl),
+                          len(headers), ' '.join(libs)))
     for b in bad:
         print('FAIL:', b)
     return 1 if bad else 0
