@@ -2,8 +2,8 @@
 /*
  * The instance registry that npool's fast paths read (npool_core.h): the
  * default instance, each slot's instance and the list of instances, which
- * npool.c writes as instances are made and destroyed; and the instance
- * that owns an address. Every other file of libnpool reads it; this file
+ * npool_instance.c writes as instances are made and destroyed; and the
+ * instance that owns an address. Every other file of libnpool reads it; this file
  * calls none of them.
  */
 #include <rte_common.h>

@@ -11,6 +11,7 @@
 
 #include "npool_frag.h"
 #include "npool_core_pvt.h"
+#include "npool_frag_pvt.h"
 #include "npool_debug_pvt.h"
 
 void *
@@ -348,4 +349,37 @@ npool_free_frag_other(unsigned int slot, const void *p)
 		return;
 	}
 	npool_free_frags_chunk_pvt(np, slot, c, p, 1);
+}
+
+int64_t
+npool_instance_frags_counted_pvt(const struct npool *np)
+{
+	int64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
+		const struct npool_stats *s = &np->lc[i].stats;
+
+		n += (int64_t)(__atomic_load_n(&s->allocs, __ATOMIC_RELAXED) +
+			__atomic_load_n(&s->guarded_allocs, __ATOMIC_RELAXED)) -
+			(int64_t)__atomic_load_n(&s->frees, __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+int64_t
+npool_instance_frags_outstanding(const struct npool *np)
+{
+	return np != NULL ? npool_instance_frags_counted_pvt(np) : 0;
+}
+
+int64_t
+npool_frags_outstanding(void)
+{
+	int64_t out = 0;
+	unsigned int k;
+
+	for (k = 0; k < npool_nb_instances_pvt; k++)
+		out += npool_instance_frags_outstanding(npool_instances_pvt[k]);
+	return out;
 }

@@ -15,7 +15,7 @@
  * the ring. The "npool" mempool ops use only its store and its per-lcore
  * counters: DPDK's own mempool cache is the per-lcore cache in front of
  * them, and a pool with cache size 0 caches nothing, as DPDK's contract
- * says (npool_head_cache_ops.c). The per-lcore get/put serve the ops of
+ * says (rte_mempool_npool.c). The per-lcore get/put serve the ops of
  * npool's own pools in debug and ASan builds (npool_hc.lcore_cache), and
  * tests.
  *
@@ -74,7 +74,7 @@ struct npool_hc {
 	 * mempool cache (npool_hc_mempool_cache_size()) so that every get
 	 * and put is checked, but keep the release builds' per-lcore reuse.
 	 * Any other pool with cache size 0 caches nothing (DPDK's contract:
-	 * npool_head_cache_ops.c). Set by npool_hc_own_pool_pvt(). */
+	 * rte_mempool_npool.c). Set by npool_hc_own_pool_pvt(). */
 	int lcore_cache;
 	struct npool_hc_lcore lc[RTE_MAX_LCORE]; /**< per-lcore caches */
 };

@@ -60,7 +60,7 @@ npool_hc_own_pool_pvt(struct rte_mempool *mp)
 
 /**
  * Count a refill, a flush or a miss of the calling lcore on
- * @p hc (the store behind DPDK's mempool cache: npool_mempool.c). Threads
+ * @p hc (the store behind DPDK's mempool cache: rte_mempool_npool.c). Threads
  * without an lcore id are not counted, as on the ops' own caches.
  */
 static __rte_always_inline void

@@ -20,11 +20,10 @@
 #include "npool_stats.h"
 #include "rte_mempool_npool.h"
 #include "npool_core_pvt.h"
-/* The head store is on the "npool" ops (npool_head_cache_ops.c). */
+#include "npool_frag_pvt.h"
+/* The head store is on the "npool" ops (rte_mempool_npool.c). */
 #include "npool_head_cache_pvt.h"
 #include "npool_log.h"
-
-RTE_LOG_REGISTER_DEFAULT(npool_logtype, INFO);
 
 void
 npool_conf_defaults(struct npool_conf *conf)

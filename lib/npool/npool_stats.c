@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * npool's counters read out (npool_stats.h): per slot, per instance and
- * summed, their reset, and the fragments outstanding that npool_audit()
- * checks (npool_frags_outstanding(), declared with the fragment API in
- * npool_frag.h).
+ * summed, and their reset. The fragments outstanding by the same counters
+ * (npool_frags_outstanding()) are the fragment API's (npool_frag.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -90,22 +89,6 @@ npool_stats_sum(struct npool_stats *out)
 	return 0;
 }
 
-int64_t
-npool_instance_frags_counted_pvt(const struct npool *np)
-{
-	int64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++) {
-		const struct npool_stats *s = &np->lc[i].stats;
-
-		n += (int64_t)(__atomic_load_n(&s->allocs, __ATOMIC_RELAXED) +
-			__atomic_load_n(&s->guarded_allocs, __ATOMIC_RELAXED)) -
-			(int64_t)__atomic_load_n(&s->frees, __ATOMIC_RELAXED);
-	}
-	return n;
-}
-
 void
 npool_stats_reset(void)
 {
@@ -119,21 +102,4 @@ npool_stats_reset(void)
 		for (i = 0; i <= NPOOL_NON_EAL_SLOT; i++)
 			slot_raw(np, i, &np->stats_base[i]);
 	}
-}
-
-int64_t
-npool_instance_frags_outstanding(const struct npool *np)
-{
-	return np != NULL ? npool_instance_frags_counted_pvt(np) : 0;
-}
-
-int64_t
-npool_frags_outstanding(void)
-{
-	int64_t out = 0;
-	unsigned int k;
-
-	for (k = 0; k < npool_nb_instances_pvt; k++)
-		out += npool_instance_frags_outstanding(npool_instances_pvt[k]);
-	return out;
 }

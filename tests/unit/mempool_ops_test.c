@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "npool" rte_mempool ops (lib/npool/npool_head_cache_ops.c): pools from
+ * The "npool" rte_mempool ops (lib/npool/rte_mempool_npool.c): pools from
  * npool_pktmbuf_pool_create() and from rte_mempool_set_ops_byname(),
  * counts after populate and after alloc/free cycles on every kind of
  * thread, exhaustion, name limits, freeing.

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The head cache's rte_mempool face: the "npool" mempool ops over
- * npool_hc (npool_head_cache.h). npool's own head pool is on them, so
- * they live with the allocator; drivers/mempool/npool builds RX pools
- * and the EAL plugin on top.
+ * The head cache's rte_mempool face (rte_mempool_npool.h): the "npool"
+ * mempool ops over npool_hc (npool_head_cache.h), and RX pools on them.
+ * npool's own head pool is on them, so they live with the allocator;
+ * drivers/mempool/npool builds the EAL plugin on top, on the public API.
  *
  * The ops are the backing store behind DPDK's own per-lcore mempool
  * cache, which rte_mempool_get/put() reach inline (the kernel's napi skb
@@ -24,11 +24,12 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "rte_mempool_npool.h"
 #include "npool_head_cache.h"
 #include "npool_instance.h"
-#include "rte_mempool_npool.h"
 #include "npool_head_cache_pvt.h"
 
 static int
@@ -136,4 +137,40 @@ npool_mempool_ops_register(void)
 	if (ret < 0)
 		rte_errno = -ret;
 	return ret;
+}
+
+struct rte_mempool *
+npool_pktmbuf_pool_create(const char *name, unsigned int n,
+		uint16_t priv_size, uint16_t data_room_size, int socket_id)
+{
+	struct rte_mempool *mp;
+
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (strlen(name) + 4 > RTE_RING_NAMESIZE) {
+		rte_errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if (npool_mempool_ops_register() < 0)
+		return NULL;
+	/* DPDK's cache, reached inline; the ops are its backing store. */
+	mp = rte_pktmbuf_pool_create_by_ops(name, n,
+			npool_hc_mempool_cache_size(n), priv_size,
+			data_room_size, socket_id, NPOOL_MEMPOOL_OPS_NAME);
+	if (mp == NULL)
+		return NULL;
+	npool_hc_own_pool_pvt(mp);
+	/* Initialised: ASan builds poison its free mbufs from now on. */
+	NPOOL_DEBUG_HOOK(npool_debug_hc_arm_pvt(mp->pool_data));
+	return mp;
+}
+
+int
+npool_mempool_is_npool(const struct rte_mempool *mp)
+{
+	return mp != NULL &&
+		strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+			NPOOL_MEMPOOL_OPS_NAME) == 0;
 }
