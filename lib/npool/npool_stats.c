@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "npool_frag.h"
 #include "npool_head_cache.h"
 #include "npool_stats.h"
 #include "npool_core_pvt.h"

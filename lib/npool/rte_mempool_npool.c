@@ -29,7 +29,6 @@
 
 #include "rte_mempool_npool.h"
 #include "npool_head_cache.h"
-#include "npool_instance.h"
 #include "npool_head_cache_pvt.h"
 
 static int
