@@ -86,8 +86,8 @@ pkt(bool v6, uint32_t dst, uint8_t seq)
 		h->payload_len = rte_cpu_to_be_16(len - l3);
 		h->proto = 253;
 		h->hop_limits = 64;
-		memcpy(h->src_addr, src6, 16);
-		memcpy(h->dst_addr, host6_x, 16);
+		memcpy(APP_IPV6_BYTES(h->src_addr), src6, 16);
+		memcpy(APP_IPV6_BYTES(h->dst_addr), host6_x, 16);
 	} else {
 		struct rte_ipv4_hdr *h = (struct rte_ipv4_hdr *)ip;
 
