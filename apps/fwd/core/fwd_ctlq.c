@@ -54,18 +54,13 @@ fwd_hold_nh(const struct fwd_tables *t, uint8_t *p, uint32_t len)
 {
 	const bool v6 = p[12] == (RTE_ETHER_TYPE_IPV6 >> 8) &&
 		p[13] == (RTE_ETHER_TYPE_IPV6 & 0xff);
-	uint32_t id = fwd_nh_hold_id(p), dst;
+	uint32_t id = fwd_nh_hold_id(p);
 	struct rte_ether_addr mac;
 	int32_t hop;
 
 	if (id < RTE_MAX_ETHPORTS && t->lookup != FWD_LOOKUP_EM &&
 			len >= RTE_ETHER_HDR_LEN + (v6 ? 40u : 20u)) {
-		if (v6) {
-			hop = fwd_lookup6(t, p + RTE_ETHER_HDR_LEN + 24);
-		} else {
-			memcpy(&dst, p + RTE_ETHER_HDR_LEN + 16, sizeof(dst));
-			hop = fwd_lookup4(t, rte_be_to_cpu_32(dst));
-		}
+		hop = fwd_lookup_frame(t, p);
 		if ((uint32_t)hop < FWD_NH_MAX &&
 				(uint32_t)hop >= RTE_MAX_ETHPORTS) {
 			id = (uint32_t)hop;

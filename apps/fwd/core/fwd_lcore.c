@@ -31,20 +31,13 @@ fwd_route_out(struct fwd_ctx *c, struct rte_mbuf *m)
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct fwd_tables *t = c->t;
 	const struct fwd_nh *nh;
-	uint32_t dst;
 	int32_t hop;
 
 	if (t->lookup == FWD_LOOKUP_EM) {
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (p[12] == (RTE_ETHER_TYPE_IPV6 >> 8) &&
-			p[13] == (RTE_ETHER_TYPE_IPV6 & 0xff)) {
-		hop = fwd_lookup6(t, p + RTE_ETHER_HDR_LEN + 24);
-	} else {
-		memcpy(&dst, p + RTE_ETHER_HDR_LEN + 16, sizeof(dst));
-		hop = fwd_lookup4(t, rte_be_to_cpu_32(dst));
-	}
+	hop = fwd_lookup_frame(t, p);
 	if ((uint32_t)hop >= FWD_NH_MAX) {
 		c->ctr->port[c->in_port].ev[FWD_EV_NO_ROUTE_BACK]++;
 		rte_pktmbuf_free(m);

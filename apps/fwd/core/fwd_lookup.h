@@ -76,6 +76,25 @@ fwd_lookup6(const struct fwd_tables *t, const uint8_t *dst)
 }
 
 /**
+ * The next hop of Ethernet frame @p p's IP destination: fwd_lookup6()
+ * for an IPv6 EtherType, fwd_lookup4() for any other (the caller made
+ * the frame, or the pass checked it, and its IP header is in @p p's
+ * first segment). Kernel: ip_route_output_key() of ip_local_out().
+ * @return A next hop, or the family's default without a route.
+ */
+static inline int32_t
+fwd_lookup_frame(const struct fwd_tables *t, const uint8_t *p)
+{
+	uint32_t dst;
+
+	if (p[12] == (RTE_ETHER_TYPE_IPV6 >> 8) &&
+			p[13] == (RTE_ETHER_TYPE_IPV6 & 0xff))
+		return fwd_lookup6(t, p + RTE_ETHER_HDR_LEN + 24);
+	memcpy(&dst, p + RTE_ETHER_HDR_LEN + 16, sizeof(dst));
+	return fwd_lookup4(t, rte_be_to_cpu_32(dst));
+}
+
+/**
  * The egress port of next hop @p hop (a lookup's answer): its object's
  * port (fwd_nh.h); a hop that is none (no route, FWD_HOP_*) as it is.
  */
