@@ -389,9 +389,11 @@ class Case:
         probs += gen_balance(gen.js, self.clone)
         g = gen.js['gen']['ports'][0]
         # the ring is full: only the refusals move; the last TX burst came
-        # right before the stop
+        # right before the stop, or right after it: the run ends at the
+        # control thread's stop, the lcore's loop at its next look at
+        # app_quit (2 ms later once under ASan at load 2)
         gap = gen.js['duration_s'] - g['seconds']
-        if not 0 <= gap < 0.1:
+        if not -0.05 <= gap < 0.1:
             probs.append('run %.3f s, first to last TX burst %.3f s: the '
                          'TX loop was not running at the stop'
                          % (gen.js['duration_s'], g['seconds']))
