@@ -64,6 +64,10 @@ struct app_lcore_ctr {
 	/** Set when the lcore's loop starts polling (app_ctr_start()):
 	 * --idle-exit counts from the moment every polling lcore has. */
 	uint32_t polling;
+	/** RX polls that found a queue empty: --idle-exit takes a run as
+	 * idle only once every lcore has polled empty since its last
+	 * packet (an lcore kept off its CPU has not). */
+	uint64_t empty;
 	/** Packets received on each of the lcore's RX queues, in the order
 	 * of app_lcores[lcore].rxq[]. */
 	uint64_t rxq[APP_MAX_RXQ_PER_LCORE];
@@ -113,6 +117,7 @@ app_ctr_rx(struct app_lcore_ctr *c, uint16_t i, uint16_t port, uint16_t n)
 static __rte_always_inline void
 app_ctr_idle(struct app_lcore_ctr *c)
 {
+	c->empty++;
 	if (unlikely(c->stale != 0))
 		app_ctr_stamp_pvt(c);
 }

@@ -79,8 +79,7 @@ static bool
 run_check(struct app_run *r)
 {
 	const struct app_opts *o = r->o;
-	uint64_t now = rte_rdtsc(), rx;
-	unsigned int polling;
+	uint64_t now = rte_rdtsc();
 	char why[64];
 
 	if (now < r->next_check)
@@ -94,14 +93,14 @@ run_check(struct app_run *r)
 			now - r->t0 >= (uint64_t)(o->duration_s * r->hz))
 		stop_at(r, now, "--duration reached");
 	if (o->idle_ms > 0) {
-		rx = app_stats_rx_total(&polling);
-		/* Not idle before every lcore has polled once: a worker
+		/* Not idle before every lcore has polled once (a worker
 		 * launched late on a loaded machine would find its queue
-		 * drained at the stop, nothing received. */
-		if (polling < r->nb_loops || rx != r->last_rx) {
-			r->last_rx = rx;
+		 * drained at the stop), nor while one is kept off its CPU
+		 * mid-stream: idle time counts from their last packet or
+		 * the last check one had not polled an empty queue. */
+		if (!app_stats_idle(r->nb_loops))
 			r->last_rx_tsc = now;
-		} else if (now - r->last_rx_tsc >= o->idle_ms * r->hz / 1000) {
+		else if (now - r->last_rx_tsc >= o->idle_ms * r->hz / 1000) {
 			stop_at(r, now, "--idle-exit: no packet received");
 		}
 	}

@@ -28,7 +28,7 @@ struct app_run {
 	const struct app_opts *o;
 	uint64_t hz, t0, t_stop;          /**< TSC: its rate, start, stop */
 	uint64_t next_check, next_stats;  /**< TSC of the next check, line */
-	uint64_t last_rx, last_rx_tsc;    /**< --idle-exit: rx seen, when */
+	uint64_t last_rx_tsc;   /**< --idle-exit: TSC the lcores last were busy */
 	unsigned int nb_loops;  /**< lcores that poll RX queues */
 	bool thread;            /**< the duties run on @c tid */
 	pthread_t tid;

@@ -130,19 +130,33 @@ app_stats_rxq_snapshot(uint16_t port, uint64_t *rx, unsigned int n)
 	return nq;
 }
 
-uint64_t
-app_stats_rx_total(unsigned int *polling)
+bool
+app_stats_idle(unsigned int nb_loops)
 {
-	uint64_t n = 0;
-	unsigned int l;
+	/* Each lcore's empty polls when a packet last came. */
+	static uint64_t empty_mark[RTE_MAX_LCORE];
+	static uint64_t last_rx;
+	unsigned int l, polling = 0;
+	bool moved, all_empty = true;
+	uint64_t rx = 0, e;
 
-	*polling = 0;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		*polling += __atomic_load_n(&st.ctr[l].polling,
+		polling += __atomic_load_n(&st.ctr[l].polling,
 				__ATOMIC_ACQUIRE);
-		n += __atomic_load_n(&st.ctr[l].rx, __ATOMIC_RELAXED);
+		rx += __atomic_load_n(&st.ctr[l].rx, __ATOMIC_RELAXED);
 	}
-	return n;
+	moved = rx != last_rx || polling < nb_loops;
+	last_rx = rx;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		if (app_lcores[l].nb_rxq == 0)
+			continue;
+		e = __atomic_load_n(&st.ctr[l].empty, __ATOMIC_RELAXED);
+		if (moved)
+			empty_mark[l] = e;
+		else if (e == empty_mark[l])
+			all_empty = false;
+	}
+	return !moved && all_empty;
 }
 
 /*

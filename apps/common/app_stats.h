@@ -43,9 +43,15 @@ void app_stats_init(const struct app_stats_desc *d, const struct app_opts *o,
  * app_stats_init(). Main lcore. */
 void app_stats_set_extra(const struct app_stats_extra *x);
 
-/** Packets received so far over all lcores, and in @p polling how many
- * lcores have started polling (app_ctr_start()): for --idle-exit. */
-uint64_t app_stats_rx_total(unsigned int *polling);
+/**
+ * For --idle-exit, at each check: whether the @p nb_loops polling lcores
+ * are idle. They are not while one has yet to start polling
+ * (app_ctr_start()) or while packets were received since the last check;
+ * they are once no packet came and every lcore has polled an empty queue
+ * since the last packet (an lcore kept off its CPU mid-stream has not).
+ * Control thread only.
+ */
+bool app_stats_idle(unsigned int nb_loops);
 
 /**
  * Print one line per port while the lcores run: rx, tx (rates since the
