@@ -110,6 +110,57 @@ audit_caches(struct audit_ctx *ctx)
 	}
 }
 
+/* One free chunk @p c, in a free stack or kept by an lcore (@p where). */
+static void
+audit_free_chunk(struct audit_ctx *ctx, const struct npool_chunk *c,
+		const char *where)
+{
+	const struct npool_arena *a = &ctx->np->arena;
+
+	if (ctx->seen[c->index].free++ != 0)
+		AUDIT_ERR(ctx, "chunk %u free twice (%s)", c->index, where);
+	else
+		ctx->out->chunks_free++;
+	if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) != 0)
+		AUDIT_ERR(ctx, "free chunk %u (%s) has refcount %u",
+				c->index, where, c->refcnt);
+	if (ctx->seen[c->index].cache != NULL)
+		AUDIT_ERR(ctx, "free chunk %u (%s) held by a cache",
+				c->index, where);
+	if (NPOOL_DEBUG && npool_debug_chunk_live_pvt(a, c) != 0)
+		AUDIT_ERR(ctx, "free chunk %u (%s) has %u live fragments",
+				c->index, where,
+				npool_debug_chunk_live_pvt(a, c));
+}
+
+/* The chunks each lcore keeps (npool_lcore.pcp). */
+static void
+audit_pcp(struct audit_ctx *ctx)
+{
+	const struct npool_arena *a = &ctx->np->arena;
+	const uint32_t total = a->nb_chunks + a->nb_small;
+	unsigned int i, k;
+
+	for (i = 0; i < NPOOL_NON_EAL_SLOT; i++) {
+		const struct npool_lcore *lc = &ctx->np->lc[i];
+
+		if (lc->pcp_n > NPOOL_PCP_MAX) {
+			AUDIT_ERR(ctx, "slot %u keeps %u chunks, at most %u",
+					i, lc->pcp_n, NPOOL_PCP_MAX);
+			continue;
+		}
+		for (k = 0; k < lc->pcp_n; k++) {
+			const struct npool_chunk *c = lc->pcp[k];
+
+			if (c < a->chunks || c >= a->chunks + total)
+				AUDIT_ERR(ctx, "slot %u keeps %p, not a chunk",
+						i, (const void *)c);
+			else
+				audit_free_chunk(ctx, c, "kept by an lcore");
+		}
+	}
+}
+
 /* Empty one free stack, check each entry, push them back in order. */
 static int
 audit_free_stack(struct audit_ctx *ctx, int small)
@@ -136,20 +187,7 @@ audit_free_stack(struct audit_ctx *ctx, int small)
 		if ((c->index >= a->nb_chunks) != small)
 			AUDIT_ERR(ctx, "chunk %u in the wrong free stack",
 					c->index);
-		if (ctx->seen[c->index].free++ != 0)
-			AUDIT_ERR(ctx, "chunk %u free twice", c->index);
-		else
-			ctx->out->chunks_free++;
-		if (__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) != 0)
-			AUDIT_ERR(ctx, "free chunk %u has refcount %u",
-					c->index, c->refcnt);
-		if (ctx->seen[c->index].cache != NULL)
-			AUDIT_ERR(ctx, "free chunk %u held by a cache",
-					c->index);
-		if (NPOOL_DEBUG && npool_debug_chunk_live_pvt(a, c) != 0)
-			AUDIT_ERR(ctx, "free chunk %u has %u live fragments",
-					c->index,
-					npool_debug_chunk_live_pvt(a, c));
+		audit_free_chunk(ctx, c, "free stack");
 	}
 	for (i = n; i-- > 0; )
 		npool_arena_put(a, got[i]);
@@ -298,6 +336,7 @@ npool_instance_audit(struct npool *np, struct npool_audit *out)
 		return -ENOMEM;
 	}
 	audit_caches(&ctx);
+	audit_pcp(&ctx);
 	ret = audit_free_stack(&ctx, 0);
 	if (ret == 0)
 		ret = audit_free_stack(&ctx, 1);

@@ -31,7 +31,8 @@ extern "C" {
 struct npool_audit {
 	/** Chunks in the arena (big + small). */
 	uint32_t chunks;
-	/** Chunks in the arena's free stacks. */
+	/** Free chunks: in the arena's free stacks, or kept by the lcore
+	 * that freed their last fragment for its next refill. */
 	uint32_t chunks_free;
 	/** Chunks a fragment cache (napi or guarded, small-packet caches
 	 * included) carves from. */

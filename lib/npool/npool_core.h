@@ -95,10 +95,15 @@ npool_frag_cache_bias_pvt(const struct npool_frag_cache *nc)
 	return nc->pagecnt_bias + nc->returned;
 }
 
+/** Free chunks an lcore keeps for itself (npool_lcore.pcp): at most
+ * 96 KiB of big chunks per lcore and instance. */
+#define NPOOL_PCP_MAX 3
+
 /** Per-lcore state, one cache line group per lcore: 512 bytes, so that
  * np->lc[slot] is one shift (576 bytes cost every fast path 2 to 3
  * instructions). The caches come first, each a line; the counters end
- * where the lock, the debug owner and the defer ring share a line. */
+ * where the lock, the debug owner, the defer ring and the free chunks
+ * share a line. */
 struct npool_lcore {
 	/** The napi cache: used only by its owner lcore, no lock. */
 	struct npool_frag_cache napi;
@@ -125,6 +130,14 @@ struct npool_lcore {
 	 * producer, this lcore the only consumer (npool_pkt_defer.h).
 	 * NULL in slots without an EAL lcore. */
 	struct rte_ring *defer;
+	/** Chunks this slot's EAL lcore carved whose last fragment came
+	 * back here, kept for its napi caches' next refills (the kernel's per-CPU page
+	 * lists): a chunk freed and carved again on one lcore, as in a
+	 * pipeline whose worker hands its packets back (npool_pkt_defer.h),
+	 * costs no trip through the arena's stack (two of its lock-free
+	 * operations, some five atomics). This slot's lcore only. */
+	struct npool_chunk *pcp[NPOOL_PCP_MAX];
+	uint8_t pcp_n;  /**< entries of @c pcp in use */
 } __rte_cache_aligned;
 
 static_assert(sizeof(struct npool_frag_cache) == 64,

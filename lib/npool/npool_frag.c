@@ -23,6 +23,64 @@ npool_frag_fail(unsigned int slot, int err)
 	return NULL;
 }
 
+void
+npool_chunk_free(struct npool *np, unsigned int slot, struct npool_chunk *c)
+{
+	struct npool_lcore *lc = &np->lc[slot];
+	uint8_t n = lc->pcp_n;
+
+	/* Kept only by the lcore that carved it, which carves again: one
+	 * that only frees (a pipeline's worker) would strand chunks. The
+	 * stores relaxed: npool_usage() reads them from any thread. */
+	if (slot != NPOOL_NON_EAL_SLOT && c->owner == slot &&
+			n < NPOOL_PCP_MAX) {
+		__atomic_store_n(&lc->pcp[n], c, __ATOMIC_RELAXED);
+		__atomic_store_n(&lc->pcp_n, n + 1, __ATOMIC_RELAXED);
+	} else {
+		npool_arena_put(&np->arena, c);
+	}
+}
+
+/* A chunk of cache @p nc's kind that its lcore kept (npool_chunk_free()),
+ * the last kept first; NULL if none. napi caches only: the guarded ones
+ * refill on any thread. */
+static struct npool_chunk *
+pcp_get(struct npool_frag_cache *nc)
+{
+	struct npool_lcore *lc = &nc->np->lc[nc->lcore];
+	struct npool_chunk *c;
+	unsigned int i;
+	uint8_t n;
+
+	if (nc->guarded || nc->lcore == NPOOL_NON_EAL_SLOT)
+		return NULL;
+	for (i = lc->pcp_n; i-- > 0; ) {
+		c = lc->pcp[i];
+		if (!(c->flags & NPOOL_CHUNK_F_SMALL) == !nc->small) {
+			n = lc->pcp_n - 1;
+			__atomic_store_n(&lc->pcp[i], lc->pcp[n],
+					__ATOMIC_RELAXED);
+			__atomic_store_n(&lc->pcp_n, n, __ATOMIC_RELAXED);
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* Give every chunk slot @p slot of @p np kept back to the arena: its
+ * owner, or while the owner is idle. */
+static void
+pcp_drain(struct npool *np, unsigned int slot)
+{
+	struct npool_lcore *lc = &np->lc[slot];
+	uint8_t n;
+
+	while ((n = lc->pcp_n) != 0) {
+		__atomic_store_n(&lc->pcp_n, n - 1, __ATOMIC_RELAXED);
+		npool_arena_put(&np->arena, lc->pcp[n - 1]);
+	}
+}
+
 /*
  * Take a fresh chunk for cache @p nc: one of its own kind (big for a
  * frag/packet cache, small for a small-packet cache), else one of the
@@ -156,7 +214,20 @@ npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 		goto install;
 	}
 
+	c = pcp_get(nc);
+	if (c != NULL) {
+		NPOOL_STAT_ADD_NP(nc->np, slot, reuses, 1);
+		goto owned;
+	}
 	c = frag_chunk_get(nc, size, align_mask);
+	if (unlikely(c == NULL) && !nc->guarded &&
+			nc->lcore != NPOOL_NON_EAL_SLOT &&
+			nc->np->lc[nc->lcore].pcp_n != 0) {
+		/* The arena is dry, and what this lcore keeps is of the
+		 * other kind: back to the arena, for the fallbacks. */
+		pcp_drain(nc->np, nc->lcore);
+		c = frag_chunk_get(nc, size, align_mask);
+	}
 	if (unlikely(c == NULL)) {
 		/* The arena is dry: give up the previous chunk's bias too,
 		 * so that its last fragment gives it back (now, if it was
@@ -170,6 +241,7 @@ npool_frag_refill(struct npool_frag_cache *nc, uint32_t size,
 		goto install;
 	}
 	NPOOL_STAT_ADD_NP(nc->np, slot, refills, 1);
+owned:
 	c->owner = (uint16_t)slot;
 install:
 	/* No fragment of it is out and no other cache holds it. */
@@ -262,6 +334,7 @@ frag_cache_drain_napi(struct npool *np, unsigned int slot)
 	npool_defer_ring_flush_pvt(np, slot);
 	frag_cache_drain(&lc->napi);
 	frag_cache_drain(&lc->napi_small);
+	pcp_drain(np, slot);
 }
 
 /*
@@ -316,6 +389,10 @@ npool_frag_cache_drain_all(void)
 		}
 		left += !napi;
 	}
+	/* Another lcore's defer ring freed packets here. */
+	if (self != NPOOL_NON_EAL_SLOT)
+		for (k = 0; k < npool_nb_instances_pvt; k++)
+			pcp_drain(npool_instances_pvt[k], self);
 	return left;
 }
 

@@ -346,6 +346,23 @@ npool_alloc_frag(uint32_t size)
 	return npool_alloc_frag_align(size, 1);
 }
 
+/**
+ * A chunk's last fragment came back on the thread of slot @p slot: keep
+ * the chunk for that lcore's next refill if that lcore carved it and has
+ * room (npool_lcore.pcp, the kernel's per-CPU page lists), else give it
+ * back to the arena (free_the_page()). The out-of-line half of the
+ * fragment frees, once a chunk; applications do not call it.
+ *
+ * @param np
+ *   The instance whose arena holds @p c.
+ * @param slot
+ *   The caller's slot (npool_slot()); NPOOL_NON_EAL_SLOT keeps nothing.
+ * @param c
+ *   The chunk, its reference count 0.
+ */
+void npool_chunk_free(struct npool *np, unsigned int slot,
+		struct npool_chunk *c);
+
 /** @internal Free of @p k fragments of instance @p np in the chunk of
  * header @p c by the thread of slot @p slot (npool_slot()), their
  * references back in one credit or one atomic subtraction. @p p: the
@@ -399,7 +416,7 @@ npool_free_frags_chunk_pvt(struct npool *np, unsigned int slot,
 	NPOOL_DEBUG_PANIC_IF(__atomic_load_n(&c->refcnt, __ATOMIC_RELAXED) == 0,
 			"npool: double free of fragment %p\n", p);
 	if (__atomic_sub_fetch(&c->refcnt, k, __ATOMIC_ACQ_REL) == 0)
-		npool_arena_put(&np->arena, c);
+		npool_chunk_free(np, slot, c);
 }
 
 /**

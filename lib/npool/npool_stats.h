@@ -66,8 +66,10 @@ extern "C" {
  *   next burst (npool_napi_consume_bulk(); the kernel's
  *   skb_attempt_defer_free()): their frees count there, not here.
  * - @c refills: chunks taken from the arena after a cache ran out.
- * - @c reuses: exhausted chunks reused in place: every fragment had come
- *   back.
+ * - @c reuses: chunks carved again with no trip through the arena: an
+ *   exhausted chunk reused in place (every fragment had come back), or
+ *   one this lcore kept when its last fragment came back here
+ *   (npool_chunk_free()).
  * - @c small_fallbacks: refills that got a 4 KiB small chunk: no big
  *   chunk was free.
  * - @c big_fallbacks: refills of a small-packet cache that got a big

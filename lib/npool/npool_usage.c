@@ -71,6 +71,24 @@ usage_pinned(const struct npool *np, struct npool_usage *u)
 					caches[k]->prev_bias);
 		}
 	}
+	/* Chunks an lcore keeps for its next refill: free, not pinned. */
+	for (i = 0; i < NPOOL_NON_EAL_SLOT; i++) {
+		const struct npool_lcore *lc = &np->lc[i];
+		unsigned int n = RTE_MIN(__atomic_load_n(&lc->pcp_n,
+				__ATOMIC_RELAXED), (uint8_t)NPOOL_PCP_MAX);
+
+		for (k = 0; k < n; k++) {
+			const struct npool_chunk *c =
+				__atomic_load_n(&lc->pcp[k], __ATOMIC_RELAXED);
+
+			if (c == NULL)
+				continue;
+			if (c->flags & NPOOL_CHUNK_F_SMALL)
+				u->small_pinned--;
+			else
+				u->big_pinned--;
+		}
+	}
 	/* Read while others run: never below zero. */
 	if ((int32_t)u->big_pinned < 0)
 		u->big_pinned = 0;

@@ -55,7 +55,7 @@ fz_op_frag(struct fz_in *in, bool napi, bool aligned, struct fz_delta *want)
 	const bool eal = npool_slot() != NPOOL_NON_EAL_SLOT;
 	const bool bad = size == 0 || size > NPOOL_CHUNK_SIZE ||
 		(align & (align - 1)) != 0 || align > NPOOL_CHUNK_SIZE;
-	const unsigned int big = ut_free_big();
+	const unsigned int big = ut_free_for(0, napi);
 	int h = fz_empty_handle();
 	void *p;
 
@@ -98,9 +98,8 @@ fz_op_pkt(struct fz_in *in, bool napi, struct fz_delta *want)
 	const struct npool_lcore *lc = &npool_default()->lc[npool_slot()];
 	const struct npool_chunk *prev = napi ? lc->napi_small.chunk :
 		lc->guarded_small.chunk;
-	const unsigned int big = ut_free_big();
-	const unsigned int nsmall =
-		npool_arena_free_count(&npool_default()->arena, 1);
+	const unsigned int big = ut_free_for(0, napi);
+	const unsigned int nsmall = ut_free_for(1, napi);
 	const struct npool_chunk *c;
 	int h = fz_empty_handle(), k;
 	struct rte_mbuf *m;

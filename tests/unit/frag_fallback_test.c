@@ -108,7 +108,7 @@ test_no_fallback_for_frag_above_small_chunk_enomem(void **state __rte_unused)
 	assert_int_equal(s1.failures - s0.failures, 2);
 	assert_int_equal(s1.small_fallbacks, s0.small_fallbacks);
 	/* No small chunk was taken for nothing. */
-	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 1), NB_SMALL);
+	assert_int_equal(ut_free_small(), NB_SMALL);
 	/* Exactly one small chunk's worth still fits. */
 	p = npool_napi_alloc_frag(NPOOL_SMALL_CHUNK_SIZE);
 	assert_non_null(p);
@@ -132,7 +132,7 @@ test_enomem_when_every_chunk_is_out(void **state __rte_unused)
 		assert_non_null(small[i]);
 		assert_ptr_equal(small[i], ut_chunk_of(small[i])->va);
 	}
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena),
+	assert_int_equal(ut_in_use(),
 			NB_BIG + NB_SMALL);
 	rte_errno = 0;
 	assert_null(npool_napi_alloc_frag(1));
@@ -169,7 +169,7 @@ test_failed_refill_leaves_outstanding_chunk_alone(void **state __rte_unused)
 	assert_null(ut_napi_cache()->chunk);
 	assert_int_equal(c->refcnt, 1);
 	npool_free_frag(a);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 	b = npool_napi_alloc_frag(64);
 	assert_ptr_equal(b, c->va + NPOOL_CHUNK_SIZE - 64);
 	npool_free_frag(b);
@@ -195,7 +195,7 @@ test_small_chunk_goes_back_instead_of_reuse(void **state __rte_unused)
 	assert_ptr_equal(ut_chunk_of(q), ut_chunk_of(big[1]));
 	assert_int_equal(ut_chunk_of(q)->flags & NPOOL_CHUNK_F_SMALL, 0);
 	assert_int_equal(c->refcnt, 0);
-	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 1), NB_SMALL);
+	assert_int_equal(ut_free_small(), NB_SMALL);
 	s1 = ut_stats_self();
 	assert_int_equal(s1.reuses, s0.reuses + 1);
 	npool_free_frag(q);

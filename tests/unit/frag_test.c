@@ -81,7 +81,7 @@ test_napi_and_guarded_caches_use_different_chunks(void **state __rte_unused)
 	assert_ptr_not_equal(ut_chunk_of(a), ut_chunk_of(b));
 	assert_ptr_equal(ut_napi_cache()->chunk, ut_chunk_of(a));
 	assert_ptr_equal(ut_guarded_cache()->chunk, ut_chunk_of(b));
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 2);
+	assert_int_equal(ut_in_use(), 2);
 	npool_free_frag(a);
 	npool_free_frag(b);
 }
@@ -203,7 +203,7 @@ test_alignment_not_power_of_two_einval(void **state __rte_unused)
 	assert_int_equal(s1.allocs, s0.allocs);
 	assert_int_equal(s1.guarded_allocs, s0.guarded_allocs);
 	/* A rejected call takes no chunk. */
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 static void
@@ -224,7 +224,7 @@ test_size_zero_or_above_chunk_einval(void **state __rte_unused)
 	}
 	s1 = ut_stats_self();
 	assert_int_equal(s1.failures - s0.failures, 2 * RTE_DIM(bad));
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 static void
@@ -259,7 +259,7 @@ test_free_from_any_inner_address(void **state __rte_unused)
 	assert_int_equal(c->refcnt, npool_frag_cache_bias_pvt(ut_napi_cache()));
 	npool_frag_cache_drain_all();
 	assert_int_equal(c->refcnt, 0);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 static void
@@ -298,7 +298,7 @@ test_refcount_minus_bias_counts_outstanding(void **state __rte_unused)
 		npool_free_frag(p[i]);
 		assert_int_equal(c->refcnt, --out);
 		/* Back in the arena exactly when the last one comes back. */
-		assert_int_equal(npool_arena_in_use(&npool_default()->arena),
+		assert_int_equal(ut_in_use(),
 				out != 0);
 	}
 }
@@ -332,7 +332,7 @@ test_reuse_when_all_frags_freed(void **state __rte_unused)
 	s1 = ut_stats_self();
 	assert_int_equal(s1.reuses - s0.reuses, 1);
 	assert_int_equal(s1.refills - s0.refills, 1);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 1);
+	assert_int_equal(ut_in_use(), 1);
 	assert_int_equal(c->refcnt - npool_frag_cache_bias_pvt(ut_napi_cache()), 1);
 	npool_free_frag(q);
 }
@@ -357,7 +357,7 @@ test_new_chunk_when_a_frag_is_still_out(void **state __rte_unused)
 	 * bias: one fragment out, whose free costs no atomic. */
 	assert_ptr_equal(nc->prev, c);
 	assert_int_equal(c->refcnt - nc->prev_bias, 1);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 2);
+	assert_int_equal(ut_in_use(), 2);
 	npool_free_frag(p[3] + 17);
 	assert_int_equal(c->refcnt - nc->prev_bias, 0);
 	assert_int_equal(c->refcnt, NPOOL_FRAG_BIAS_MAX);
@@ -375,7 +375,7 @@ test_new_chunk_when_a_frag_is_still_out(void **state __rte_unused)
 	s1 = ut_stats_self();
 	assert_int_equal(s1.reuses - s0.reuses, 1);
 	assert_int_equal(s1.refills - s0.refills, 0);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 2);
+	assert_int_equal(ut_in_use(), 2);
 	npool_free_frag(q);
 	npool_free_frag(r);
 }
@@ -399,7 +399,7 @@ test_chunk_returned_to_arena_exactly_once(void **state __rte_unused)
 		assert_int_equal(ut_free_big(), nb - 2);
 		npool_frag_cache_drain_all();
 		assert_int_equal(ut_free_big(), nb);
-		assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+		assert_int_equal(ut_in_use(), 0);
 	}
 }
 
@@ -451,9 +451,9 @@ test_drain_returns_idle_chunks_and_caches_refill(void **state __rte_unused)
 
 	npool_free_frag(a);
 	npool_free_frag(b);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 2);
+	assert_int_equal(ut_in_use(), 2);
 	npool_frag_cache_drain_all();
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 	assert_null(ut_napi_cache()->chunk);
 	assert_null(ut_guarded_cache()->chunk);
 	assert_int_equal(npool_frag_cache_bias_pvt(ut_napi_cache()), 0);
@@ -471,13 +471,13 @@ test_drain_leaves_chunk_to_outstanding_frag(void **state __rte_unused)
 
 	npool_frag_cache_drain_all();
 	assert_int_equal(c->refcnt, 1);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 1);
+	assert_int_equal(ut_in_use(), 1);
 	/* Draining twice changes nothing. */
 	npool_frag_cache_drain_all();
 	assert_int_equal(c->refcnt, 1);
 	npool_free_frag(a);
 	assert_int_equal(c->refcnt, 0);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \

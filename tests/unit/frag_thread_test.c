@@ -282,7 +282,7 @@ test_napi_flavor_from_non_eal_pthread_eperm(void **state __rte_unused)
 	assert_int_equal(t1.pkt_failures - t0.pkt_failures, 1);
 	assert_int_equal(t1.allocs, 0);
 	/* Nothing was taken: no chunk, no head. */
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 	assert_null(npool_default()->lc[NPOOL_NON_EAL_SLOT].napi.chunk);
 }
 #endif

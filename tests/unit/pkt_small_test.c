@@ -169,7 +169,7 @@ test_retained_small_pkt_pins_at_most_4k(void **state __rte_unused)
 	/* Held only by the kept packets: one small chunk each. */
 	assert_int_equal(au.chunks_cached, 0);
 	assert_int_equal(au.chunks_pinned, k);
-	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0),
+	assert_int_equal(ut_free_big(),
 			npool_default()->arena.nb_chunks);
 	pinned = (uint64_t)au.chunks_pinned * NPOOL_SMALL_CHUNK_SIZE;
 	assert_int_equal(truesize, k * 512);
@@ -216,7 +216,7 @@ test_keep_one_in_128_leaves_big_chunks_free(void **state __rte_unused)
 	/* 17 kept, each alone on a small chunk; the cache carves one of
 	 * them or the next: at most 18 small chunks, no big one. */
 	assert_true(u.chunks_in_use >= k && u.chunks_in_use <= k + 1);
-	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0), 16);
+	assert_int_equal(ut_free_big(), 16);
 	for (i = 0; i < k; i++)
 		assert_true(is_small_chunk(kept[i]));
 	/* A whole big chunk can still be had, and a jumbo packet. */
@@ -258,11 +258,11 @@ test_small_cache_local_free_and_reuse_in_place(void **state __rte_unused)
 	assert_int_equal(s1.refills - s0.refills, 1);
 	assert_int_equal(s1.reuses - s0.reuses, 4);
 	assert_int_equal(s1.small_fallbacks, s0.small_fallbacks);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 1);
+	assert_int_equal(ut_in_use(), 1);
 	/* A drain gives it back. */
 	assert_int_equal(npool_frag_cache_drain_all(), 0);
 	assert_null(nc->chunk);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 /* Freed on another lcore: one atomic decrement, counted remote. */
@@ -360,7 +360,7 @@ test_small_cache_falls_back_to_big_chunk(void **state __rte_unused)
 	s0 = ut_stats_self();
 	assert_int_equal(s0.reuses, s1.reuses + 1);
 	assert_int_equal(s0.big_fallbacks, s1.big_fallbacks);
-	assert_int_equal(npool_arena_free_count(&npool_default()->arena, 0),
+	assert_int_equal(ut_free_big(),
 			npool_default()->arena.nb_chunks);
 	rte_pktmbuf_free(m[0]);
 }

@@ -359,7 +359,7 @@ test_len_past_chunk_with_big_headroom_einval(void **state __rte_unused)
 	expect_alloc_fail(NPOOL_PKT_MAX_LEN, EINVAL);
 	expect_alloc_fail(NPOOL_CHUNK_SIZE - 1024 - NPOOL_SHINFO_SIZE + 1,
 			EINVAL);
-	assert_int_equal(npool_arena_in_use(&npool_default()->arena), 0);
+	assert_int_equal(ut_in_use(), 0);
 }
 
 static void

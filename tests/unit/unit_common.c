@@ -267,8 +267,56 @@ ut_guarded_cache(void)
 	return &npool_default()->lc[npool_slot()].guarded;
 }
 
+/* Chunks of kind @p small slot @p i keeps. */
+static unsigned int
+pcp_count_slot(unsigned int i, int small)
+{
+	const struct npool_lcore *lc = &npool_default()->lc[i];
+	unsigned int k, n = 0;
+
+	for (k = 0; k < lc->pcp_n; k++)
+		n += !(lc->pcp[k]->flags & NPOOL_CHUNK_F_SMALL) == !small;
+	return n;
+}
+
+/* Chunks of kind @p small the lcores keep. */
+static unsigned int
+pcp_count(int small)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < NPOOL_NON_EAL_SLOT; i++)
+		n += pcp_count_slot(i, small);
+	return n;
+}
+
+unsigned int
+ut_free_for(int small, int napi)
+{
+	unsigned int slot = npool_slot();
+
+	return npool_arena_free_count(&npool_default()->arena, small) +
+		(napi && slot != NPOOL_NON_EAL_SLOT ?
+			pcp_count_slot(slot, small) : 0);
+}
+
 unsigned int
 ut_free_big(void)
 {
-	return npool_arena_free_count(&npool_default()->arena, 0);
+	return npool_arena_free_count(&npool_default()->arena, 0) +
+		pcp_count(0);
+}
+
+unsigned int
+ut_free_small(void)
+{
+	return npool_arena_free_count(&npool_default()->arena, 1) +
+		pcp_count(1);
+}
+
+unsigned int
+ut_in_use(void)
+{
+	return npool_arena_in_use(&npool_default()->arena) - pcp_count(0) -
+		pcp_count(1);
 }

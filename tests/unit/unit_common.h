@@ -101,7 +101,17 @@ struct npool_chunk *ut_chunk_of(const void *p);
 struct npool_frag_cache *ut_napi_cache(void);
 struct npool_frag_cache *ut_guarded_cache(void);
 
-/* Free big chunks in the arena's ring. */
+/* Free big / small chunks of the default instance: in the arena's free
+ * stacks or kept by an lcore for its next refill (npool_lcore.pcp). */
 unsigned int ut_free_big(void);
+unsigned int ut_free_small(void);
+
+/* Free chunks of kind @p small an allocation on this thread can take: the
+ * arena's, and for a napi cache (@p napi) those this lcore keeps. */
+unsigned int ut_free_for(int small, int napi);
+
+/* Chunks of the default instance in use: out of the arena and not kept
+ * by an lcore. */
+unsigned int ut_in_use(void);
 
 #endif /* NPOOL_UNIT_COMMON_H */
