@@ -81,9 +81,11 @@ usage_pinned(const struct npool *np, struct npool_usage *u)
 			const struct npool_chunk *c =
 				__atomic_load_n(&lc->pcp[k], __ATOMIC_RELAXED);
 
+			/* By its index, never written: its owner may be
+			 * installing it (c->flags). */
 			if (c == NULL)
 				continue;
-			if (c->flags & NPOOL_CHUNK_F_SMALL)
+			if (c->index >= a->nb_chunks)
 				u->small_pinned--;
 			else
 				u->big_pinned--;
