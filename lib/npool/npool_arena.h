@@ -80,7 +80,8 @@ struct npool_arena {
 	struct rte_stack *free_big;   /**< free big chunks (lock-free LIFO) */
 	struct rte_stack *free_small; /**< free small chunks (lock-free LIFO) */
 	const struct rte_memzone *mz; /**< backing memory */
-	/** Fragment maps of debug builds (npool_debug.h), else NULL. */
+	/** Fragment maps of debug and ASan builds (npool_debug_frag_alloc()),
+	 * else NULL. */
 	uint64_t *dbg_frags;
 };
 
@@ -191,6 +192,43 @@ void npool_arena_put(struct npool_arena *a, struct npool_chunk *c);
  *   The number of free chunks of that size.
  */
 unsigned int npool_arena_free_count(const struct npool_arena *a, int small);
+
+/**
+ * Debug and AddressSanitizer builds (NPOOL_DEBUG_HOOKS, npool_debug.h):
+ * fragment @p p of @p size bytes has just been carved from chunk @p c of
+ * arena @p a.
+ * Debug builds panic if a live fragment already starts there; ASan builds
+ * unpoison it. The inline carve of npool_frag.h calls it (through
+ * NPOOL_DEBUG_HOOK(), so never in other builds); applications do not.
+ *
+ * @param a
+ *   The arena.
+ * @param c
+ *   The chunk carved.
+ * @param p
+ *   The fragment.
+ * @param size
+ *   Its size in bytes.
+ */
+void npool_debug_frag_alloc(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p, uint32_t size);
+
+/**
+ * Debug and AddressSanitizer builds: a free through address @p p of
+ * chunk @p c, before its reference is dropped. Debug builds panic unless
+ * @p p is inside a live fragment, then mark that fragment freed; ASan
+ * builds poison it, up to the next fragment or the chunk's end.
+ * npool_free_frag() calls it (NPOOL_DEBUG_HOOK()); applications do not.
+ *
+ * @param a
+ *   The arena.
+ * @param c
+ *   The chunk holding @p p.
+ * @param p
+ *   Any address inside the fragment freed.
+ */
+void npool_debug_frag_free(const struct npool_arena *a,
+		const struct npool_chunk *c, const void *p);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
  * "use-after-poison" with the stack of the access.
  *
  * Only AddressSanitizer builds (-Db_sanitize=address: NPOOL_ASAN 1) do
- * it, from the debug hooks (npool_debug.c): there the fragment maps tell
+ * it, from the debug hooks (npool_debug.h): there the fragment maps tell
  * where a freed fragment ends, and the "npool" pools have no mempool
  * cache, so that every head put and get reaches the ops
  * (npool_hc_mempool_cache_size()). Elsewhere the macros compile to

@@ -24,7 +24,7 @@
 #include "npool_stats.h"
 #include "npool_asan.h"
 #include "npool_core_pvt.h"
-#include "npool_debug_pvt.h"
+#include "npool_arena_pvt.h"
 #include "npool_frag_pvt.h"
 #include "npool_head_cache_pvt.h"
 #include "npool_log.h"

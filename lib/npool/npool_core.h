@@ -215,6 +215,17 @@ npool_slot(void)
 #define NPOOL_STAT_ADD(slot, field, n) \
 	NPOOL_STAT_ADD_NP(npool_lcore_np[slot], slot, field, n)
 
+/**
+ * Debug builds: the calling thread uses the napi caches of lcore
+ * @p slot: it takes ownership if none has it, and panics if another
+ * thread owns them. The napi allocators call it (NPOOL_DEBUG_CHECK());
+ * applications do not.
+ *
+ * @param slot
+ *   An lcore id, 0 .. RTE_MAX_LCORE - 1.
+ */
+void npool_debug_napi_owner(unsigned int slot);
+
 #ifdef __cplusplus
 }
 #endif

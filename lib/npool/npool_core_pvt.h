@@ -29,4 +29,12 @@ extern unsigned int npool_nb_instances_pvt;
  * outside every arena). */
 struct npool *npool_owner_pvt(const void *p, struct npool_chunk **cp);
 
+/** Debug builds: register the lcore callback that releases napi cache
+ * ownership (npool_debug_napi_owner()) when an lcore id is unregistered.
+ * 0 or -ENOMEM. */
+int npool_debug_lcore_cb_register_pvt(void);
+
+/** Unregister what npool_debug_lcore_cb_register_pvt() did. */
+void npool_debug_lcore_cb_unregister_pvt(void);
+
 #endif /* NPOOL_CORE_PVT_H */

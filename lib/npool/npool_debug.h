@@ -30,12 +30,18 @@
  *   panics. The mark lives in the spare bytes of the mempool object
  *   header (pools created without RTE_MEMPOOL_F_NO_CACHE_ALIGN).
  *
- * Installed only because the inline fast paths of npool_frag.h and
- * npool_pkt.h call these hooks (an indirect header: do not include it
- * directly); the library's other hooks are private (npool_debug_pvt.h).
+ * Each hook is defined beside the structures it checks and declared in
+ * their header: the fragment maps with the arena (npool_debug_frag_alloc(),
+ * npool_debug_frag_free(): npool_arena.h, npool_arena_pvt.h), the napi
+ * caches' owners with the per-lcore state (npool_debug_napi_owner():
+ * npool_core.h), the heads' marks with the head cache
+ * (npool_head_cache_pvt.h) and the poisoning of free heads with the
+ * "npool" ops (rte_mempool_npool_pvt.h). This header holds only the
+ * macros, below every one of them. Installed only because the inline fast
+ * paths of npool_frag.h and npool_pkt.h use them (an indirect header: do
+ * not include it directly).
  */
 
-#include <stdint.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_debug.h>
@@ -47,7 +53,7 @@ extern "C" {
 #endif
 
 /**
- * Whether the fast paths call the fragment and head hooks below: debug
+ * Whether the fast paths call the fragment and head hooks: debug
  * builds (their checks, which panic) and AddressSanitizer builds (their
  * fragment maps and poisoning, npool_asan.h, without the panics).
  */
@@ -86,56 +92,6 @@ extern "C" {
 /** @internal Debug builds: rte_panic() with the message @p ...; nothing
  * in other builds, where the path goes on (and fails cleanly). */
 #define NPOOL_DEBUG_PANIC(...) NPOOL_DEBUG_PANIC_IF(true, __VA_ARGS__)
-
-struct npool_arena;
-struct npool_chunk;
-
-/**
- * Debug and AddressSanitizer builds (NPOOL_DEBUG_HOOKS): fragment @p p
- * of @p size bytes has just been carved from chunk @p c of arena @p a.
- * Debug builds panic if a live fragment already starts there; ASan builds
- * unpoison it. The inline carve of npool_frag.h calls it (through
- * NPOOL_DEBUG_HOOK(), so never in other builds); applications do not.
- *
- * @param a
- *   The arena.
- * @param c
- *   The chunk carved.
- * @param p
- *   The fragment.
- * @param size
- *   Its size in bytes.
- */
-void npool_debug_frag_alloc(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p, uint32_t size);
-
-/**
- * Debug and AddressSanitizer builds: a free through address @p p of
- * chunk @p c, before its reference is dropped. Debug builds panic unless
- * @p p is inside a live fragment, then mark that fragment freed; ASan
- * builds poison it, up to the next fragment or the chunk's end.
- * npool_free_frag() calls it (NPOOL_DEBUG_HOOK()); applications do not.
- *
- * @param a
- *   The arena.
- * @param c
- *   The chunk holding @p p.
- * @param p
- *   Any address inside the fragment freed.
- */
-void npool_debug_frag_free(const struct npool_arena *a,
-		const struct npool_chunk *c, const void *p);
-
-/**
- * Debug builds: the calling thread uses the napi caches of lcore
- * @p slot: it takes ownership if none has it, and panics if another
- * thread owns them. The napi allocators call it (NPOOL_DEBUG_CHECK());
- * applications do not.
- *
- * @param slot
- *   An lcore id, 0 .. RTE_MAX_LCORE - 1.
- */
-void npool_debug_napi_owner(unsigned int slot);
 
 #ifdef __cplusplus
 }

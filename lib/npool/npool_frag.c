@@ -12,7 +12,7 @@
 #include "npool_frag.h"
 #include "npool_core_pvt.h"
 #include "npool_frag_pvt.h"
-#include "npool_debug_pvt.h"
+#include "npool_arena_pvt.h"
 
 void *
 npool_frag_fail(unsigned int slot, int err)

@@ -5,11 +5,17 @@
  */
 #include <errno.h>
 
+#include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "npool_head_cache.h"
 #include "npool_head_cache_pvt.h"
+#include "npool_asan.h"
+
+/* Debug builds: "free" mark of a mempool object, in the spare bytes of
+ * its header (npool_debug_hc_put_pvt()). */
+#define HC_FREE_MARK 0x6e706f6f6c465245ULL /* "npoolFRE" */
 
 struct npool_hc *
 npool_hc_create(const char *name, uint32_t size, int socket_id)
@@ -140,4 +146,74 @@ void
 npool_hc_put_bulk(struct npool_hc *hc, void * const *objs, unsigned int n)
 {
 	npool_hc_put_pvt(hc, objs, n);
+}
+
+/*
+ * The checks of debug builds and the poisoning of ASan builds on every
+ * object that crosses a head cache (npool_debug.h).
+ */
+
+/* The mark of @obj, or NULL if its pool has no spare header bytes. */
+static uint64_t *
+hc_mark(const struct rte_mempool *mp, void *obj)
+{
+	const size_t hdr = sizeof(struct rte_mempool_objhdr);
+
+	if (mp->header_size < hdr + sizeof(uint64_t))
+		return NULL;
+	return (uint64_t *)((char *)obj - hdr - sizeof(uint64_t));
+}
+
+void
+npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n)
+{
+	struct rte_mempool *mp = hc->mp;
+	unsigned int i;
+
+	if (mp == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		struct rte_mempool *owner = rte_mempool_from_obj(objs[i]);
+		uint64_t *mark;
+
+		if (owner != mp && NPOOL_DEBUG)
+			rte_panic("npool: object %p put into pool %s belongs to pool %p (wrong pool)\n",
+					objs[i], mp->name, owner);
+		mark = hc_mark(mp, objs[i]);
+		if (mark != NULL && __atomic_exchange_n(mark, HC_FREE_MARK,
+				__ATOMIC_RELAXED) == HC_FREE_MARK && NPOOL_DEBUG)
+			rte_panic("npool: double free of object %p into pool %s (already free)\n",
+					objs[i], mp->name);
+		if (hc->asan_armed)
+			NPOOL_ASAN_POISON(objs[i], mp->elt_size);
+	}
+}
+
+void
+npool_debug_hc_store_full_pvt(const struct npool_hc *hc, unsigned int n)
+{
+	rte_panic("npool: store of pool %s refused %u objects (%u of %u in it): they would be lost\n",
+			hc->mp != NULL ? hc->mp->name : "(none)", n,
+			rte_ring_count(hc->store),
+			rte_ring_get_capacity(hc->store));
+}
+
+void
+npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n)
+{
+	unsigned int i;
+
+	if (hc->mp == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t *mark = hc_mark(hc->mp, objs[i]);
+
+		/* Unpoisoned whether armed or not: a disarm may have come
+		 * between the put and this get. */
+		NPOOL_ASAN_UNPOISON(objs[i], hc->mp->elt_size);
+		if (mark != NULL)
+			__atomic_store_n(mark, 0, __ATOMIC_RELAXED);
+	}
 }

@@ -5,10 +5,11 @@
 /**
  * @file
  * @internal The head cache's inline paths (npool_head_cache.h): the
- * per-lcore get and put with their slow halves, the store's put and get
- * and the per-lcore counters, for libnpool's own .c files (the "npool"
- * ops, npool_hc_get_bulk() and npool_hc_put_bulk()). Private: not
- * installed, not exported.
+ * per-lcore get and put with their slow halves, the store's put and get,
+ * the per-lcore counters and the debug builds' checks of every object
+ * that crosses them, for libnpool's own .c files (the "npool" ops,
+ * npool_hc_get_bulk() and npool_hc_put_bulk()). Private: not installed,
+ * not exported.
  */
 
 #include <stdint.h>
@@ -19,44 +20,24 @@
 #include <rte_ring.h>
 
 #include "npool_head_cache.h"
-#include "npool_debug_pvt.h"
+#include "npool_debug.h"
 #include "npool_tsan.h"
-#include "rte_mempool_npool.h"
 
-/**
- * Mempool cache size of a pool of @p n objects on the "npool" ops
- * (npool's head pool, npool_pktmbuf_pool_create()): NPOOL_MEMPOOL_CACHE_SIZE, or
- * the largest rte_mempool_create() accepts for @p n (cache_size * 1.5
- * <= n). 0 in debug and AddressSanitizer builds: every get and put then
- * reaches the ops, whose checks (npool_debug.h) and poisoning
- * (npool_asan.h) DPDK's inline cache would skip.
- *
- * @param n
- *   Objects in the pool.
- * @return
- *   The cache size.
- */
-static inline unsigned int
-npool_hc_mempool_cache_size(unsigned int n)
-{
-	if (NPOOL_DEBUG_HOOKS)
-		return 0;
-	return RTE_MIN((unsigned int)NPOOL_MEMPOOL_CACHE_SIZE,
-			(unsigned int)((uint64_t)n * 2 / 3));
-}
+/** Debug and ASan builds: @p n objects are about to be put into @p hc:
+ * panic if one is not of hc's pool or is already free; mark them free
+ * (ASan builds, once npool_debug_hc_arm_pvt() armed @p hc: poison
+ * them). */
+void npool_debug_hc_put_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n);
 
-/**
- * Mark @p mp, a pool npool itself just created on the "npool"
- * ops (its head pool, npool_pktmbuf_pool_create()), as one whose ops keep
- * per-lcore caches when it has no mempool cache (debug and ASan builds).
- */
-static inline void
-npool_hc_own_pool_pvt(struct rte_mempool *mp)
-{
-	struct npool_hc *hc = mp->pool_data;
+/** Debug builds: the store of @p hc refused @p n objects: panic. */
+void npool_debug_hc_store_full_pvt(const struct npool_hc *hc,
+		unsigned int n);
 
-	hc->lcore_cache = NPOOL_DEBUG_HOOKS && mp->cache_size == 0;
-}
+/** Debug and ASan builds: @p n objects were taken from @p hc: mark them
+ * in use (ASan builds: unpoison them). */
+void npool_debug_hc_got_pvt(const struct npool_hc *hc, void * const *objs,
+		unsigned int n);
 
 /**
  * Count a refill, a flush or a miss of the calling lcore on

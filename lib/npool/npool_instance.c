@@ -23,6 +23,7 @@
 #include "npool_frag_pvt.h"
 /* The head store is on the "npool" ops (rte_mempool_npool.c). */
 #include "npool_head_cache_pvt.h"
+#include "rte_mempool_npool_pvt.h"
 #include "npool_log.h"
 
 void

@@ -23,11 +23,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ASan builds call rte_mempool_event_callback_register(), DPDK-internal
+ * (npool_debug_hc_arm_pvt() below says why): libnpool is built with
+ * ALLOW_INTERNAL_API, as DPDK builds its own libraries. */
+#include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "rte_mempool_npool.h"
+#include "rte_mempool_npool_pvt.h"
+#include "npool_asan.h"
 #include "npool_head_cache.h"
 #include "npool_head_cache_pvt.h"
 
@@ -172,4 +178,91 @@ npool_mempool_is_npool(const struct rte_mempool *mp)
 	return mp != NULL &&
 		strcmp(rte_mempool_get_ops(mp->ops_index)->name,
 			NPOOL_MEMPOOL_OPS_NAME) == 0;
+}
+
+/*
+ * ASan builds: the free objects of npool's own pools poisoned, armed once
+ * a pool is initialised (npool_debug_hc_arm_pvt()) and disarmed before
+ * rte_mempool_free().
+ */
+
+/* Apply @p fn to every object free in @p hc now: its store (taken and
+ * put back in order) and every lcore's cache. */
+static void
+hc_each_free(struct npool_hc *hc, void (*fn)(void *obj, uint32_t size))
+{
+	const uint32_t size = hc->mp->elt_size;
+	unsigned int i, k, n = rte_ring_count(hc->store);
+	void *obj;
+
+	for (k = 0; k < n; k++) {
+		if (rte_ring_dequeue(hc->store, &obj) != 0)
+			break;
+		fn(obj, size);
+		if (rte_ring_enqueue(hc->store, obj) != 0)
+			rte_panic("npool: head store refused an object back\n");
+	}
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		for (k = 0; k < hc->lc[i].len; k++)
+			fn(hc->lc[i].objs[k], size);
+}
+
+static void
+hc_poison(void *obj, uint32_t size)
+{
+	NPOOL_ASAN_POISON(obj, size);
+}
+
+#if NPOOL_ASAN
+static void
+hc_unpoison(void *obj, uint32_t size)
+{
+	NPOOL_ASAN_UNPOISON(obj, size);
+}
+
+/*
+ * Before rte_mempool_free() of an armed pool: unpoison every free object.
+ * DPDK takes them out through the ops one by one (which unpoisons them),
+ * but not those in another lcore's cache, and then the heap writes all
+ * of the pool's memory.
+ */
+static void
+hc_destroy_cb(enum rte_mempool_event event, struct rte_mempool *mp,
+		void *arg __rte_unused)
+{
+	struct npool_hc *hc;
+
+	if (event != RTE_MEMPOOL_EVENT_DESTROY ||
+			strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+				NPOOL_MEMPOOL_OPS_NAME) != 0)
+		return;
+	hc = mp->pool_data;
+	if (hc == NULL || !hc->asan_armed)
+		return;
+	hc->asan_armed = 0;
+	hc_each_free(hc, hc_unpoison);
+}
+#endif
+
+void
+npool_debug_hc_arm_pvt(struct npool_hc *hc)
+{
+#if NPOOL_ASAN
+	static int cb_registered;
+
+	if (hc == NULL || hc->mp == NULL || hc->asan_armed)
+		return;
+	if (!cb_registered &&
+			rte_mempool_event_callback_register(hc_destroy_cb,
+				NULL) == 0)
+		cb_registered = 1;
+	if (!cb_registered)
+		return; /* without it, rte_mempool_free() would be reported */
+	hc->asan_armed = 1;
+	hc_each_free(hc, hc_poison);
+#else
+	RTE_SET_USED(hc);
+	RTE_SET_USED(hc_each_free);
+	RTE_SET_USED(hc_poison);
+#endif
 }
