@@ -26,7 +26,7 @@
 #include <rte_spinlock.h>
 
 #include "npool_arena.h"
-#include "npool_stats.h"
+#include "npool_stats_fields.h"
 
 #ifdef __cplusplus
 extern "C" {
