@@ -104,6 +104,8 @@
 #include "npool_frag.h"
 #include "npool_mbuf.h"
 #include "npool_pkt_consume.h"
+/* What the consume path hands back to other lcores, and their drain. */
+#include "npool_pkt_defer.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "npool_pkt.h"
+#include "npool_pkt_defer.h"
 #include "rte_mempool_npool.h"
 
 #ifdef __cplusplus

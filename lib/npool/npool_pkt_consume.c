@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The out-of-line half of npool_napi_consume_bulk() (npool_pkt_consume.h):
- * a burst the inline fast path does not free itself, and the free
+ * The out-of-line halves of npool_napi_consume_bulk() (npool_pkt_consume.h):
+ * a burst the inline fast path does not free itself, and one another
+ * lcore carved, handed back to it (npool_pkt_defer.h); and the free
  * callback of a head + fragment packet's shinfo.
  */
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 #include "npool_pkt_consume.h"
 #include "npool_core.h"
@@ -64,4 +66,79 @@ npool_napi_consume_bulk_slow(struct rte_mbuf **pkts, unsigned int n)
 	if (np != 0)
 		rte_mempool_put_bulk(mp, pending, np);
 	NPOOL_STAT_ADD_NP(inst, slot, pkt_consumes, segs);
+}
+
+/* Hand @p nd packets to lcore @p owner's defer ring; free here what does
+ * not fit. */
+static void
+defer_send(struct npool *np, unsigned int slot, unsigned int owner,
+		struct rte_mbuf **pkts, unsigned int nd)
+{
+	unsigned int sent = rte_ring_mp_enqueue_burst(np->lc[owner].defer,
+			(void * const *)pkts, nd, NULL);
+
+	np->lc[slot].stats.defers += sent;
+	if (sent != nd)
+		npool_napi_consume_bulk_slow(pkts + sent, nd - sent);
+}
+
+/* The lcore that carved the fragment of @p m, a lone packet of @p np's
+ * head pool, when it is another EAL lcore with a defer ring; else
+ * RTE_MAX_LCORE. */
+static unsigned int
+defer_owner(const struct npool *np, unsigned int slot,
+		const struct rte_mbuf *m)
+{
+	const struct npool_chunk *c;
+
+	if (m->next != NULL || !npool_pkt_lone_pvt(m) ||
+			!RTE_MBUF_HAS_EXTBUF(m))
+		return RTE_MAX_LCORE;
+	c = npool_arena_chunk(&np->arena, m->buf_addr);
+	if (c == NULL || c->owner == slot || c->owner >= RTE_MAX_LCORE ||
+			np->lc[c->owner].defer == NULL)
+		return RTE_MAX_LCORE;
+	return c->owner;
+}
+
+void
+npool_napi_consume_other(struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mbuf *heads[NPOOL_CONSUME_FAST_MAX];
+	struct rte_mbuf *defer[NPOOL_CONSUME_FAST_MAX];
+	unsigned int slot = npool_slot(), i, nh = 0, nd = 0;
+	unsigned int owner = RTE_MAX_LCORE;
+	struct npool *np = npool_lcore_np[slot];
+	struct npool_frag_free_batch_pvt b;
+
+	npool_frag_free_batch_init_pvt(&b, np, slot);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		unsigned int o;
+
+		if (m == NULL || m->pool != np->head_pool)
+			break;
+		/* Back to the lcore that carved it (the first such lcore
+		 * of the burst), untouched: it checks the fragment. */
+		o = slot < RTE_MAX_LCORE ? defer_owner(np, slot, m) :
+			RTE_MAX_LCORE;
+		if (o != RTE_MAX_LCORE && (owner == RTE_MAX_LCORE ||
+				o == owner)) {
+			owner = o;
+			defer[nd++] = m;
+			continue;
+		}
+		if (!npool_pkt_consume_fast_pvt(m, np, slot, &b))
+			break;
+		heads[nh++] = m;
+	}
+	npool_frag_free_batch_commit_pvt(&b, np, slot);
+	if (nh != 0) {
+		rte_mempool_put_bulk(np->head_pool, (void * const *)heads, nh);
+		NPOOL_STAT_ADD_NP(np, slot, pkt_consumes, nh);
+	}
+	if (nd != 0)
+		defer_send(np, slot, owner, defer, nd);
+	if (i != n)
+		npool_napi_consume_bulk_slow(pkts + i, n - i);
 }

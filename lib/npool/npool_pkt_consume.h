@@ -15,7 +15,6 @@
 
 #include "npool_frag_batch.h"
 #include "npool_mbuf.h"
-#include "npool_pkt_defer.h"
 #include "npool_tsan.h"
 
 #ifdef __cplusplus
@@ -53,6 +52,27 @@ void npool_napi_consume_bulk_slow(struct rte_mbuf **pkts, unsigned int n);
 
 /** @internal Most packets npool_napi_consume_bulk() frees inline. */
 #define NPOOL_CONSUME_FAST_MAX 64
+
+/**
+ * npool_napi_consume_bulk() of a burst whose first packet is not from
+ * this lcore's current or previous napi chunk: a pipeline's worker
+ * freeing what another lcore made, or an lcore freeing what it made long
+ * ago. Lone head + fragment packets that another EAL lcore's cache
+ * carved go back to it in one enqueue on its defer ring (those of the
+ * first such lcore of the burst; what does not fit is freed here); the
+ * others are freed here, the fragments of one chunk with one atomic
+ * operation. The out-of-line half of npool_napi_consume_bulk();
+ * applications call that.
+ *
+ * Context: as npool_napi_consume_bulk().
+ *
+ * @param pkts
+ *   Packets to release, heads of the calling lcore's instance; NULL
+ *   entries are ignored.
+ * @param n
+ *   Number of entries in @p pkts, 1 .. NPOOL_CONSUME_FAST_MAX.
+ */
+void npool_napi_consume_other(struct rte_mbuf **pkts, unsigned int n);
 
 /**
  * @internal Whether @p m is a lone unshared segment: refcnt 1 and nb_segs
