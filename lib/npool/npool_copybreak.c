@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
 #include "npool_copybreak.h"
@@ -188,6 +189,40 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 	return nd;
 }
 
+/*
+ * @p n objects of @p mp in @p obj, the hottest last: the top of the
+ * lcore's cache as it lies there, in one copy (rte_mempool_get_bulk()
+ * moves them one pointer at a time to put the hottest first). A cache too
+ * short, or a build of DPDK that counts or checks each get, goes through
+ * rte_mempool_get_bulk(), its order reversed.
+ */
+static __rte_always_inline int
+rx_tiny_get(struct rte_mempool *mp, unsigned int slot,
+		struct rte_mbuf **obj, unsigned int n)
+{
+	struct rte_mbuf *t;
+	unsigned int i;
+#if !defined(RTE_LIBRTE_MEMPOOL_STATS) && !defined(RTE_LIBRTE_MEMPOOL_DEBUG)
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp, slot);
+
+	if (likely(c != NULL && c->len >= n)) {
+		c->len -= n;
+		rte_memcpy(obj, &c->objs[c->len], n * sizeof(*obj));
+		return 0;
+	}
+#else
+	RTE_SET_USED(slot);
+#endif
+	if (rte_mempool_get_bulk(mp, (void **)obj, n) < 0)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		t = obj[i];
+		obj[i] = obj[n - 1 - i];
+		obj[n - 1 - i] = t;
+	}
+	return 0;
+}
+
 int
 npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 		uint16_t n, uint16_t copybreak)
@@ -200,12 +235,11 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 	if (copybreak > np->tiny_len || n == 0 || n > NPOOL_PKT_BULK_MAX)
 		return npool_err_pvt(EINVAL);
 	NPOOL_DEBUG_CHECK(npool_debug_napi_owner(slot));
-	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)cb->obj,
-			n) < 0))
+	if (unlikely(rx_tiny_get(np->small_pool, slot, cb->obj, n) < 0))
 		return npool_err_pvt(ENOBUFS);
+	cb->next = &cb->obj[n - 1];
 	cb->copybreak = copybreak;
 	cb->n = n;
-	cb->nd = 0;
 	cb->odd = 0;
 	cb->mp = (uintptr_t)pkts[0]->pool;
 	cb->np = np;
@@ -220,21 +254,23 @@ void
 npool_rx_copybreak_end(struct npool_rx_cb *cb)
 {
 	struct npool *np = cb->np;
+	/* obj[0 .. left) tiny packets unused, obj[left .. n) RX mbufs. */
+	const uint16_t left = (uint16_t)(cb->next + 1 - cb->obj);
+	const uint16_t nd = cb->n - left;
 
-	if (cb->nd < cb->n)
+	if (left != 0)
 		rte_mempool_put_bulk(np->small_pool,
-				(void * const *)&cb->obj[cb->nd],
-				cb->n - cb->nd);
-	if (cb->nd == 0)
+				(void * const *)cb->obj, left);
+	if (nd == 0)
 		return;
-	np->lc[cb->slot].stats.pkt_allocs += cb->nd;
+	np->lc[cb->slot].stats.pkt_allocs += nd;
 	/* The RX buffers go back in one bulk, hot for the next refill. */
 	if (likely(cb->odd == 0))
 		npool_napi_consume_plain((struct rte_mempool *)cb->mp,
-				cb->obj, cb->nd);
+				&cb->obj[left], nd);
 	else
-		npool_napi_consume_bulk_slow(cb->obj, cb->nd);
-	rx_stats_add(cb->nd, 0);
+		npool_napi_consume_bulk_slow(&cb->obj[left], nd);
+	rx_stats_add(nd, 0);
 }
 
 uint16_t
@@ -257,7 +293,7 @@ npool_rx_copybreak(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak)
 							pkts[j + 1], void *));
 				pkts[j] = npool_rx_copybreak_pkt(&cb, pkts[j]);
 			}
-			nd += cb.nd;
+			nd += (uint16_t)(&cb.obj[b - 1] - cb.next);
 			npool_rx_copybreak_end(&cb);
 			continue;
 		}
