@@ -69,11 +69,15 @@ static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
 /* Where nb_segs and port sit in the rearm word (npool_mbuf.h). */
 #define FWD_SEGS_PORT_SHIFT \
 	RTE_MIN(NPOOL_MBUF_NB_SEGS_SHIFT, NPOOL_MBUF_PORT_SHIFT)
+/* Where refcnt, nb_segs and port sit. */
+#define FWD_LONE_PORT_SHIFT \
+	RTE_MIN(NPOOL_MBUF_REFCNT_SHIFT, FWD_SEGS_PORT_SHIFT)
 
 /** What a pass keeps for a whole burst. */
 struct fwd_pass_k {
 	fwd_v16 rx16;          /**< t->rx16[in_port] */
 	uint32_t segs_port;    /**< nb_segs 1 and the port, as one word */
+	uint64_t lone_port;    /**< refcnt 1 too (copy-break), one word */
 	uint32_t len_max;      /**< MTU + 14: the longest frame taken */
 	const struct rte_lpm *lpm;
 	const struct fwd_nht *nht;
@@ -99,6 +103,8 @@ fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
 
 	memcpy(&k->rx16, t->rx16[c->in_port], sizeof(k->rx16));
 	k->segs_port = NPOOL_MBUF_SEGS_PORT(1, c->in_port);
+	k->lone_port = NPOOL_MBUF_REARM(0, 1, 1, c->in_port) >>
+		FWD_LONE_PORT_SHIFT;
 	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
 	k->lpm = t->lpm4;
 	k->nht = t->nht;
@@ -132,11 +138,14 @@ fwd_v16_eq_bits(fwd_v16 x, fwd_v16 y)
  * 224/4 and 255.255.255.255 a next hop that is no port, FWD_HOP_MARTIAN)
  * and its last in another (none of the router's addresses ends so), the
  * checksum as @p ck says. With @p oh (--forward-otherhost) the
- * destination MAC may be any unicast one.
+ * destination MAC may be any unicast one. With @p lone (copy-break) refcnt
+ * 1 too, in the same compare: a shared packet takes the slow path, which
+ * forwards it uncopied (npool_rx_copybreak_pkt()).
  */
 static __rte_always_inline uint32_t
 fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
-		struct fwd_fast4 *f, const enum fwd_pass_ck ck, const bool oh)
+		struct fwd_fast4 *f, const enum fwd_pass_ck ck, const bool oh,
+		const bool lone)
 {
 	const uint32_t len = m->pkt_len;
 	uint32_t d, bad, s;
@@ -167,7 +176,12 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 		(oh ? FWD_RX16_MASK_OH : FWD_RX16_MASK);
 	if (oh)
 		bad |= (uint32_t)p[0] & 1;
-	bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^ k->segs_port;
+	if (lone)
+		bad |= (uint32_t)((rearm >> FWD_LONE_PORT_SHIFT) !=
+				k->lone_port);
+	else
+		bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^
+			k->segs_port;
 	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
 	 * addresses' (fwd_addr_own4()). Both tables from one base. */
@@ -216,10 +230,9 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	fwd_v16 mac;
 	uint32_t w;
 
-	/* Copy-break: the tests npool_rx_copybreak_pkt() makes that the
-	 * checks have not, refcnt 1 and the length. */
-	if (cb != NULL && f->len <= cb->copybreak &&
-			(uint16_t)(f->rearm >> NPOOL_MBUF_REFCNT_SHIFT) == 1)
+	/* Copy-break: the test npool_rx_copybreak_pkt() makes that the
+	 * checks have not (they took refcnt 1 with @p cb), the length. */
+	if (cb != NULL && f->len <= cb->copybreak)
 		m = npool_rx_copybreak_copy(cb, m, f->len, f->rearm,
 				(char **)&p);
 	/* Both MACs in one store, EtherType and version/IHL kept. */
@@ -273,7 +286,7 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 		struct fwd_fast4 f;
 		uint32_t bad, e, hop;
 
-		bad = fwd_fast4_check(&k, m, &f, ck, oh);
+		bad = fwd_fast4_check(&k, m, &f, ck, oh, copy);
 		memcpy(&e, &k.lpm->tbl24[f.dst >> 8], sizeof(e));
 		if (unlikely(bad | ((e & FWD_LPM_FAST_MASK) ^
 				RTE_LPM_LOOKUP_SUCCESS))) {
@@ -330,7 +343,7 @@ fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 
 		/* EM has no martian routes: the destination's first
 		 * octet too. */
-		if ((fwd_fast4_check(&k, pkts[i], &f, ck, oh) |
+		if ((fwd_fast4_check(&k, pkts[i], &f, ck, oh, copy) |
 				(em ? k.t->src_odd4[f.p[RTE_ETHER_HDR_LEN +
 				16]] : 0)) != 0)
 			continue;
