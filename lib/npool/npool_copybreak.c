@@ -10,6 +10,7 @@
 #include <rte_errno.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
+#include <rte_tailq.h>
 
 #include "npool_copybreak.h"
 #include "npool_core.h"
@@ -190,6 +191,47 @@ copybreak_block(struct rte_mbuf **pkts, uint16_t n, uint16_t copybreak,
 }
 
 /*
+ * Whether any dynamic field is registered: the mbuf library's list of
+ * them (in the shared memory config, so a registration by another
+ * process, dpdk-dumpcap's, shows too) is not empty. Its head is looked up
+ * once; read once a burst. Without the list (an mbuf library that names
+ * it otherwise), every copy takes the dynamic fields.
+ */
+#define RX_DYN_TAILQ "RTE_MBUF_DYNFIELD"
+
+static struct rte_tailq_head *rx_dyn_head;
+static int rx_dyn_none; /* the list was looked for, not found */
+
+static __rte_noinline __rte_cold int
+rx_dyn_lookup(void)
+{
+	struct rte_tailq_head *h = rte_eal_tailq_lookup(RX_DYN_TAILQ);
+
+	if (h == NULL) {
+		__atomic_store_n(&rx_dyn_none, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	__atomic_store_n(&rx_dyn_head, h, __ATOMIC_RELAXED);
+	return __atomic_load_n(&h->tailq_head.tqh_first,
+			__ATOMIC_ACQUIRE) != NULL;
+}
+
+static inline int
+rx_dyn_registered(void)
+{
+	struct rte_tailq_head *h = __atomic_load_n(&rx_dyn_head,
+			__ATOMIC_RELAXED);
+
+	/* Acquire: a field's registration before the packets that
+	 * carry it. */
+	if (likely(h != NULL))
+		return __atomic_load_n(&h->tailq_head.tqh_first,
+				__ATOMIC_ACQUIRE) != NULL;
+	return __atomic_load_n(&rx_dyn_none, __ATOMIC_RELAXED) ? 1 :
+		rx_dyn_lookup();
+}
+
+/*
  * @p n objects of @p mp in @p obj, the hottest last: the top of the
  * lcore's cache as it lies there, in one copy (rte_mempool_get_bulk()
  * moves them one pointer at a time to put the hottest first). A cache too
@@ -240,6 +282,7 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 	cb->next = &cb->obj[n - 1];
 	cb->copybreak = copybreak;
 	cb->n = n;
+	cb->dyn = (uint8_t)rx_dyn_registered();
 	cb->odd = 0;
 	cb->mp = (uintptr_t)pkts[0]->pool;
 	cb->np = np;

@@ -81,7 +81,10 @@ void npool_rx_stats_reset(void);
  * calling lcore's napi caches) that takes its place in @p pkts, and the RX
  * mbuf is released at once. Metadata that the copy keeps: port,
  * packet_type, ol_flags, hash, vlan_tci(_outer) and every dynamic field
- * (the RX timestamp among them).
+ * (the RX timestamp among them), as rte_pktmbuf_copy() does; while no
+ * dynamic field is registered (rte_mbuf_dynfield_register(), by any
+ * process: looked at once a burst) the copy's dynamic field area is left
+ * as it is, nobody's.
  * Kernel: ixgbe_fetch_rx_buffer()/igb_construct_skb() with RX_HDR_LEN.
  *
  * When no npool packet can be had the original mbuf is kept (a packet is
@@ -128,6 +131,7 @@ struct npool_rx_cb {
 	uint16_t copybreak;      /**< largest packet copied, bytes */
 	uint16_t n;              /**< tiny packets got for the burst */
 	uint16_t headroom;       /**< data_off of a copy */
+	uint8_t dyn;             /**< dynamic fields registered: copied */
 	unsigned int slot;       /**< the lcore's slot */
 	struct npool *np;        /**< its instance */
 	/** The tiny packets got, the hottest last; then the RX mbufs
@@ -232,8 +236,11 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 	npool_rx_copy16_pvt((char *)d + meta, (const char *)m + meta);
 	npool_rx_copy16_pvt((char *)d + meta2, (const char *)m + meta2);
 	d->tx_offload = 0;
-	/* Dynamic fields (RX timestamp, ...) go with their flags. */
-	memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
+	/* Dynamic fields (RX timestamp, ...) go with their flags, when
+	 * any is registered (npool_rx_copybreak_begin() looks, a burst at
+	 * a time): else the area is nobody's. */
+	if (likely(cb->dyn))
+		memcpy(d->dynfield1, m->dynfield1, sizeof(d->dynfield1));
 	/* Whether the RX mbufs are all direct and of one pool: OR the
 	 * differences, test once at the end. The copy is direct. */
 	odd = m->ol_flags & ext;

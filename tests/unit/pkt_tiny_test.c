@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "npool_pkt_bulk.h"
 #include "npool_rx.h"
@@ -306,6 +307,73 @@ test_copybreak_begin_errors(void **state __rte_unused)
 	assert_int_equal(rte_mempool_avail_count(sp), avail);
 }
 
+/* Copy-break @p n RX mbufs of @p rx of 60 + i bytes, each with @p v in
+ * its dynamic field at @p off (when @p off >= 0) and 0xa5 in the rest of
+ * the dynamic field area; @p out their copies. */
+static void
+copybreak_with_dynfield(struct rte_mempool *rx, int off, uint64_t v,
+		struct rte_mbuf **out, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		out[i] = rte_pktmbuf_alloc(rx);
+		assert_non_null(out[i]);
+		memset(rte_pktmbuf_append(out[i], (uint16_t)(60 + i)),
+				(int)i, 60 + i);
+		memset(out[i]->dynfield1, 0xa5, sizeof(out[i]->dynfield1));
+		if (off >= 0)
+			*RTE_MBUF_DYNFIELD(out[i], off, uint64_t *) = v + i;
+	}
+	assert_int_equal(npool_rx_copybreak(out, (uint16_t)n, 256), n);
+	for (i = 0; i < n; i++)
+		assert_ptr_equal(out[i]->pool, npool_default()->small_pool);
+}
+
+/*
+ * A dynamic field registered after copy-break has run (as dpdk-dumpcap
+ * registers its own when it starts) is copied from then on: copy-break
+ * looks at the registrations once a burst, not once a process.
+ */
+static void
+test_copybreak_dynfield_registered_late(void **state __rte_unused)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "npool_ut_late_dynfield",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+	struct rte_mempool *rx = rte_pktmbuf_pool_create("ut_tiny_rx3", 63,
+			0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	const uint64_t v = UINT64_C(0x1122334455667788);
+	struct rte_mbuf *m[8];
+	unsigned int i;
+	int off;
+
+	assert_non_null(rx);
+	/* Before: the tiny packets of the next burst are these again. */
+	assert_true(rte_mbuf_dynfield_lookup(desc.name, NULL) < 0);
+	copybreak_with_dynfield(rx, -1, 0, m, RTE_DIM(m));
+	rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+	off = rte_mbuf_dynfield_register(&desc);
+	assert_true(off >= 0);
+	copybreak_with_dynfield(rx, off, v, m, RTE_DIM(m));
+	for (i = 0; i < RTE_DIM(m); i++) {
+		struct rte_mbuf want;
+
+		assert_int_equal(*RTE_MBUF_DYNFIELD(m[i], off, uint64_t *),
+				v + i);
+		/* The whole area, as rte_pktmbuf_copy() copies it. */
+		memset(want.dynfield1, 0xa5, sizeof(want.dynfield1));
+		*RTE_MBUF_DYNFIELD(&want, off, uint64_t *) = v + i;
+		assert_memory_equal(m[i]->dynfield1, want.dynfield1,
+				sizeof(want.dynfield1));
+	}
+	rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+	assert_int_equal(rte_mempool_avail_count(rx), 63);
+	rte_mempool_free(rx);
+}
+
 #define TD(f) cmocka_unit_test_setup_teardown(f, ut_setup_default, \
 		ut_teardown_check)
 
@@ -321,6 +389,8 @@ main(void)
 		TD(test_copybreak_makes_tiny_pkts),
 		TD(test_copybreak_every_length_exact),
 		TD(test_copybreak_begin_errors),
+		/* Last: the field it registers stays. */
+		TD(test_copybreak_dynfield_registered_late),
 	};
 
 	return UT_MAIN("npool_ut_pkt_tiny", tests);
