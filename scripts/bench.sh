@@ -36,6 +36,8 @@
 #   NATIVE=1    the fwd rows also on -march=native builds of npool-fwd
 #               and l3fwd (below)
 #   ROUNDS=N    rounds per variant (default 11, quick 5; apps 5, quick 2)
+#   APP_ROUNDS=N  the apps' rounds alone (default ROUNDS); CI's smoke run
+#               takes 1: every case runs, no ratio is a median
 #
 # -march: the build is DPDK's baseline (Debian's pkg-config adds
 # -march=corei7 after the project's c_args), as a user's default build.
@@ -145,6 +147,7 @@ table=$out/table.md
 args=(--json "$rows")
 [ -n "$quick" ] && args+=(--quick)
 [ -n "${ROUNDS:-}" ] && args+=(--rounds "$ROUNDS")
+app_rounds=${APP_ROUNDS:-${ROUNDS:-}}
 
 # ---- Memory: 2 MiB hugepages for the run, given back on any exit -------
 hp_state=$out/hugepages.state
@@ -247,7 +250,7 @@ if [ -n "$app_benches" ]; then
 		--l3fwd-dir "$build/l3fwd" --only "$app_benches" --plot
 		--json "$rows")
 	[ -n "$quick" ] && app_args+=(--quick)
-	[ -n "${ROUNDS:-}" ] && app_args+=(--rounds "$ROUNDS")
+	[ -n "$app_rounds" ] && app_args+=(--rounds "$app_rounds")
 	if [ -z "$huge_dir" ]; then
 		app_args+=(--mem nohuge)
 	elif [ -n "$quick" ]; then
@@ -269,7 +272,7 @@ if [ -n "$app_benches" ]; then
 			--pkg-config-path "$native/dpdk-native-pc"
 			--build-label native --no-header)
 		[ -n "$quick" ] && nat_args+=(--quick)
-		[ -n "${ROUNDS:-}" ] && nat_args+=(--rounds "$ROUNDS")
+		[ -n "$app_rounds" ] && nat_args+=(--rounds "$app_rounds")
 		if [ -n "$huge_dir" ]; then
 			nat_args+=(--mem huge --huge-dir "$huge_dir")
 		else
