@@ -426,14 +426,14 @@ report_getopt_error(int opt, char **argv)
 	const int len = (int)strcspn(arg, "=");
 
 	if (optopt > 0 && optopt <= UCHAR_MAX)
-		app_err(opt == ':' ? "option '-%c' needs a value" :
-				"unknown option '-%c'", optopt);
+		app_err(opt == ':' ? "-%c: needs a value" :
+				"-%c: unknown option", optopt);
 	else if (opt == ':')
-		app_err("option '%.*s' needs a value", len, arg);
+		app_err("%.*s: needs a value", len, arg);
 	else if (optopt != 0)
-		app_err("option '%.*s' doesn't allow an argument", len, arg);
+		app_err("%.*s: takes no value", len, arg);
 	else
-		app_err("unknown option '%.*s'", len, arg);
+		app_err("%.*s: unknown option", len, arg);
 	return -1;
 }
 
@@ -516,7 +516,8 @@ app_cli_next(struct app_cli *cli, struct app_opts *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		app_err("unexpected argument '%s'", argv[optind]);
+		app_err("%s: unexpected argument (not an option)",
+				argv[optind]);
 		return app_cli_fail(cli, o);
 	}
 	return check_opts(o) < 0 ? app_cli_fail(cli, o) : 0;

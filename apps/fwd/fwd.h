@@ -112,7 +112,8 @@ struct fwd_conf {
 	/** --fpm, --fpm-if, --fpm-sync-ms (ctl/fwd_fpm.h). */
 	struct fwd_fpm_params fpm;
 	bool fpm_on;           /**< --fpm given */
-	bool fpm_opts;         /**< --fpm-if or --fpm-sync-ms given */
+	const char *fpm_opt;   /**< --fpm-if or --fpm-sync-ms, the first
+	                        *   given, else NULL */
 };
 
 #endif /* FWD_H */

@@ -10,7 +10,6 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,28 +374,11 @@ neigh_line(void *ctx, char *line, unsigned int lineno, const char **why)
 int
 fwd_neigh_load(struct fwd_conf *fc)
 {
-	const char *why = NULL;
-	unsigned int lineno, i;
-	FILE *f;
-	int rc = 0;
+	unsigned int i;
 
-	if (fc->neigh_file != NULL) {
-		f = fopen(fc->neigh_file, "r");
-		if (f == NULL) {
-			app_err("--neigh-file: %s: %s", fc->neigh_file,
-					strerror(errno));
-			return -1;
-		}
-		rc = fwd_read_lines(f, neigh_line, fc, &lineno, &why);
-		if (rc == -1)
-			app_err("%s:%u: %s", fc->neigh_file, lineno, why);
-		else if (rc == -2)
-			app_err("--neigh-file: %s: %s", fc->neigh_file,
-					strerror(errno));
-		fclose(f);
-		if (rc != 0)
-			return -1;
-	}
+	if (fc->neigh_file != NULL && fwd_read_file("--neigh-file",
+			fc->neigh_file, neigh_line, fc) < 0)
+		return -1;
 	for (i = 0; i < fc->nb_neigh; i++) {
 		const struct fwd_static_neigh *n = &fc->neigh[i];
 

@@ -254,7 +254,8 @@ parse_fpm(struct fwd_conf *fc, int opt, const char *arg)
 		if (app_parse_u64("--fpm-sync-ms", arg, 1, 60000, &v) < 0)
 			return -1;
 		fc->fpm.sync_ms = (uint32_t)v;
-		fc->fpm_opts = true;
+		if (fc->fpm_opt == NULL)
+			fc->fpm_opt = "--fpm-sync-ms";
 		return 0;
 	}
 	if (opt == OPT_FPM && fwd_fpm_parse_addr(&fc->fpm, arg, &why) < 0) {
@@ -268,8 +269,8 @@ parse_fpm(struct fwd_conf *fc, int opt, const char *arg)
 	}
 	if (opt == OPT_FPM)
 		fc->fpm_on = true;
-	else
-		fc->fpm_opts = true;
+	else if (fc->fpm_opt == NULL)
+		fc->fpm_opt = "--fpm-if";
 	return 0;
 }
 
@@ -279,8 +280,8 @@ fwd_fpm_conf_check(struct fwd_conf *fc)
 	unsigned int i;
 
 	if (!fc->fpm_on) {
-		if (fc->fpm_opts) {
-			app_err("--fpm-if, --fpm-sync-ms: only with --fpm");
+		if (fc->fpm_opt != NULL) {
+			app_err("%s: only with --fpm", fc->fpm_opt);
 			return -1;
 		}
 		return 0;

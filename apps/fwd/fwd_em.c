@@ -5,7 +5,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,20 +113,21 @@ parse_rule(char *line, bool v6, struct fwd_em_rule *r)
 	for (i = 0; i < 6; i++, s = NULL) {
 		tok[i] = strtok_r(s, " \t\r\n", &save);
 		if (tok[i] == NULL)
-			return "not R<dst> <src> <dport> <sport> <proto> <port>";
+			return "bad EM route line (not R<dst> <src> <dport> <sport> <proto> <port>)";
 	}
 	if (strtok_r(NULL, " \t\r\n", &save) != NULL)
-		return "more than 6 fields";
+		return "bad EM route line (more than 6 fields)";
 	memset(r, 0, sizeof(*r));
 	if (v6 ? inet_pton(AF_INET6, tok[0], r->k6.dst) != 1 ||
 			inet_pton(AF_INET6, tok[1], r->k6.src) != 1 :
 			inet_pton(AF_INET, tok[0], &r->k4.dst) != 1 ||
 			inet_pton(AF_INET, tok[1], &r->k4.src) != 1)
-		return v6 ? "bad IPv6 address" : "bad IPv4 address";
+		return v6 ? "bad EM route line (bad IPv6 address)" :
+			"bad EM route line (bad IPv4 address)";
 	if (field(tok[2], UINT16_MAX, &dport) || field(tok[3], UINT16_MAX,
 				&sport) || field(tok[4], UINT8_MAX, &proto) ||
 			field(tok[5], UINT8_MAX, &port))
-		return "bad port, protocol or interface";
+		return "bad EM route line (bad port, protocol or interface)";
 	if (v6) {
 		r->k6.dport = rte_cpu_to_be_16((uint16_t)dport);
 		r->k6.sport = rte_cpu_to_be_16((uint16_t)sport);
@@ -141,48 +141,41 @@ parse_rule(char *line, bool v6, struct fwd_em_rule *r)
 	return NULL;
 }
 
-/* An l3fwd EM route file; routes to ports outside -p are left out with
- * a warning (l3fwd leaves them out silently). */
-static int
-load_file(struct fwd_em_set *s, const char *path, bool v6, uint64_t mask,
-		unsigned int *skipped)
-{
-	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4", *why;
-	struct fwd_em_rule r;
-	char line[LINE_MAX], *p;
-	unsigned int no = 0;
-	FILE *f = fopen(path, "r");
+/* What em_line() reads a file into. */
+struct em_ctx {
+	struct fwd_em_set *s;
+	const char *path;
+	bool v6;
+	uint64_t mask;
+	unsigned int skipped;
+};
 
-	if (f == NULL) {
-		app_err("%s: %s: %s", flag, path, strerror(errno));
+/* One line of an l3fwd EM route file (fwd_line_t); a route to a port
+ * outside -p is left out with a warning (l3fwd leaves it out silently). */
+static int
+em_line(void *arg, char *line, unsigned int lineno, const char **why)
+{
+	struct em_ctx *c = arg;
+	struct fwd_em_rule r;
+	char *p = line + strspn(line, " \t\r\n");
+
+	if (*p == '\0' || *p == '#')
+		return 0;
+	*why = *p != 'R' ? "bad EM route line (should start with R)" :
+		parse_rule(p + 1, c->v6, &r);
+	if (*why != NULL)
+		return -1;
+	r.line = lineno;
+	if (r.port >= 64 || !(c->mask & (UINT64_C(1) << r.port))) {
+		app_err("warning: %s:%u: EM route to port %u skipped: port %u is not enabled in -p",
+				c->path, lineno, r.port, r.port);
+		c->skipped++;
+		return 0;
+	}
+	if (set_add(c->s, &r) < 0) {
+		*why = "out of memory";
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		no++;
-		p = line + strspn(line, " \t\r\n");
-		if (*p == '\0' || *p == '#')
-			continue;
-		why = *p != 'R' ? "should start with R" :
-			parse_rule(p + 1, v6, &r);
-		if (why != NULL) {
-			app_err("%s:%u: bad EM route line (%s)", path, no, why);
-			fclose(f);
-			return -1;
-		}
-		r.line = no;
-		if (r.port >= 64 || !(mask & (UINT64_C(1) << r.port))) {
-			fprintf(stderr, "npool-fwd: warning: %s:%u: EM route to port %u skipped: port %u is not enabled in -p\n",
-					path, no, r.port, r.port);
-			(*skipped)++;
-			continue;
-		}
-		if (set_add(s, &r) < 0) {
-			fclose(f);
-			app_err("out of memory");
-			return -2;
-		}
-	}
-	fclose(f);
 	return 0;
 }
 
@@ -242,23 +235,27 @@ fwd_em_fill(struct fwd_conf *fc)
 int
 fwd_em_load(struct fwd_conf *fc)
 {
-	unsigned int v, skipped;
 	const char *path;
+	unsigned int v;
 	int rc = 0;
 
 	fc->t.def4 = fc->t.def6 = -1;
 	for (v = 0; v < 2 && rc == 0; v++) {
 		struct fwd_em_set *s = &fc->em_rules[v];
+		struct em_ctx c = { s, v ? fc->rule6 : fc->rule4, v,
+			fc->t.portmask, 0 };
 
-		path = v ? fc->rule6 : fc->rule4;
-		skipped = 0;
+		path = c.path;
 		if (path != NULL)
-			rc = load_file(s, path, v, fc->t.portmask, &skipped);
-		else if (default_table(s, v) < 0)
+			rc = fwd_read_file(v ? "--rule_ipv6" : "--rule_ipv4",
+					path, em_line, &c);
+		else if (default_table(s, v) < 0) {
+			app_err("out of memory");
 			rc = -2;
-		if (rc == 0 && skipped != 0)
+		}
+		if (rc == 0 && c.skipped != 0)
 			printf("routes IPv%c: %u EM from %s (%u skipped: ports not in -p)\n",
-					v ? '6' : '4', s->n, path, skipped);
+					v ? '6' : '4', s->n, path, c.skipped);
 		else if (rc == 0)
 			printf("routes IPv%c: %u EM from %s\n", v ? '6' : '4',
 					s->n, path != NULL ? path :

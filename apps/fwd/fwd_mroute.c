@@ -268,9 +268,8 @@ fwd_mroutes_load(struct fwd_conf *fc, const char *path)
 {
 	struct fwd_mroutes *mr = calloc(1, sizeof(*mr));
 	static bool registered;
-	unsigned int lineno, n4 = 0, i;
-	const char *why;
-	FILE *f;
+	struct parse_ctx c = { fc->t.portmask, NULL };
+	unsigned int n4 = 0, i;
 	int rc;
 
 	if (mr == NULL || (mr->path = strdup(path)) == NULL) {
@@ -279,18 +278,8 @@ fwd_mroutes_load(struct fwd_conf *fc, const char *path)
 		return -2;
 	}
 	fc->t.mroutes = mr;
-	f = fopen(path, "r");
-	if (f == NULL) {
-		app_err("--mroute: %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = fwd_mroutes_parse(f, fc->t.portmask, &mr->s, &lineno, &why);
-	if (rc == -1)
-		app_err("%s:%u: %s", path, lineno, why);
-	else if (rc == -2)
-		app_err("--mroute: %s: %s", path, strerror(errno));
-	fclose(f);
-	if (rc < 0)
+	c.s = &mr->s;
+	if (fwd_read_file("--mroute", path, mroute_line, &c) < 0)
 		return -1;
 	rc = make_hash(mr);
 	if (rc == 0 && make_ctrs(mr) < 0) {

@@ -9,7 +9,6 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,31 +300,17 @@ static int
 load_file(struct fwd_route_set *s, const char *path, bool v6,
 		uint64_t portmask, unsigned int *skipped, int *repeated)
 {
-	const char *flag = v6 ? "--rule_ipv6" : "--rule_ipv4";
 	struct skip_ctx sc = { path, v6, 0 };
-	unsigned int lineno;
-	const char *why;
-	FILE *f;
-	int rc;
+	struct parse_ctx c = { v6, portmask, s, warn_skip, &sc };
 
-	f = fopen(path, "r");
-	if (f == NULL) {
-		app_err("%s: %s: %s", flag, path, strerror(errno));
+	if (fwd_read_file(v6 ? "--rule_ipv6" : "--rule_ipv4", path,
+			route_line, &c) < 0)
 		return -1;
-	}
-	rc = fwd_routes_parse(f, v6, portmask, s, &lineno, &why, warn_skip,
-			&sc);
 	*skipped = sc.n;
-	if (rc == 0 && (*repeated = warn_duplicates(s, path, v6)) < 0)
+	if ((*repeated = warn_duplicates(s, path, v6)) < 0)
 		app_err("warning: %s: no memory to look for repeated prefixes",
 				path);
-	if (rc == -1)
-		app_err("%s:%u: %s", path, lineno, why);
-	else if (rc == -2)
-		/* A directory opens, then reads fail with EISDIR. */
-		app_err("%s: %s: %s", flag, path, strerror(errno));
-	fclose(f);
-	return rc < 0 ? -1 : 0;
+	return 0;
 }
 
 /* What load_family() counted of a family's routes, for its line. */
@@ -478,10 +463,6 @@ fwd_routes_load(struct fwd_conf *fc)
 	/* Gateways placed by the control side: the tables change while
 	 * running (so do they when ports resolve neighbours: main()). */
 	fc->live = fc->live || set_has_gw(&s[0]) || set_has_gw(&s[1]);
-	if (rc == 0 && fc->live && fc->t.lookup == FWD_LOOKUP_EM) {
-		app_err("--lookup em: routes by a gateway, neighbours resolved by ARP/NDP (--port-addr without --eth-dest) and live routes need --lookup lpm or fib (an exact-match table has no prefixes)");
-		rc = -1;
-	}
 	for (v6 = 0; rc == 0 && v6 < 2; v6++) {
 		rc = fwd_routes_fill(fc, &s[v6], v6);
 		if (rc == 0)

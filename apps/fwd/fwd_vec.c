@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How npool-fwd reads its configuration files: line by line
- * (fwd_read_lines()), numbers (fwd_parse_dec()), into growing arrays
- * (routes, EM rules, the router's own addresses: fwd_vec_push()).
+ * (fwd_read_lines(), fwd_read_file(): the one error line of a file),
+ * numbers (fwd_parse_dec()), into growing arrays (routes, EM rules, the
+ * router's own addresses: fwd_vec_push()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_log.h"
 #include "fwd_vec.h"
 
 int
@@ -98,4 +100,26 @@ fwd_read_lines(FILE *f, fwd_line_t cb, void *ctx, unsigned int *lineno,
 	}
 	funlockfile(f);
 	return rc;
+}
+
+int
+fwd_read_file(const char *flag, const char *path, fwd_line_t cb, void *ctx)
+{
+	FILE *f = fopen(path, "r");
+	unsigned int lineno;
+	const char *why;
+	int rc;
+
+	if (f == NULL) {
+		app_err("%s: %s: %s", flag, path, strerror(errno));
+		return -1;
+	}
+	rc = fwd_read_lines(f, cb, ctx, &lineno, &why);
+	if (rc == -1)
+		app_err("%s:%u: %s", path, lineno, why);
+	else if (rc == -2)
+		/* A directory opens, then reads fail with EISDIR. */
+		app_err("%s: %s: %s", flag, path, strerror(errno));
+	fclose(f);
+	return rc < 0 ? -1 : 0;
 }

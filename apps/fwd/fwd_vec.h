@@ -39,6 +39,16 @@ int fwd_read_lines(FILE *f, fwd_line_t cb, void *ctx, unsigned int *lineno,
 		const char **why);
 
 /**
+ * Read the file @p path that option @p flag names, as fwd_read_lines().
+ * Its one error line (app_err()) is "<flag>: <path>: <errno text>" when
+ * it cannot be opened or read, "<path>:<line>: <why>" for a bad line.
+ *
+ * @return 0, or -1 after the error line.
+ */
+int fwd_read_file(const char *flag, const char *path, fwd_line_t cb,
+		void *ctx);
+
+/**
  * Append @p el (@p size bytes) to a growing array @p *arr of @p *n
  * elements and room for @p *cap (doubled from 64 when full).
  * @return 0, or -1 when out of memory (the array unchanged).

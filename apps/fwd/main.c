@@ -180,7 +180,8 @@ fwd_setup(struct fwd_conf *fc, const struct app_opts *o)
 }
 
 /* The routes the tables were filled from, held by the control side (a
- * route by a gateway placed there). */
+ * route by a gateway placed there): 0, or -1 naming the route refused,
+ * by its file's line where it has one. */
 static int
 fwd_ctl_routes(struct fwd_ctl *ctl, const struct fwd_conf *fc)
 {
@@ -209,14 +210,16 @@ fwd_ctl_routes(struct fwd_ctl *ctl, const struct fwd_conf *fc)
 				fwd_ctl_add(ctl, &rt, r->origin, &why);
 			if (ret == 0)
 				continue;
+			why = why != NULL ? why : "table full";
 			if (r->origin == FWD_RT_FILE && r->line != 0)
 				app_err("%s:%u: %s", v6 ? fc->rule6 : fc->rule4,
-						r->line, why != NULL ? why :
-						"table full");
+						r->line, why);
 			else
-				app_err("IPv%c route %u: %s", v6 ? '6' : '4',
-						i, why != NULL ? why :
-						"table full");
+				app_err("%s: IPv%c route %u: %s",
+						r->origin == FWD_RT_CONNECTED ?
+						"--port-addr" : v6 ? "--rule_ipv6" :
+						"--rule_ipv4", v6 ? '6' : '4', i,
+						why);
 			return -1;
 		}
 	}
@@ -236,7 +239,8 @@ fwd_first_lcore(void)
 }
 
 /* The control side, when the tables change while running: its pool, the
- * quiescent-state variable, the routes; its thread started. */
+ * quiescent-state variable, the routes; its thread started. 0, -1 for a
+ * route refused (fwd_ctl_routes()), -2 for a set-up error. */
 static int
 fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 {
@@ -270,14 +274,15 @@ fwd_ctl_setup(struct fwd_conf *fc, const struct app_opts *o)
 			rte_rcu_qsbr_init(fc->qsv, RTE_MAX_LCORE) != 0) {
 		app_err("control side: %s (EAL memory: -m)",
 				rte_strerror(rte_errno));
-		return -1;
+		return -2;
 	}
 	c.qsv = fc->qsv;
 	fwd_control = fwd_ctl_create(&c);
-	if (fwd_control == NULL || fwd_ctl_routes(fwd_control, fc) < 0 ||
-			fwd_ctl_start(fwd_control) < 0)
+	if (fwd_control == NULL)
+		return -2;
+	if (fwd_ctl_routes(fwd_control, fc) < 0)
 		return -1;
-	return 0;
+	return fwd_ctl_start(fwd_control) < 0 ? -2 : 0;
 }
 
 int
@@ -334,15 +339,14 @@ main(int argc, char **argv)
 	/* After the ports' MTU is taken from --mtu. */
 	if (ret == 0)
 		ret = fwd_port_mtu_apply(&fc);
+	if (ret == 0)
+		ret = app_ports_start(&o, &pp) < 0 || fwd_setup(&fc, &o) < 0 ||
+			fwd_lcores_set(&fc) < 0 ? -2 : fwd_ctl_setup(&fc, &o);
+	/* -1: a bad option, file or line, its error line printed. */
 	if (ret == -1)
 		app_cli_fail(&cli, &o);
 	if (ret != 0) {
 		status = ret == -1 ? APP_EXIT_USAGE : APP_EXIT_SETUP;
-		goto out;
-	}
-	if (app_ports_start(&o, &pp) < 0 || fwd_setup(&fc, &o) < 0 ||
-			fwd_lcores_set(&fc) < 0 || fwd_ctl_setup(&fc, &o) < 0) {
-		status = APP_EXIT_SETUP;
 		goto out;
 	}
 	app_stats_init(&desc, &o, fwd_ctr);

@@ -211,7 +211,7 @@ gen_frames_load_pcap(struct gen_frames *fr, const char *path)
 		return -1;
 	}
 	if (fr->nb == 0) {
-		app_err("--pcap: %s has no frame of 1..%u bytes to send", path,
+		app_err("--pcap: %s: no frame of 1..%u bytes to send", path,
 				GEN_MAX_FRAME);
 		gen_frames_free(fr);
 		return -1;

@@ -522,9 +522,10 @@ main(int argc, char **argv)
 	gen.src_ip_host = rte_be_to_cpu_32(gen.c.src_ip);
 	max_frame = gen_max_frame();
 	if (o.pool == APP_POOL_NPOOL && max_frame > NPOOL_PKT_MAX_LEN) {
-		app_err("--pool npool: %u-byte frames do not fit an npool packet (at most %u bytes with this chunk size)",
-				max_frame, (unsigned int)NPOOL_PKT_MAX_LEN);
-		status = APP_EXIT_USAGE;
+		app_err("--pool: npool packets hold at most %u bytes with this chunk size, not the %u-byte frames (--pool mempool does)",
+				(unsigned int)NPOOL_PKT_MAX_LEN, max_frame);
+		app_cli_fail(&cli, &o);
+		status = cli.status;
 		goto out;
 	}
 	if (max_frame > RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN)

@@ -286,6 +286,38 @@ def run(cmd, timeout=APP_TIMEOUT):
                                    timed_out))
 
 
+# The apps' one error line for a bad command line, file or line
+# (docs/getting_started.md#running-the-apps): "<prog>: <flag>: <what>" or
+# "<prog>: <file>:<line>: <what>"; the usage follows, exit status 2. The
+# head is one word (a flag, file:line, or the stray word itself).
+USAGE_ERROR_RE = re.compile(r'\S+?: \S')
+
+
+def usage_error_problems(res, prog, want):
+    """What is wrong with @res, a run refused for a bad command line or
+    file: exit status 2, one error line "<prog>: ..." on stderr (warnings
+    aside) in the one format, its message after "<prog>: " matching the
+    regex @want from its start, then the usage on stderr."""
+    why = []
+    if res.timed_out or res.crashed or res.rc != 2:
+        why.append('%s, want exit status 2' % res.describe())
+    lines = res.stderr.splitlines()
+    errs = [i for i, l in enumerate(lines) if l.startswith(prog + ': ') and
+            not l.startswith(prog + ': warning: ')]
+    if len(errs) != 1:
+        return why + ['%d error lines "%s: ...", want one' % (len(errs),
+                                                              prog)]
+    msg = lines[errs[0]][len(prog) + 2:]
+    if not USAGE_ERROR_RE.match(msg):
+        why.append('error line %r is not "<flag>: <what>" nor '
+                   '"<file>:<line>: <what>"' % msg)
+    if not re.match(want, msg):
+        why.append('error line %r does not match /%s/' % (msg, want))
+    if not any(l.startswith('Usage: ' + prog) for l in lines[errs[0]:]):
+        why.append('no usage after the error line on stderr')
+    return why
+
+
 def interrupt(proc, timeout=60):
     """SIGINT to a running Popen @proc (started with start_new_session),
     its exit status; its group killed when it has not exited after
