@@ -11,7 +11,7 @@
 
 #include <rte_mbuf.h>
 
-#include "fwd_neigh.h"
+#include "fwd_neigh_table.h"
 
 #define MAX_CALLS 64
 

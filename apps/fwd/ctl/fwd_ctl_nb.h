@@ -9,7 +9,7 @@
  * remove a host route.
  */
 
-#include "fwd_neigh.h"
+#include "fwd_neigh_table.h"
 
 /** The operations, their context the control side (struct fwd_ctl). */
 extern const struct fwd_neigh_ops fwd_ctl_nb_ops;

@@ -20,7 +20,7 @@
 
 #include "app_ctr.h"
 #include "fwd_ctl_conf.h"
-#include "fwd_neigh.h"
+#include "fwd_neigh_table.h"
 #include "fwd_rib.h"
 
 /* A free deferred to the end of a grace period. */

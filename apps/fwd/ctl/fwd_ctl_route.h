@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "fwd_fpm.h"
-#include "fwd_neigh.h"
+#include "fwd_neigh_table.h"
 #include "fwd_rt.h"
 
 struct fwd_ctl;
