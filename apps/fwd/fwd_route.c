@@ -233,14 +233,9 @@ struct route_key {
 static void
 route_key(const struct fwd_route *r, struct route_key *k)
 {
-	unsigned int i, bits;
-
 	memset(k, 0, sizeof(*k));
-	for (i = 0; i < 16; i++) {
-		bits = r->depth > 8 * i ? RTE_MIN(r->depth - 8 * i, 8u) : 0;
-		k->ip[i] = bits == 0 ? 0 :
-			(uint8_t)(r->ip[i] & (0xff00u >> bits));
-	}
+	memcpy(k->ip, r->ip, sizeof(k->ip));
+	fwd_rt_mask(k->ip, r->depth);
 	k->depth = r->depth;
 }
 
