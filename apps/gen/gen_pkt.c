@@ -208,7 +208,7 @@ gen_frames_load_pcap(struct gen_frames *fr, const char *path)
 	pcap_close(pc);
 	if (ret != -2) {
 		gen_frames_free(fr);
-		return -1;
+		return ret == -3 ? -2 : -1;
 	}
 	if (fr->nb == 0) {
 		app_err("--pcap: %s: no frame of 1..%u bytes to send", path,

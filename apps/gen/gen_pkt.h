@@ -107,7 +107,13 @@ struct gen_frames {
 /** Parse a dotted IPv4 address; on error names @p flag. 0 / -1. */
 int gen_parse_ipv4(const char *flag, const char *s, rte_be32_t *ip);
 
-/** Read --pcap into @p fr (Ethernet frames up to GEN_MAX_FRAME). */
+/**
+ * Read --pcap into @p fr (Ethernet frames up to GEN_MAX_FRAME).
+ *
+ * @return 0; -1 for a file that cannot be read or holds no frame to send
+ *   (a bad option: exit 2); -2 when memory ran out (a set-up error: exit
+ *   1). The error line is printed.
+ */
 int gen_frames_load_pcap(struct gen_frames *fr, const char *path);
 
 /**

@@ -196,15 +196,22 @@ static struct gen_frames pcap_frames;
 static int
 gen_cli(struct app_cli *cli, struct app_opts *o, int argc, char **argv)
 {
-	int opt;
+	int opt, ret;
 
 	while ((opt = app_cli_next(cli, o, argc, argv)) > 0)
 		if (gen_parse_opt(&gen.c, opt, cli->arg) < 0)
 			return app_cli_fail(cli, o);
-	if (opt == 0 && (gen_conf_check(&gen.c) < 0 || (gen.c.pcap != NULL &&
-			gen_frames_load_pcap(&pcap_frames, gen.c.pcap) < 0)))
+	if (opt != 0)
+		return opt;
+	if (gen_conf_check(&gen.c) < 0)
 		return app_cli_fail(cli, o);
-	return opt;
+	ret = gen.c.pcap != NULL ?
+		gen_frames_load_pcap(&pcap_frames, gen.c.pcap) : 0;
+	if (ret == -2)
+		cli->status = APP_EXIT_SETUP;
+	else if (ret < 0)
+		return app_cli_fail(cli, o);
+	return ret < 0 ? -1 : 0;
 }
 
 /* Longest frame of the run. */
