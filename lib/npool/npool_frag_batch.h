@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "npool_frag.h"
+#include "npool_frag_free.h"
 
 #ifdef __cplusplus
 extern "C" {
