@@ -324,8 +324,8 @@ npool_napi_consume_bulk(struct rte_mbuf **pkts, unsigned int n)
 		npool_frag_free_batch_init_pvt(&b, np, slot);
 		/* Not carved by this lcore's current chunks (a worker's
 		 * burst): out of line, back to the lcore that carved it. */
-		if (unlikely(npool_frag_free_batch_own_pvt(&b,
-				pkts[0]->buf_addr) == NULL)) {
+		if (unlikely(!npool_frag_free_batch_own_pvt(&b,
+				pkts[0]->buf_addr))) {
 			npool_napi_consume_other(pkts, n);
 			return;
 		}
