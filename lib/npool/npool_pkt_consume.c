@@ -82,19 +82,16 @@ defer_send(struct npool *np, unsigned int slot, unsigned int owner,
 		npool_napi_consume_bulk_slow(pkts + sent, nd - sent);
 }
 
-/* The lcore that carved the fragment of @p m, a lone packet of @p np's
- * head pool, when it is another EAL lcore with a defer ring; else
- * RTE_MAX_LCORE. */
+/* The lcore that carved fragment @p p of @p np, when it is another EAL
+ * lcore with a defer ring, else RTE_MAX_LCORE; @p *cp its chunk. A
+ * chunk keeps its owner while a fragment of it is out. */
 static unsigned int
-defer_owner(const struct npool *np, unsigned int slot,
-		const struct rte_mbuf *m)
+defer_owner(const struct npool *np, unsigned int slot, const void *p,
+		const struct npool_chunk **cp)
 {
-	const struct npool_chunk *c;
+	const struct npool_chunk *c = npool_arena_chunk(&np->arena, p);
 
-	if (m->next != NULL || !npool_pkt_lone_pvt(m) ||
-			!RTE_MBUF_HAS_EXTBUF(m))
-		return RTE_MAX_LCORE;
-	c = npool_arena_chunk(&np->arena, m->buf_addr);
+	*cp = c;
 	if (c == NULL || c->owner == slot || c->owner >= RTE_MAX_LCORE ||
 			np->lc[c->owner].defer == NULL)
 		return RTE_MAX_LCORE;
@@ -109,24 +106,39 @@ npool_napi_consume_other(struct rte_mbuf **pkts, unsigned int n)
 	unsigned int slot = npool_slot(), i, nh = 0, nd = 0;
 	unsigned int owner = RTE_MAX_LCORE;
 	struct npool *np = npool_lcore_np[slot];
+	const struct rte_mempool *hp = np->head_pool;
 	struct npool_frag_free_batch_pvt b;
+	/* The chunk last found to be owner's: its next fragments need no
+	 * lookup (a burst carved in order spans two or three chunks). */
+	uintptr_t own_va = 0, own_len = 0;
 
 	npool_frag_free_batch_init_pvt(&b, np, slot);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		const struct npool_chunk *c;
 		unsigned int o;
 
-		if (m == NULL || m->pool != np->head_pool)
+		if (m == NULL || m->pool != hp)
 			break;
-		/* Back to the lcore that carved it (the first such lcore
-		 * of the burst), untouched: it checks the fragment. */
-		o = slot < RTE_MAX_LCORE ? defer_owner(np, slot, m) :
-			RTE_MAX_LCORE;
-		if (o != RTE_MAX_LCORE && (owner == RTE_MAX_LCORE ||
-				o == owner)) {
-			owner = o;
-			defer[nd++] = m;
-			continue;
+		/* A lone packet back to the lcore that carved it (the first
+		 * such lcore of the burst), untouched: it checks the
+		 * fragment. */
+		if (slot < RTE_MAX_LCORE && m->next == NULL &&
+				npool_pkt_lone_pvt(m) &&
+				RTE_MBUF_HAS_EXTBUF(m)) {
+			if ((uintptr_t)m->buf_addr - own_va < own_len) {
+				defer[nd++] = m;
+				continue;
+			}
+			o = defer_owner(np, slot, m->buf_addr, &c);
+			if (o != RTE_MAX_LCORE && (owner == RTE_MAX_LCORE ||
+					o == owner)) {
+				owner = o;
+				own_va = (uintptr_t)c->va;
+				own_len = c->size;
+				defer[nd++] = m;
+				continue;
+			}
 		}
 		if (!npool_pkt_consume_fast_pvt(m, np, slot, &b))
 			break;
