@@ -142,13 +142,14 @@ fwd_v16_eq_bits(fwd_v16 x, fwd_v16 y)
  * 1 too, in the same compare: a shared packet takes the slow path, which
  * forwards it uncopied (npool_rx_copybreak_pkt()).
  */
-static __rte_always_inline uint32_t
+static __rte_always_inline uint64_t
 fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 		struct fwd_fast4 *f, const enum fwd_pass_ck ck, const bool oh,
 		const bool lone)
 {
 	const uint32_t len = m->pkt_len;
-	uint32_t d, bad, s;
+	uint32_t d, s;
+	uint64_t bad;
 	uint64_t rearm;
 	uint16_t t16;
 	int32_t neg;
@@ -176,9 +177,9 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 		(oh ? FWD_RX16_MASK_OH : FWD_RX16_MASK);
 	if (oh)
 		bad |= (uint32_t)p[0] & 1;
+	/* 48 bits with refcnt: the difference itself, no compare. */
 	if (lone)
-		bad |= (uint32_t)((rearm >> FWD_LONE_PORT_SHIFT) !=
-				k->lone_port);
+		bad |= (rearm >> FWD_LONE_PORT_SHIFT) ^ k->lone_port;
 	else
 		bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^
 			k->segs_port;
@@ -284,7 +285,8 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct fwd_fast4 f;
-		uint32_t bad, e, hop;
+		uint32_t e, hop;
+		uint64_t bad;
 
 		bad = fwd_fast4_check(&k, m, &f, ck, oh, copy);
 		memcpy(&e, &k.lpm->tbl24[f.dst >> 8], sizeof(e));
