@@ -287,9 +287,10 @@ npool_rx_copybreak_begin(struct npool_rx_cb *cb, struct rte_mbuf *const *pkts,
 	cb->mp = (uintptr_t)pkts[0]->pool;
 	cb->np = np;
 	cb->slot = slot;
-	/* A tiny packet's rearm word; the port comes from each RX mbuf. */
+	/* A tiny packet's data_off; refcnt, nb_segs and port come from
+	 * each RX mbuf's rearm word. */
 	cb->headroom = np->tiny_headroom;
-	cb->rearm = NPOOL_MBUF_REARM(np->tiny_headroom, 1, 1, 0);
+	cb->rearm = NPOOL_MBUF_REARM(np->tiny_headroom, 0, 0, 0);
 	return 0;
 }
 

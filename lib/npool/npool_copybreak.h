@@ -125,7 +125,7 @@ struct npool_rx_cb {
 	 * @c next are RX mbufs to release, those up to it tiny packets to
 	 * give back. */
 	struct rte_mbuf **next;
-	uint64_t rearm;          /**< rearm word of a copy, port 0 */
+	uint64_t rearm;          /**< data_off of a copy, in a rearm word */
 	uint64_t odd;            /**< RX mbufs not plain, OR'ed */
 	uintptr_t mp;            /**< pool of the burst's first */
 	uint16_t copybreak;      /**< largest packet copied, bytes */
@@ -229,8 +229,10 @@ npool_rx_copybreak_copy(struct npool_rx_cb *cb, struct rte_mbuf *m,
 			offsetof(struct rte_mbuf, ol_flags) + 16 ||
 			offsetof(struct rte_mbuf, vlan_tci_outer) + 2 >
 			offsetof(struct rte_mbuf, ol_flags) + 32);
-	/* The rearm word in one store, the port m's. */
-	npool_mbuf_rearm_set(d, cb->rearm | (w & NPOOL_MBUF_PORT_MASK));
+	/* The rearm word in one store: m's refcnt 1, nb_segs 1 and port
+	 * (the caller tested them), the copy's data_off. */
+	npool_mbuf_rearm_set(d, (w & ~NPOOL_MBUF_REARM(0xffff, 0, 0, 0)) |
+			cb->rearm);
 	/* ol_flags, packet_type, pkt_len, data_len, vlan_tci, hash (the
 	 * PMDs' rx_descriptor_fields1) and vlan_tci_outer as they are. */
 	npool_rx_copy16_pvt((char *)d + meta, (const char *)m + meta);
