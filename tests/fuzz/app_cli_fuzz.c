@@ -246,6 +246,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc1 = fz_parse(argc, args, &o1, &fc1);
 	rc2 = fz_parse(argc, args, &o2, &fc2);
 	FZ_CHECK(fchdir(fz_cwd) == 0, "back to the working folder");
+	/* The --neigh array is a parse's one allocation: the same entries,
+	 * then freed (a parse is not the app's whole life here). */
+	FZ_CHECK(fc1.nb_neigh == fc2.nb_neigh && (fc1.nb_neigh == 0 ||
+			memcmp(fc1.neigh, fc2.neigh,
+			fc1.nb_neigh * sizeof(*fc1.neigh)) == 0),
+			"--neigh parsed twice: %u then %u entries, or others",
+			fc1.nb_neigh, fc2.nb_neigh);
+	free(fc1.neigh);
+	free(fc2.neigh);
+	fc1.neigh = NULL;
+	fc2.neigh = NULL;
 	FZ_CHECK(rc1 == rc2 && memcmp(&o1, &o2, sizeof(o1)) == 0 &&
 			memcmp(&fc1, &fc2, sizeof(fc1)) == 0,
 			"parsed twice: %d then %d, or another result", rc1, rc2);
