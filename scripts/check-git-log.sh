@@ -33,16 +33,14 @@ if [ -z "$base60" ]; then
 	[ -n "$base60" ] && base60="$base60^"
 fi
 
-# The subject limit of commit $1: 72 for base60 and its ancestors, else 60
-# (also when base60 is not in a shallow clone: the commit is then new).
-subject_max() {
-	if [ -n "$base60" ] &&
-			git merge-base --is-ancestor "$1" "$base60" 2>/dev/null; then
-		echo 72
-	else
-		echo 60
-	fi
-}
+# Commits that may keep 72-character subjects: base60 and its ancestors
+# (none when base60 is not in a shallow clone: the commits are then new).
+declare -A old=()
+if [ -n "$base60" ] && git cat-file -e "$base60^{commit}" 2>/dev/null; then
+	while read -r c; do
+		old[$c]=1
+	done < <(git rev-list "$base60")
+fi
 
 check_one() { # $1 = name, $2 = subject limit, message on stdin
 	local name=$1 max=$2 subject second bad=0 n=0 line
@@ -91,12 +89,17 @@ if [ -z "$range" ]; then
 	fi
 fi
 fail=0 count=0
-for c in $(git rev-list "$range"); do
+# One git log for every message: records split at an RS byte, each "full
+# hash, abbreviated hash" then the message.
+while IFS= read -r -d $'\x1e' rec; do
+	[ -n "$rec" ] || continue
+	head=${rec%%$'\n'*}
 	count=$((count + 1))
-	git log -1 --format=%B "$c" |
-		check_one "$(git log -1 --format=%h "$c")" "$(subject_max "$c")" ||
+	max=60
+	[ -n "${old[${head%% *}]:-}" ] && max=72
+	check_one "${head#* }" "$max" <<<"${rec#*$'\n'}" ||
 		fail=$((fail + 1))
-done
+done < <(git log --format='%x1e%H %h%n%B' "$range"; printf '\x1e')
 if [ $fail -ne 0 ]; then
 	echo "check-git-log: $fail of $count commit(s) in $range break the rules above"
 	exit 1

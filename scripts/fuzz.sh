@@ -21,8 +21,12 @@ cd "$root"
 declare -A max_len=([fwd_pkt]=9300 [fwd_route]=4096 [app_cli]=1024 [fwd_fpm]=8192
 	[npool_ops]=512)
 
+# meson puts ccache in front of the compiler it finds, not of one named by
+# CC: name it here too (CI's builds share one ccache, this one included).
+cc=clang
+command -v ccache >/dev/null && cc="ccache clang"
 if [ ! -f "$build/build.ninja" ]; then
-	CC=clang meson setup "$build" -Dfuzz=true -Dbench=false \
+	CC=$cc meson setup "$build" -Dfuzz=true -Dbench=false \
 		-Db_sanitize=address,undefined -Db_lundef=false \
 		-Dbuildtype=debugoptimized \
 		"-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
