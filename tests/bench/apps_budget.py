@@ -24,6 +24,7 @@ its own); "outside the drivers" is the total less driver RX and TX + free.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -228,7 +229,7 @@ def run(a):
     tools = Tools(targs)
     b = Builders(tools, 'nohuge', None)
     res = {}
-    k = 0
+    jobs = []
     for fs in a.frames.split(','):
         label_fs, write = FRAME_SETS[fs]
         pcap = write(work)
@@ -236,31 +237,40 @@ def run(a):
         for label, tool, loop in VARIANTS:
             ent = {'variant': label}
             res[fs]['variants'][label] = ent
-            k += 1
-            if tool not in tools.bin:
-                ent['error'] = 'MISSING: %s' % tools.why.get(tool, '?')
-                continue
-            if tool == 'l3fwd':
-                build, counters, stop = b.l3fwd(pcap)
-            elif label == NH_LABEL:
-                build, counters, stop = b.fwd(pcap, 'npool', 0,
-                                              extra=nh_args(work))
-            else:
-                build, counters, stop = b.fwd(pcap, 'npool',
-                                              int(label.split('cb')[1]))
-            d = os.path.join(work, 'run%d' % k)
-            os.makedirs(d)
-            prefix = 'npbg%d_%d' % (os.getpid(), k)
-            try:
-                ipp, pkts, ir, dump = callgrind(
-                    build(prefix), prefix, counters, stop, d, a.warmup,
-                    a.window, lines=True)
-            except RunError as e:
-                ent['error'] = 'callgrind: %s (%s)' % (e, d)
-                continue
-            ent.update(ir_per_pkt=ipp, packets=pkts, ir=ir,
-                       stages=stages(dump, re.compile(loop), pkts, ir))
-            ent['outside_drivers'] = outside_drivers(ent)
+            jobs.append((len(jobs) + 1, pcap, ent, tool, loop))
+
+    def one(job):
+        k, pcap, ent, tool, loop = job
+        label = ent['variant']
+        if tool not in tools.bin:
+            ent['error'] = 'MISSING: %s' % tools.why.get(tool, '?')
+            return
+        if tool == 'l3fwd':
+            build, counters, stop = b.l3fwd(pcap)
+        elif label == NH_LABEL:
+            build, counters, stop = b.fwd(pcap, 'npool', 0,
+                                          extra=nh_args(work))
+        else:
+            build, counters, stop = b.fwd(pcap, 'npool',
+                                          int(label.split('cb')[1]))
+        d = os.path.join(work, 'run%d' % k)
+        os.makedirs(d)
+        prefix = 'npbg%d_%d' % (os.getpid(), k)
+        try:
+            ipp, pkts, ir, dump = callgrind(
+                build(prefix), prefix, counters, stop, d, a.warmup,
+                a.window, lines=True)
+        except RunError as e:
+            ent['error'] = 'callgrind: %s (%s)' % (e, d)
+            return
+        ent.update(ir_per_pkt=ipp, packets=pkts, ir=ir,
+                   stages=stages(dump, re.compile(loop), pkts, ir))
+        ent['outside_drivers'] = outside_drivers(ent)
+
+    # valgrind runs a program's threads one at a time: --jobs of them side
+    # by side, each a CPU; the counts are per packet, whatever the load.
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        list(pool.map(one, jobs))
     with open(a.out, 'w') as f:
         json.dump(res, f, indent=1)
     return res
@@ -331,6 +341,10 @@ def main():
     ap.add_argument('--frames', default=','.join(FRAME_SETS),
                     help='frame sets, comma-separated (%s)'
                     % ','.join(FRAME_SETS))
+    ap.add_argument('--jobs', type=int,
+                    default=max(1, min(2, os.cpu_count() or 1)),
+                    help='programs under valgrind at a time '
+                    '(default: 2, or 1 on one CPU)')
     ap.add_argument('--warmup', type=float, default=1.0)
     # Longer than apps_callgrind.py's: the packet count is read around
     # the zero and dump of callgrind_control, whose lag on a loaded
