@@ -338,6 +338,7 @@ struct port_tx {
 
 static struct port_tx ports_tx[RTE_MAX_ETHPORTS];
 static uint64_t gen_portmask;
+static uint64_t run_t0;         /* TSC at the run's start */
 
 /* After the run: sum the queues of each port. */
 static void
@@ -374,6 +375,15 @@ span_s(const struct port_tx *pt)
 	if (pt->tsc_first == 0 || pt->tsc_last <= pt->tsc_first)
 		return 0;
 	return (double)(pt->tsc_last - pt->tsc_first) / rte_get_tsc_hz();
+}
+
+/* From the run's start to the port's first burst; 0 without one. */
+static double
+first_s(const struct port_tx *pt)
+{
+	if (pt->tsc_first <= run_t0)
+		return 0;
+	return (double)(pt->tsc_first - run_t0) / rte_get_tsc_hz();
 }
 
 /* Rates over the port's own first..last burst; 0 without one. */
@@ -459,6 +469,7 @@ json_port(struct app_json *j, uint16_t p)
 	app_json_u64(j, "allocs", pt->allocs);
 	app_json_u64(j, "alloc_fail", pt->alloc_fail);
 	app_json_u64(j, "rate_lost", pt->rate_lost);
+	app_json_double(j, "first_s", first_s(pt));
 	app_json_double(j, "seconds", span_s(pt));
 	app_json_double(j, "mpps", mpps);
 	app_json_double(j, "gbps", gbps);
@@ -548,6 +559,7 @@ main(int argc, char **argv)
 	app_stats_init(&desc, &o, gen_ctr);
 	app_stats_set_extra(&extra);
 	app_run_start(&run, &o);
+	run_t0 = run.t0;
 	rte_eal_mp_remote_launch(gen_lcore_main, NULL, CALL_MAIN);
 	duration = app_run_wait(&run);
 	rte_eal_mp_wait_lcore();
