@@ -18,6 +18,7 @@
 
 #include "app_cli.h"
 #include "fwd_addr_cli.h"
+#include "fwd_neigh.h"
 #include "fwd_vec.h"
 
 void
@@ -371,6 +372,77 @@ neigh_line(void *ctx, char *line, unsigned int lineno, const char **why)
 	return 0;
 }
 
+/* By family, port, address, then place in fc->neigh (qsort()). */
+static int
+neigh_cmp(const void *a, const void *b)
+{
+	const struct fwd_static_neigh *x = *(const struct fwd_static_neigh *
+			const *)a;
+	const struct fwd_static_neigh *y = *(const struct fwd_static_neigh *
+			const *)b;
+	int d = (int)x->v6 - (int)y->v6;
+
+	if (d == 0)
+		d = (int)x->port - (int)y->port;
+	if (d == 0)
+		d = memcmp(x->ip, y->ip, sizeof(x->ip));
+	if (d == 0)
+		d = x < y ? -1 : x > y;
+	return d;
+}
+
+/*
+ * At most FWD_NEIGH_PERM_MAX permanent neighbours a family, each (port,
+ * address) counted once (a later one replaces its MAC), as the control
+ * side sets them: in fc->neigh's order. The first one past it is named.
+ */
+static int
+neigh_count_check(const struct fwd_conf *fc)
+{
+	const struct fwd_static_neigh **by;
+	unsigned int i, nb[2] = { 0, 0 };
+	bool *first;
+	int ret = 0;
+
+	if (fc->nb_neigh <= FWD_NEIGH_PERM_MAX)
+		return 0;
+	by = malloc(fc->nb_neigh * sizeof(*by));
+	first = calloc(fc->nb_neigh, sizeof(*first));
+	if (by == NULL || first == NULL) {
+		app_err("--neigh: out of memory");
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < fc->nb_neigh; i++)
+		by[i] = &fc->neigh[i];
+	qsort(by, fc->nb_neigh, sizeof(*by), neigh_cmp);
+	for (i = 0; i < fc->nb_neigh; i++)
+		first[by[i] - fc->neigh] = i == 0 ||
+			by[i]->v6 != by[i - 1]->v6 ||
+			by[i]->port != by[i - 1]->port ||
+			memcmp(by[i]->ip, by[i - 1]->ip, sizeof(by[i]->ip)) != 0;
+	for (i = 0; i < fc->nb_neigh && ret == 0; i++) {
+		const struct fwd_static_neigh *n = &fc->neigh[i];
+
+		if (!first[i] || ++nb[n->v6] <= FWD_NEIGH_PERM_MAX)
+			continue;
+		if (n->line != 0)
+			app_err("%s:%u: more than the %u permanent %s neighbours a table holds",
+					fc->neigh_file, n->line,
+					FWD_NEIGH_PERM_MAX, n->v6 ? "NDP" :
+					"ARP");
+		else
+			app_err("--neigh: more than the %u permanent %s neighbours a table holds",
+					FWD_NEIGH_PERM_MAX, n->v6 ? "NDP" :
+					"ARP");
+		ret = -1;
+	}
+out:
+	free(by);
+	free(first);
+	return ret;
+}
+
 int
 fwd_neigh_load(struct fwd_conf *fc)
 {
@@ -392,6 +464,8 @@ fwd_neigh_load(struct fwd_conf *fc)
 					n->port);
 		return -1;
 	}
+	if (neigh_count_check(fc) < 0)
+		return -1;
 	if (fc->nb_neigh != 0)
 		fc->live = true;
 	return 0;

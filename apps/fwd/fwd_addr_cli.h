@@ -68,8 +68,8 @@ int fwd_neigh_parse(struct fwd_conf *fc, const char *arg);
 /**
  * Read --neigh-file ("ADDR lladdr MAC dev PORT [nud permanent]" a line,
  * '#' comments) into fc->neigh, and check every permanent neighbour's
- * port against -p; any sets fc->live. After the command line, before
- * fwd_routes_load().
+ * port against -p and their number (FWD_NEIGH_PERM_MAX a family); any
+ * sets fc->live. After the command line, before fwd_routes_load().
  * @return 0, or -1 after app_err() naming the file and line or --neigh.
  */
 int fwd_neigh_load(struct fwd_conf *fc);

@@ -72,6 +72,13 @@ ROUTE_FILES = {
                  '10.0.0.2 lladdr zz dev 0\n',
     'neigh_port': '# port 1 is not in -p 0x1\n'
                   '10.0.0.1 lladdr 02:00:00:00:00:01 dev 1\n',
+    # 1024 permanent ARP neighbours (FWD_NEIGH_PERM_MAX), one of them
+    # twice and 1024 NDP ones: they fit; the 1025th address does not
+    'neigh_many': '10.0.0.0 lladdr 02:00:00:00:00:02 dev 0\n' + ''.join(
+        '10.0.%d.%d lladdr 02:00:00:00:00:01 dev 0\n'
+        '2001:db8::%x lladdr 02:00:00:00:00:01 dev 1\n'
+        % (i >> 8, i & 255, i) for i in range(1024)) +
+    '10.0.4.0 lladdr 02:00:00:00:00:01 dev 1\n',
     # a route by a gateway on no port's prefix: refused by the control
     # side, after the file parsed
     'gw_nolink': '# no --port-addr\nR10.0.0.0/8 via 192.0.2.1\n',
@@ -306,6 +313,14 @@ CASES = [
     ('--neigh-file port outside -p', ['-p', '0x1', '--neigh-file',
                                       '{neigh_port}'],
      r'{neigh_port}:2: port 1 is not enabled in -p'),
+    ('--neigh-file more than a table holds', ['-p', '0x3', '--neigh-file',
+                                              '{neigh_many}'],
+     r'{neigh_many}:2050: more than the 1024 permanent ARP neighbours a '
+     r'table holds'),
+    ('--neigh more than a table holds', ['-p', '0x3'] + [
+        a for i in range(1025)
+        for a in ('--neigh', '1,2001:db8::%x,02:00:00:00:00:01' % i)],
+     r'--neigh: more than the 1024 permanent NDP neighbours a table holds'),
     ('route by a gateway on no link', ['-p', '0x3', '--rule_ipv4',
                                        '{gw_nolink}'],
      r"{gw_nolink}:2: gateway on no enabled port's link"),

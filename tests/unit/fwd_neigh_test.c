@@ -5,6 +5,7 @@
  * and reads what it did through recording operations (sends, solicits,
  * drops, publications, in order).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "unit_common.h"
@@ -444,6 +445,58 @@ test_permanent(void **state)
 	fwd_neigh_tbl_free(t);
 }
 
+static void
+op_publish_quiet(void *ctx, struct fwd_neigh *n)
+{
+	(void)ctx;
+	(void)n;
+}
+
+static void
+op_life_quiet(void *ctx, struct fwd_neigh *n, bool made)
+{
+	(void)ctx;
+	(void)n;
+	(void)made;
+}
+
+/* At most FWD_NEIGH_PERM_MAX permanent entries, room left or not: the
+ * others keep their gc_thresh3 slots. One set again is no new one. */
+static void
+test_permanent_bounded(void **state)
+{
+	static const struct fwd_neigh_ops quiet = {
+		op_send, op_solicit, op_drop, op_publish_quiet, op_life_quiet,
+	};
+	struct fwd_neigh_parms p;
+	struct fwd_neigh_tbl *t;
+	uint8_t ip[16] = { 10 };
+	unsigned int i;
+
+	(void)state;
+	fwd_neigh_parms_default(&p, false);
+	rec.next_nh = 100;
+	t = fwd_neigh_tbl_create(&p, false, &quiet, NULL, nh_get, nh_put);
+	assert_non_null(t);
+	for (i = 0; i < FWD_NEIGH_PERM_MAX; i++) {
+		ip[2] = (uint8_t)(i >> 8);
+		ip[3] = (uint8_t)i;
+		assert_int_equal(fwd_neigh_set_permanent(t, 0, ip, &mac_x, 0),
+				0);
+	}
+	assert_int_equal(fwd_neigh_set_permanent(t, 0, ip, &mac_y, 0), 0);
+	assert_true(rte_is_same_ether_addr(&fwd_neigh_lookup(t, 0, ip)->mac,
+			&mac_y));
+	ip[1] = 1;
+	assert_int_equal(fwd_neigh_set_permanent(t, 0, ip, &mac_x, 0),
+			-ENOSPC);
+	assert_null(fwd_neigh_lookup(t, 0, ip));
+	assert_int_equal(fwd_neigh_count(t), FWD_NEIGH_PERM_MAX);
+	/* An entry that may go still finds its slot. */
+	assert_non_null(fwd_neigh_get(t, 0, ip, 0));
+	fwd_neigh_tbl_free(t);
+}
+
 /* A full table first removes entries not updated in the last 5 s (down
  * to gc_thresh2); entries a route names never go: then none is made. */
 static void
@@ -531,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_locktime),
 		cmocka_unit_test(test_na_override_rules),
 		cmocka_unit_test(test_permanent),
+		cmocka_unit_test(test_permanent_bounded),
 		cmocka_unit_test(test_table_full_forced_gc),
 		cmocka_unit_test(test_periodic_gc),
 	};

@@ -55,7 +55,9 @@ statics_set(struct fwd_ctl *ctl)
 
 		if (fwd_neigh_set_permanent(ctl->nb[s->v6], s->port, s->ip,
 				&s->mac, now) != 0) {
-			app_err("--neigh: more than the %s table holds",
+			/* At most FWD_NEIGH_PERM_MAX (fwd_neigh_load()):
+			 * the next hops or the hash ran out. */
+			app_err("control side: no %s table entry for a permanent neighbour (next hops or hash slots)",
 					s->v6 ? "NDP" : "ARP");
 			return -1;
 		}

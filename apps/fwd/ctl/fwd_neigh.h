@@ -52,6 +52,10 @@
 #define FWD_NUD_CONNECTED (FWD_NUD_PERMANENT | FWD_NUD_NOARP | \
 		FWD_NUD_REACHABLE)
 
+/** Permanent entries (--neigh, --neigh-file) a table holds, past its
+ * gc_thresh3 others: the command line is refused beyond them. */
+#define FWD_NEIGH_PERM_MAX 1024u
+
 /** A neighbour table's parameters (Linux's neigh_parms and thresholds;
  * sysctl names in the field docs). */
 struct fwd_neigh_parms {

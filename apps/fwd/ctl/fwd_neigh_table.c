@@ -26,8 +26,6 @@
 #define RAND_EVERY_MS 300000u
 /* neigh_forced_gc(): entries updated in the last 5 s stay. */
 #define FORCED_GC_KEEP_MS 5000u
-/* Permanent entries a table holds past gc_thresh3. */
-#define PERM_MAX 1024u
 
 /* Whole 32-bit words, 4-byte aligned: rte_jhash() reads the key a word
  * at a time, the last one too (an 18-byte key had it read 2 bytes past
@@ -96,7 +94,7 @@ fwd_neigh_tbl_create(const struct fwd_neigh_parms *p, bool v6,
 	t->ctx = ctx;
 	t->nh_get = nh_get;
 	t->nh_put = nh_put;
-	t->cap = p->gc_thresh3 + PERM_MAX;
+	t->cap = p->gc_thresh3 + FWD_NEIGH_PERM_MAX;
 	hp.entries = RTE_MAX(t->cap, 8u);
 	snprintf(name, sizeof(name), "fwd_neigh%c_%u", v6 ? '6' : '4', seq++);
 	t->h = rte_hash_create(&hp);
@@ -290,11 +288,17 @@ fwd_neigh_set_permanent(struct fwd_neigh_tbl *t, uint16_t port,
 		const uint8_t *ip, const struct rte_ether_addr *mac,
 		uint64_t now)
 {
-	struct fwd_neigh *n = fwd_neigh_get(t, port, ip, now);
+	struct fwd_neigh *n = fwd_neigh_lookup(t, port, ip);
+	bool perm = n != NULL && (n->state & FWD_NUD_PERMANENT);
 
+	/* Past FWD_NEIGH_PERM_MAX the others would lose their slots. */
+	if (!perm && t->count - t->gc_count >= FWD_NEIGH_PERM_MAX)
+		return -ENOSPC;
+	if (n == NULL)
+		n = fwd_neigh_get(t, port, ip, now);
 	if (n == NULL)
 		return -ENOSPC;
-	if (!(n->state & FWD_NUD_PERMANENT))
+	if (!perm)
 		t->gc_count--;
 	fwd_neigh_update(n, mac, FWD_NUD_PERMANENT,
 			FWD_NEIGH_F_OVERRIDE | FWD_NEIGH_F_ADMIN, now);

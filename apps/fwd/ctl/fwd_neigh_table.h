@@ -65,7 +65,8 @@ void fwd_neigh_event(struct fwd_neigh_tbl *tbl, const struct fwd_nev *ev,
 /**
  * Set a permanent entry (ip neigh replace ... nud permanent): its
  * address @p mac, never solicited nor collected.
- * @return 0, or -ENOSPC when no entry can be made.
+ * @return 0, or -ENOSPC when no entry can be made or the table holds
+ *   FWD_NEIGH_PERM_MAX permanent ones already.
  */
 int fwd_neigh_set_permanent(struct fwd_neigh_tbl *tbl, uint16_t port,
 		const uint8_t *ip, const struct rte_ether_addr *mac,
