@@ -610,9 +610,11 @@ class Run(harness.Checks):
         harness.log('  (whole run: kernel sent %d ARP requests, %d '
                     'solicitations on the segment, npool-fwd %d, %d; '
                     'npool-fwd held %s packets for resolution, %s of them '
-                    'sent by their lcore as their neighbour resolved)'
+                    'sent by their lcore as their neighbour resolved; %s '
+                    'neighbours published past packets on the hold ring)'
                     % (kseen['arp'], kseen['ns'], seen['arp'], seen['ns'],
-                       nb.get('held'), rt.get('hold_late', 0)))
+                       nb.get('held'), rt.get('hold_late', 0),
+                       nb.get('publish_forced')))
 
     def cleanup(self):
         for side in (self.kern, self.npool):

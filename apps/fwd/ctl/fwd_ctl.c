@@ -32,8 +32,11 @@
 /* Longest sleep when there is nothing to do (the FPM socket wakes it). */
 #define CTL_SLEEP_MS 1
 /* Most a resolving object waits for its packets to leave the hold ring
- * (pend_check()). */
+ * (pend_check()), while the thread keeps looking. */
 #define FWD_PUBLISH_WAIT_MS 2
+/* A look this late after the last one: the thread was kept off its CPU
+ * (ms, a clock of ms: 1 is a look in the next ms). */
+#define FWD_PUBLISH_GAP_MS 2
 
 rte_spinlock_t fwd_ctl_lock = RTE_SPINLOCK_INITIALIZER;
 
@@ -286,7 +289,8 @@ fwd_ctl_publish_neigh(struct fwd_ctl *ctl, const struct fwd_neigh *n)
 		return;
 	if (ctl->nh_pend[n->nh] == 0) {
 		ctl->nh_pend[n->nh] = (uint8_t)(1 + n->v6);
-		ctl->pend_since[n->nh] = fwd_ctl_now_ms();
+		/* The thread's clock (pend_check()): its last look. */
+		ctl->pend_since[n->nh] = ctl->last_look;
 		ctl->pend[ctl->npend++] = n->nh;
 	}
 }
@@ -298,6 +302,10 @@ fwd_ctl_publish_neigh(struct fwd_ctl *ctl, const struct fwd_neigh *n)
  * FWD_PUBLISH_WAIT_MS once its sends are carried out, counted
  * publish_forced: what is still on the ring then may leave after the
  * fast path's first packets, and the neighbour gets the fast path.
+ * The wait counts while the thread looks: after a gap (the thread kept
+ * off its CPU, the lcores holding meanwhile) it starts again, so that
+ * what they held then is taken off the ring and sent first, not left
+ * behind the fast path for the thread's own delay.
  * @return How many still wait.
  */
 static uint32_t
@@ -305,12 +313,16 @@ pend_check(struct fwd_ctl *ctl, uint64_t now)
 {
 	const uint64_t done = __atomic_load_n(ctl->cmd_done,
 			__ATOMIC_ACQUIRE);
+	const bool back = now - ctl->last_look >= FWD_PUBLISH_GAP_MS;
 	const struct fwd_neigh *n;
 	uint32_t i, k, nh;
 	bool force;
 
+	ctl->last_look = now;
 	for (i = k = 0; i < ctl->npend; i++) {
 		nh = ctl->pend[i];
+		if (back)
+			ctl->pend_since[nh] = now;
 		/* As the entry is now (it may have gone, or changed). */
 		n = fwd_neigh_of_nh(ctl->nb[ctl->nh_pend[nh] - 1], nh);
 		force = now - ctl->pend_since[nh] >= FWD_PUBLISH_WAIT_MS;
@@ -363,11 +375,9 @@ held(struct fwd_ctl *ctl, struct rte_mbuf *m, uint64_t now)
 	fwd_neigh_output(n, m, now);
 }
 
-/* What the lcores handed over, the timers due. @return Work done. */
-static unsigned int
-poll_once(struct fwd_ctl *ctl)
+unsigned int
+fwd_ctl_poll(struct fwd_ctl *ctl, uint64_t now)
 {
-	const uint64_t now = fwd_ctl_now_ms();
 	struct rte_mbuf *m[CTL_BURST];
 	struct fwd_nev ev[CTL_BURST];
 	unsigned int n, k, done = 0;
@@ -412,7 +422,7 @@ ctl_main(void *arg)
 		pfd.fd = fwd_fpm_fd(ctl->fpm);
 	while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE)) {
 		rte_spinlock_lock(&fwd_ctl_lock);
-		done = poll_once(ctl);
+		done = fwd_ctl_poll(ctl, fwd_ctl_now_ms());
 		if (ctl->fpm != NULL)
 			fwd_fpm_poll(ctl->fpm, fwd_ctl_now_ms());
 		rte_spinlock_unlock(&fwd_ctl_lock);

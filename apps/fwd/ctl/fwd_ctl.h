@@ -23,4 +23,13 @@ struct fwd_ctl;
 /** Start the thread. @return 0, or -1 after app_err(). */
 int fwd_ctl_start(struct fwd_ctl *ctl);
 
+/**
+ * One turn of the thread's loop at @p now (ms, fwd_ctl_now_ms()'s
+ * clock): the resolving objects that waited, the lcores' neighbour
+ * events and held packets, the timers. The thread calls it under
+ * fwd_ctl_lock; a test that never starts the thread calls it instead,
+ * with a clock of its own. @return Work done (0: the thread may sleep).
+ */
+unsigned int fwd_ctl_poll(struct fwd_ctl *ctl, uint64_t now);
+
 #endif /* FWD_CTL_H */

@@ -66,8 +66,10 @@ struct fwd_ctl {
 	uint32_t *pend;
 	uint32_t npend;
 	uint8_t *nh_pend;
-	/* Per id, the ms it began to wait. */
+	/* Per id, the ms it began to wait, or the thread last came back
+	 * to look after a gap (pend_check()). */
 	uint64_t *pend_since;
+	uint64_t last_look;               /* ms of the last pend_check() */
 	/* Resolving objects published with packets still on the ring
 	 * (pend_check()). */
 	uint64_t publish_forced;
