@@ -135,6 +135,7 @@ json_npool(struct app_json *j)
 		app_json_u64(j, "pinned_big", u.pinned_big);
 		app_json_u64(j, "pinned_small", u.pinned_small);
 		app_json_u64(j, "pinned_tiny", u.pinned_tiny);
+		app_json_u64(j, "pinned_mid", u.pinned_mid);
 		app_json_u64(j, "pinned_heads", u.pinned_heads);
 		app_json_u64(j, "pinned", u.pinned);
 		app_json_obj_end(j);

@@ -119,6 +119,21 @@ app_pool_create(const char *name, unsigned int n, uint16_t data_room,
 	return mp;
 }
 
+/* One line of it for a pool of whole packets (tiny or mid-size), if
+ * the instance has one (@p size objects). */
+static void
+whole_pool_print(FILE *f, const char *what, const char *tag, uint32_t size,
+		uint32_t out, uint32_t obj)
+{
+	char name[32];
+
+	if (size == 0)
+		return;
+	snprintf(name, sizeof(name), "%s%s", what, tag);
+	fprintf(f, "  npool %-10s npool   size %7u  avail %7u  out %d (%u B each)\n",
+			name, size, size - out, (int32_t)out, obj);
+}
+
 /* The npool part of the leak check's table, instance by instance. */
 static void
 npool_leak_print(FILE *f)
@@ -142,12 +157,10 @@ npool_leak_print(FILE *f)
 		fprintf(f, "  npool arena%s: %" PRId64 " fragments out, %u of %u+%u chunks in use (socket %d)\n",
 				tag, u.frags_out, u.chunks_in_use, u.chunks,
 				u.small_chunks, u.socket_id);
-		if (u.small_pkts != 0)
-			fprintf(f, "  npool small%-5s npool   size %7u  avail %7u  out %d (%u B each)\n",
-					tag, u.small_pkts,
-					u.small_pkts - u.small_pkts_out,
-					(int32_t)u.small_pkts_out,
-					u.small_pkt_size);
+		whole_pool_print(f, "small", tag, u.small_pkts,
+				u.small_pkts_out, u.small_pkt_size);
+		whole_pool_print(f, "mid", tag, u.mid_pkts, u.mid_pkts_out,
+				u.mid_pkt_size);
 	}
 }
 

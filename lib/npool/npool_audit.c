@@ -472,6 +472,8 @@ npool_leak_check(struct rte_mempool * const *pools, unsigned int n,
 		leak_add_pool(out, np->head_pool);
 		if (np->small_pool != NULL)
 			leak_add_pool(out, np->small_pool);
+		if (np->mid_pool != NULL)
+			leak_add_pool(out, np->mid_pool);
 		out->frags_out += npool_instance_frags_outstanding(np);
 		out->chunks_in_use += npool_arena_in_use(&np->arena);
 	}

@@ -147,8 +147,8 @@ int npool_pool_check(const struct rte_mempool *mp,
 
 /** What npool_leak_check() found: every field 0 when nothing leaked. */
 struct npool_leak {
-	uint64_t mbufs_out;     /**< mbufs not back (heads, tiny packets
-	                         *   and RX mbufs alike) */
+	uint64_t mbufs_out;     /**< mbufs not back (heads, tiny and
+	                         *   mid-size packets and RX mbufs alike) */
 	uint64_t double_free;   /**< objects back beyond a pool's size */
 	uint64_t bad_refcnt;    /**< mbufs whose refcnt is not 1 */
 	int64_t frags_out;      /**< npool fragments not freed */
@@ -158,7 +158,7 @@ struct npool_leak {
 /**
  * The leak check at exit: give back the fragment caches' chunks
  * (npool_frag_cache_drain_all()), then check every pool of @p pools and
- * every npool instance's head pool and tiny packets' pool
+ * every npool instance's head pool, tiny and mid-size packets' pools
  * (npool_pool_check()), and read each instance's fragments out and
  * chunks in use. Without an npool instance only @p pools are checked.
  *

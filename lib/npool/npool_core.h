@@ -170,6 +170,14 @@ struct npool {
 	/** Lengths below it are tiny: tiny_len + 1 with a small_pool, else
 	 * 0 (one compare tells). */
 	uint32_t tiny_lim;
+	/** Mid-size packets (above tiny_len, room up to npool_conf.mid_len)
+	 * as direct mbufs of this pool (stock ops, DPDK's inline lcore
+	 * cache): the kmalloc size class page fragments serve badly. NULL
+	 * without them. */
+	struct rte_mempool *mid_pool;
+	/** Lengths below it and not tiny are mid-size: mid_len + 1 with a
+	 * mid_pool, else 0. */
+	uint32_t mid_lim;
 	/** Per-lcore state; slot NPOOL_NON_EAL_SLOT serves non-EAL threads. */
 	struct npool_lcore lc[RTE_MAX_LCORE + 1];
 	/** Each slot's @c stats at the last npool_stats_reset(): what

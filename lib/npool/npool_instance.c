@@ -39,6 +39,8 @@ npool_conf_defaults(struct npool_conf *conf)
 	conf->tiny_len = NPOOL_PKT_SMALL_LEN;
 	conf->tiny_headroom = NPOOL_PKT_TINY_HEADROOM;
 	conf->socket_id = SOCKET_ID_ANY;
+	conf->mid_len = NPOOL_PKT_MID_LEN;
+	conf->nb_mid = NPOOL_CONF_AUTO;
 }
 
 /* The instance serving socket @p socket_id exactly, or NULL. */
@@ -98,11 +100,17 @@ conf_resolve(const struct npool_conf *in, struct npool_conf *out)
 		npool_pkt_fragsz_pvt(RTE_MIN(in->headroom, 1024u),
 				RTE_ETHER_MAX_LEN);
 
+	uint64_t frames;
+
 	*out = *in;
+	out->nb_mid = conf_size(in->nb_mid,
+			in->mid_len <= in->tiny_len ? 0 : pkts + 384 * lcores);
+	/* With mid-size packets, full-size frames take no chunk. */
+	frames = out->nb_mid != 0 ? (pkts + 3) / 4 : pkts;
 	out->nb_heads = conf_size(in->nb_heads,
 			RTE_MAX(64u, pkts + 96 * lcores));
 	out->nb_chunks = conf_size(in->nb_chunks,
-			(pkts + per_chunk - 1) / RTE_MAX(per_chunk, 1u) +
+			(frames + per_chunk - 1) / RTE_MAX(per_chunk, 1u) +
 			2 * lcores);
 	out->nb_small_chunks = conf_size(in->nb_small_chunks,
 			(pkts + 15) / 16 + 2 * lcores);
@@ -116,6 +124,8 @@ conf_check(const struct npool_conf *conf)
 {
 	if (conf->nb_pkts == 0 || conf->nb_pkts > (1u << 24) ||
 			conf->nb_tiny > (1u << 24) ||
+			conf->nb_mid > (1u << 24) ||
+			conf->mid_len > NPOOL_PKT_MID_MAX_LEN ||
 			conf->nb_heads < 64 || conf->nb_heads > (1u << 24) ||
 			conf->headroom > 1024 ||
 			conf->tiny_headroom > 1024 ||
@@ -129,29 +139,35 @@ conf_check(const struct npool_conf *conf)
 }
 
 /*
- * The tiny packets' pool: direct mbufs with room for tiny_headroom +
- * tiny_len, on stock ops whatever --mbuf-pool-ops-name says,
- * behind DPDK's inline per-lcore cache. Made as
+ * A pool of whole packets (the tiny ones, the mid-size ones): @p n
+ * direct mbufs with @p room bytes of data room, named @p base (and the
+ * socket), on stock ops whatever --mbuf-pool-ops-name says, behind
+ * DPDK's inline per-lcore cache (up to 256). Made as
  * rte_pktmbuf_pool_create_by_ops() does, but with
  * RTE_MEMPOOL_F_NO_SPREAD: the spread over memory channels would pad a
- * 512 B object (8 cache lines) to 576 B, 12 % more for every tiny
+ * 512 B tiny object (8 cache lines) to 576 B, 12 % more for every tiny
  * packet, where the kernel's small-head kmem_cache pads nothing.
+ * NULL with rte_errno, logged.
  */
 static struct rte_mempool *
-small_pool_make(const char *name, uint32_t n, uint32_t cache,
-		uint16_t room, int socket_id)
+whole_pool_make(const char *base, uint32_t n, uint16_t room, int socket_id)
 {
 	struct rte_pktmbuf_pool_private priv = {
 		.mbuf_data_room_size = room,
 	};
+	char name[RTE_MEMPOOL_NAMESIZE];
 	struct rte_mempool *mp;
 	int ret;
 
+	if (socket_id == SOCKET_ID_ANY)
+		snprintf(name, sizeof(name), "%s", base);
+	else
+		snprintf(name, sizeof(name), "%s_s%d", base, socket_id);
 	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
-			cache, sizeof(priv), socket_id,
+			RTE_MIN(256u, n * 2 / 3), sizeof(priv), socket_id,
 			RTE_MEMPOOL_F_NO_SPREAD);
 	if (mp == NULL)
-		return NULL;
+		goto fail;
 	ret = rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL);
 	if (ret == 0) {
 		rte_pktmbuf_pool_init(mp, &priv);
@@ -160,35 +176,43 @@ small_pool_make(const char *name, uint32_t n, uint32_t cache,
 	if (ret < 0) {
 		rte_mempool_free(mp);
 		rte_errno = -ret;
-		return NULL;
+		goto fail;
 	}
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	return mp;
+fail:
+	NPOOL_LOG(ERR, "packet pool %s: %s", name, rte_strerror(rte_errno));
+	return NULL;
 }
 
+/* The tiny packets' pool: room for tiny_headroom + tiny_len. */
 static int
 small_pool_create(struct npool *np, const struct npool_conf *conf)
 {
-	const uint32_t n = conf->nb_tiny;
-	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t cache = RTE_MIN(256u, n * 2 / 3);
-
-	if (conf->socket_id == SOCKET_ID_ANY)
-		snprintf(name, sizeof(name), "npool_small");
-	else
-		snprintf(name, sizeof(name), "npool_small_s%d",
-				conf->socket_id);
 	np->tiny_len = conf->tiny_len;
 	np->tiny_headroom = conf->tiny_headroom;
-	np->small_pool = small_pool_make(name, n, cache,
+	np->small_pool = whole_pool_make("npool_small", conf->nb_tiny,
 			(uint16_t)(conf->tiny_headroom + conf->tiny_len),
 			conf->socket_id);
-	if (np->small_pool == NULL) {
-		NPOOL_LOG(ERR, "small-packet pool %s: %s", name,
-				rte_strerror(rte_errno));
+	if (np->small_pool == NULL)
 		return -1;
-	}
 	np->tiny_lim = conf->tiny_len + 1;
+	return 0;
+}
+
+/* The mid-size packets' pool (npool_pkt.h): room for headroom +
+ * mid_len, a stock mbuf's object with the defaults. */
+static int
+mid_pool_create(struct npool *np, const struct npool_conf *conf)
+{
+	if (conf->nb_mid == 0 || conf->mid_len <= conf->tiny_len)
+		return 0;
+	np->mid_pool = whole_pool_make("npool_mid", conf->nb_mid,
+			(uint16_t)(conf->headroom + conf->mid_len),
+			conf->socket_id);
+	if (np->mid_pool == NULL)
+		return -1;
+	np->mid_lim = conf->mid_len + 1;
 	return 0;
 }
 
@@ -198,17 +222,22 @@ instance_log(const struct npool *np, const struct npool_conf *conf)
 {
 	const double mib = 1024.0 * 1024.0;
 	const struct rte_mempool *hp = np->head_pool, *sp = np->small_pool;
+	const struct rte_mempool *mp = np->mid_pool;
 	uint32_t hsz = hp->header_size + hp->elt_size + hp->trailer_size;
 	uint32_t ssz = sp == NULL ? 0 :
 		sp->header_size + sp->elt_size + sp->trailer_size;
+	uint32_t msz = mp == NULL ? 0 :
+		mp->header_size + mp->elt_size + mp->trailer_size;
 
-	NPOOL_LOG(INFO, "instance %s for %u packets in flight: %u big chunks (%.1f MiB), %u small (%.1f MiB), %u tiny packets of %u B (%.1f MiB), %u heads of %u B (%.1f MiB)",
+	NPOOL_LOG(INFO, "instance %s for %u packets in flight: %u big chunks (%.1f MiB), %u small (%.1f MiB), %u tiny packets of %u B (%.1f MiB), %u mid-size of %u B (%.1f MiB), %u heads of %u B (%.1f MiB)",
 			np->name, conf->nb_pkts, conf->nb_chunks,
 			(double)conf->nb_chunks * NPOOL_CHUNK_SIZE / mib,
 			conf->nb_small_chunks,
 			(double)conf->nb_small_chunks * NPOOL_SMALL_CHUNK_SIZE /
 			mib, sp == NULL ? 0 : sp->size, ssz,
 			sp == NULL ? 0.0 : (double)sp->size * ssz / mib,
+			mp == NULL ? 0 : mp->size, msz,
+			mp == NULL ? 0.0 : (double)mp->size * msz / mib,
 			hp->size, hsz, (double)hp->size * hsz / mib);
 }
 
@@ -352,9 +381,11 @@ npool_create(const struct npool_conf *conf)
 	npool_hc_own_pool_pvt(np->head_pool);
 	if ((conf->nb_tiny != 0 && conf->tiny_len != 0 &&
 			small_pool_create(np, conf) < 0) ||
+			mid_pool_create(np, conf) < 0 ||
 			defer_rings_create(np) < 0) {
 		ret = rte_errno;
 		defer_rings_free(np);
+		rte_mempool_free(np->mid_pool);
 		rte_mempool_free(np->small_pool);
 		rte_mempool_free(np->head_pool);
 		npool_arena_free(&np->arena);
@@ -449,7 +480,9 @@ instance_busy(const struct npool *np)
 	return npool_instance_frags_outstanding(np) != 0 ||
 		rte_mempool_in_use_count(np->head_pool) != 0 ||
 		(np->small_pool != NULL &&
-		 rte_mempool_in_use_count(np->small_pool) != 0);
+		 rte_mempool_in_use_count(np->small_pool) != 0) ||
+		(np->mid_pool != NULL &&
+		 rte_mempool_in_use_count(np->mid_pool) != 0);
 }
 
 /* Free instance @p np, its caches drained and nothing out. */
@@ -471,6 +504,7 @@ instance_free(struct npool *np)
 	defer_rings_free(np);
 	rte_mempool_free(np->head_pool);
 	rte_mempool_free(np->small_pool);
+	rte_mempool_free(np->mid_pool);
 	npool_arena_free(&np->arena);
 	rte_free(np);
 }

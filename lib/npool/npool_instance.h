@@ -39,14 +39,26 @@ struct rte_mempool;
  *   hold 1.5 times NPOOL_MEMPOOL_CACHE_SIZE);
  * - nb_tiny = nb_pkts + 384 L (the tiny packets' pool and its lcore
  *   caches of 256); 0 when tiny_len or nb_small_chunks is 0;
+ * - nb_mid = nb_pkts + 384 L (the mid-size packets' pool and its lcore
+ *   caches of 256: every full-size frame in flight is one); 0 when
+ *   mid_len is 0;
  * - nb_chunks = nb_pkts full-size frames (RTE_ETHER_MAX_LEN, 1728 B
  *   fragments at the default headroom, 18 to a 32 KiB chunk) + 2 L (the
- *   current and previous chunk of each lcore's cache);
+ *   current and previous chunk of each lcore's cache); a quarter of
+ *   that with the mid-size class (nb_mid not 0), where only packets
+ *   above mid_len, the fragment API, npool_build_pkt() and kept packets
+ *   (npool_pkt_condense()) carve chunks;
  * - nb_small_chunks = nb_pkts / 16 (a quarter of them small, four 1 KiB
  *   fragments to a chunk; the others fall back to big chunks) + 2 L.
- * The default, 8192 packets, makes about 22 MiB with two lcores, close
- * to the 19 MiB of a stock pool of 8192 mbufs of 2 KiB. npool_create()
- * logs what it made (lib.npool, INFO). Set any size to override it.
+ * The default, 8192 packets, makes about 33 MiB with two lcores: the
+ * 20 MiB of the mid-size pool, as much as a stock pool of 8192 mbufs of
+ * 2 KiB, plus the tiny packets, heads and chunks (22 MiB without the
+ * mid-size class, mid_len 0). npool_create() logs what it made
+ * (lib.npool, INFO). Set any size to override it.
+ *
+ * New fields go at the end (mid_len and nb_mid are the latest): fill
+ * the struct with npool_conf_defaults() first, so that a field the
+ * program does not set has its default.
  */
 struct npool_conf {
 	/** Packets in flight at once, 1 .. 2^24 (default 8192): what the
@@ -73,8 +85,8 @@ struct npool_conf {
 	/** Room in bytes up to which a packet of npool_napi_alloc_pkt(),
 	 * npool_alloc_pkt() and copy-break is one direct mbuf of the tiny
 	 * packets' pool (npool_pkt.h), 0 .. NPOOL_PKT_SMALL_LEN (default
-	 * NPOOL_PKT_SMALL_LEN, 256); 0: every packet is a head and a
-	 * fragment. */
+	 * NPOOL_PKT_SMALL_LEN, 256); 0: no tiny packets (up to mid_len
+	 * mid-size ones, above that a head and a fragment). */
 	uint32_t tiny_len;
 	/** Headroom of tiny packets in bytes, 0 .. 1024 (default
 	 * NPOOL_PKT_TINY_HEADROOM, 64: the kernel's NET_SKB_PAD, which
@@ -87,6 +99,18 @@ struct npool_conf {
 	 * 0 .. RTE_MAX_NUMA_NODES - 1, or SOCKET_ID_ANY (default): memory
 	 * anywhere, serving every lcore whose socket has no instance. */
 	int socket_id;
+	/** Room in bytes up to which a packet above tiny_len of
+	 * npool_napi_alloc_pkt(), npool_alloc_pkt() and
+	 * npool_napi_alloc_pkt_bulk() is one direct mbuf of the mid-size
+	 * packets' pool (npool_pkt.h), 0 .. NPOOL_PKT_MID_MAX_LEN (default
+	 * NPOOL_PKT_MID_LEN, 2048: a stock mbuf's RTE_MBUF_DEFAULT_DATAROOM);
+	 * 0, or not above tiny_len: no mid-size class, packets above tiny_len
+	 * are a head and a fragment. The headroom is @c headroom: with the
+	 * defaults an object is 2368 B, a stock mbuf's. */
+	uint32_t mid_len;
+	/** Objects of the mid-size packets' pool, 0 .. 2^24 (default
+	 * NPOOL_CONF_AUTO); 0: no mid-size packets. */
+	uint32_t nb_mid;
 };
 
 /** Fill @p conf with the defaults documented in struct npool_conf.

@@ -38,7 +38,8 @@
  * fixed objects' get and put are both DPDK's inline cache
  * (docs/perf/issue-17.md).
  *
- * Small packets. Above tiny_len, a packet is small when its fragment
+ * Small packets. Above tiny_len and not mid-size (mid_len 0, or a
+ * mid_len below 872 B), a packet is small when its fragment
  * (npool_pkt_fragsz() of its len) is at most NPOOL_PKT_SMALL_FRAGSZ
  * (1 KiB) or at most the fragment of a NPOOL_PKT_SMALL_LEN (256 B)
  * packet, whichever is larger:
@@ -56,6 +57,25 @@
  * chunk rather than fail, counted in npool_stats.big_fallbacks: packets
  * carved from it lose the 4 KiB bound. Size npool_conf.nb_small_chunks
  * for the small packets in flight (4096 / fragsz per chunk: 16 at 64 B).
+ *
+ * Mid-size packets. Above tiny_len and up to npool_conf.mid_len bytes of
+ * room (default NPOOL_PKT_MID_LEN, 2048: what a stock mbuf of
+ * RTE_MBUF_DEFAULT_BUF_SIZE holds), a packet of npool_napi_alloc_pkt(),
+ * npool_alloc_pkt() and npool_napi_alloc_pkt_bulk() is one object too: a
+ * direct mbuf of the instance's mid-size pool (stock ring ops behind
+ * DPDK's inline per-lcore cache, data room headroom + mid_len: with the
+ * defaults a 2368 B object, a stock mbuf's), the size class of whole
+ * objects the kernel's kmalloc gives where page fragments serve badly.
+ * It costs what a stock mbuf costs to make and to free from any lcore
+ * (a head and a 32 KiB-chunk fragment cost twice as much to make, and
+ * the lcore that carved the fragment frees it), and a kept one pins its
+ * object: npool_usage.mid_pkt_size. The pool holds npool_conf.nb_mid
+ * objects, by default as many as the packets in flight; when it runs
+ * dry the allocators fail with ENOBUFS (npool_stats.pkt_failures), as
+ * for tiny packets. With mid_len or nb_mid 0 packets above tiny_len are
+ * head + fragment, as described below. In-place helpers work on them
+ * as on tiny packets. docs/perf/issue-35.md measured this against a
+ * cheaper head + fragment.
  *
  * The kernel met the same: commit 3226b158e67c ("net: avoid 32 x truesize
  * under-estimation for tiny skbs") took heads up to SKB_WITH_OVERHEAD(1024)
@@ -138,6 +158,16 @@ extern "C" {
 #define NPOOL_PKT_SMALL_LEN 256
 
 /**
+ * Default room in bytes up to which a packet above tiny_len is
+ * mid-size (npool_conf.mid_len): RTE_MBUF_DEFAULT_DATAROOM, what a stock
+ * mbuf holds.
+ */
+#define NPOOL_PKT_MID_LEN RTE_MBUF_DEFAULT_DATAROOM
+
+/** Largest npool_conf.mid_len in bytes: a jumbo frame's room. */
+#define NPOOL_PKT_MID_MAX_LEN 9216
+
+/**
  * Default headroom of tiny packets in bytes (npool_conf.tiny_headroom):
  * the kernel's NET_SKB_PAD on x86, max(32, L1_CACHE_BYTES), which
  * napi_alloc_skb() reserves in front of a small head. With it a tiny
@@ -195,7 +225,8 @@ npool_pkt_rearm_pvt(uint16_t data_off)
 	return NPOOL_MBUF_REARM(data_off, 1, 1, RTE_MBUF_PORT_INVALID);
 }
 
-/** @internal Make @p m, a free object of the tiny packets' pool, an
+/** @internal Make @p m, a free object of the tiny or mid-size packets'
+ * pool, an
  * empty packet with @p rearm (npool_pkt_rearm_pvt()): what
  * rte_pktmbuf_reset() writes, the rearm word in one store. buf_addr,
  * iova, buf_len and pool are the pool's; next is NULL and nb_segs 1 in
@@ -232,6 +263,33 @@ npool_mempool_get_pvt(struct rte_mempool *mp, void **obj, unsigned int slot)
 	return rte_mempool_generic_get(mp, obj, 1,
 			rte_mempool_default_cache(mp, slot < RTE_MAX_LCORE ?
 				slot : LCORE_ID_ANY));
+}
+
+/** @internal Whether a packet with @p len bytes of room of instance @p np
+ * that is not tiny is mid-size: one direct mbuf of np->mid_pool. */
+static __rte_always_inline int
+npool_pkt_is_mid_len_pvt(const struct npool *np, uint32_t len)
+{
+	return len < np->mid_lim;
+}
+
+/** @internal A mid-size packet (npool_napi_alloc_pkt(),
+ * npool_alloc_pkt()): one get from the mid-size pool, as
+ * npool_pkt_tiny_get_pvt() (one helper taking the pool and headroom
+ * for both cost a tiny packet's alloc + consume 4 instructions under
+ * gcc 12: docs/perf/issue-35.md). */
+static __rte_always_inline struct rte_mbuf *
+npool_pkt_mid_get_pvt(struct npool *np, unsigned int slot)
+{
+	struct rte_mbuf *m;
+
+	if (unlikely(npool_mempool_get_pvt(np->mid_pool, (void **)&m,
+			slot) < 0))
+		return npool_pkt_fail(slot, ENOBUFS);
+	npool_pkt_tiny_init_pvt(m,
+			npool_pkt_rearm_pvt((uint16_t)np->headroom));
+	NPOOL_STAT_ADD_NP(np, slot, pkt_allocs, 1);
+	return m;
 }
 
 /** @internal A tiny packet (npool_napi_alloc_pkt(), npool_alloc_pkt()):
@@ -340,9 +398,11 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 	rte_iova_t iova;
 	char *frag;
 
-	/* A tiny packet is one object (the file doc). */
+	/* A tiny or mid-size packet is one object (the file doc). */
 	if (npool_pkt_is_tiny_len_pvt(np, len))
 		return npool_pkt_tiny_get_pvt(np, slot);
+	if (npool_pkt_is_mid_len_pvt(np, len))
+		return npool_pkt_mid_get_pvt(np, slot);
 	fragsz = npool_pkt_fragsz_pvt(np->headroom, len);
 	if (unlikely(npool_pkt_len_bad_pvt(len, fragsz)))
 		return npool_pkt_fail(slot, EINVAL);
@@ -377,8 +437,10 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
 
 /**
  * Allocate an empty packet with at least @p len bytes of tailroom after
- * the headroom, from the calling lcore's napi fragment cache (its small-
- * packet cache for a small packet: the file doc) and head cache.
+ * the headroom: a tiny or mid-size packet from its pool through this
+ * lcore's mempool cache, any other from the calling lcore's napi
+ * fragment cache (its small-packet cache for a small packet: the file
+ * doc) and head cache.
  * Kernel: napi_alloc_skb() / __napi_alloc_skb().
  *
  * Context: owner lcore only (an EAL lcore); from a thread without an
@@ -391,7 +453,8 @@ npool_pkt_alloc_pvt(struct npool *np, unsigned int slot, uint32_t len,
  *   of it up to NPOOL_CHUNK_SIZE).
  * @return
  *   The packet (data_len 0, data_off = headroom), or NULL with rte_errno:
- *   EINVAL (len too large), EPERM (no lcore id), ENOBUFS (no head left),
+ *   EINVAL (len too large), EPERM (no lcore id), ENOBUFS (no head left,
+ *   or no tiny or mid-size object for a packet of that class),
  *   ENOMEM (no chunk left), ENODEV (npool not initialised).
  */
 static __rte_always_inline struct rte_mbuf *

@@ -51,8 +51,8 @@ unsigned int npool_napi_alloc_pkt_bulk_slow(struct rte_mbuf **pkts,
 /**
  * @internal One pass over @p lens (@p n >= 1): NPOOL_PKT_LENS_TINY_PVT
  * if all are tiny (npool_pkt_is_tiny_len_pvt()), NPOOL_PKT_LENS_ONE_PVT
- * if all are lens[0], so that the burst's fragment size and cache are
- * worked out once (an RX refill, a generator's burst).
+ * if all are lens[0], so that the burst's class, fragment size and cache
+ * are worked out once (an RX refill, a generator's burst).
  */
 static __rte_always_inline unsigned int
 npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
@@ -69,24 +69,35 @@ npool_pkt_lens_scan_pvt(const struct npool *np, const uint32_t *lens,
 		(diff == 0 ? NPOOL_PKT_LENS_ONE_PVT : 0);
 }
 
-/** @internal @p n tiny packets in one bulk get from the small-packet
- * pool (npool_napi_alloc_pkt_bulk()); when the pool has fewer, one at a
- * time, as @p n npool_napi_alloc_pkt() calls would. */
+/** @internal @p n packets of one whole-object class (tiny: @p mp the
+ * small-packet pool; mid-size: the mid-size pool), @p rearm their
+ * rearm word, in one bulk get (npool_napi_alloc_pkt_bulk()); when the
+ * pool has fewer, one at a time, as @p n npool_napi_alloc_pkt() calls
+ * of @p lens would (NULL: tiny). */
 static __rte_always_inline unsigned int
-npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
-		struct rte_mbuf **pkts, unsigned int n)
+npool_napi_alloc_whole_bulk_pvt(struct npool *np, unsigned int slot,
+		struct rte_mempool *mp, uint64_t rearm, struct rte_mbuf **pkts,
+		const uint32_t *lens, unsigned int n)
 {
-	const uint64_t rearm =
-		npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom);
 	unsigned int i;
 
-	if (unlikely(rte_mempool_get_bulk(np->small_pool, (void **)pkts,
-			n) < 0))
-		return npool_napi_alloc_pkt_bulk_slow(pkts, NULL, n);
+	if (unlikely(rte_mempool_get_bulk(mp, (void **)pkts, n) < 0))
+		return npool_napi_alloc_pkt_bulk_slow(pkts, lens, n);
 	for (i = 0; i < n; i++)
 		npool_pkt_tiny_init_pvt(pkts[i], rearm);
 	np->lc[slot].stats.pkt_allocs += n;
 	return n;
+}
+
+/** @internal @p n tiny packets in one bulk get from the small-packet
+ * pool (npool_napi_alloc_pkt_bulk()). */
+static __rte_always_inline unsigned int
+npool_napi_alloc_tiny_bulk_pvt(struct npool *np, unsigned int slot,
+		struct rte_mbuf **pkts, unsigned int n)
+{
+	return npool_napi_alloc_whole_bulk_pvt(np, slot, np->small_pool,
+			npool_pkt_rearm_pvt((uint16_t)np->tiny_headroom),
+			pkts, NULL, n);
 }
 
 /** @internal What npool_napi_alloc_pkt_bulk() carves a burst with. */
@@ -95,7 +106,9 @@ struct npool_pkt_bulk_pvt {
 	unsigned int slot;
 	uint32_t headroom, small_max;
 	uint64_t rearm;
-	unsigned int nspare, ntiny;
+	unsigned int nspare;
+	/** Tiny and mid-size packets made (whole objects, no fragment). */
+	unsigned int ntiny;
 	struct rte_mbuf *spare[NPOOL_PKT_BULK_MAX];
 };
 
@@ -170,6 +183,12 @@ npool_pkt_bulk_fill_pvt(struct npool_pkt_bulk_pvt *k,
 			k->ntiny += pkts[i] != NULL;
 			continue;
 		}
+		if (npool_pkt_is_mid_len_pvt(k->np, lens[i])) {
+			k->spare[k->nspare++] = pkts[i];
+			pkts[i] = npool_pkt_mid_get_pvt(k->np, k->slot);
+			k->ntiny += pkts[i] != NULL;
+			continue;
+		}
 		fragsz = npool_pkt_fragsz_pvt(k->headroom, lens[i]);
 		if (unlikely(npool_pkt_len_bad_pvt(lens[i], fragsz))) {
 			rte_errno = EINVAL;
@@ -233,6 +252,13 @@ npool_napi_alloc_pkt_bulk(struct rte_mbuf **pkts, const uint32_t *lens,
 	lens_kind = npool_pkt_lens_scan_pvt(np, lens, n);
 	if (lens_kind & NPOOL_PKT_LENS_TINY_PVT)
 		return npool_napi_alloc_tiny_bulk_pvt(np, slot, pkts, n);
+	/* All of one mid size (a generator's burst): the same, from the
+	 * mid-size pool. */
+	if ((lens_kind & NPOOL_PKT_LENS_ONE_PVT) &&
+			npool_pkt_is_mid_len_pvt(np, lens[0]))
+		return npool_napi_alloc_whole_bulk_pvt(np, slot, np->mid_pool,
+				npool_pkt_rearm_pvt((uint16_t)np->headroom),
+				pkts, lens, n);
 	lc = &np->lc[slot];
 	/* The heads of the packets other lcores handed back first (their
 	 * fragments freed here): they go to no pool and come from none. */

@@ -238,6 +238,15 @@ npool_napi_consume_pkt(struct rte_mbuf *m)
 			np->lc[id].stats.pkt_consumes++;
 			return;
 		}
+		/* A lone mid-size packet: as a tiny one, tested after the
+		 * others so that they pay nothing for it. */
+		if (m->pool == np->mid_pool && m->next == NULL &&
+				RTE_MBUF_DIRECT(m) && npool_pkt_lone_pvt(m)) {
+			rte_mempool_generic_put(m->pool, (void * const *)&m, 1,
+					rte_mempool_default_cache(m->pool, id));
+			np->lc[id].stats.pkt_consumes++;
+			return;
+		}
 	}
 	npool_napi_consume_bulk_slow(&m, 1);
 }

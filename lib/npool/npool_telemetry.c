@@ -94,6 +94,9 @@ tel_usage(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_uint(d, "small_pkts", u.small_pkts);
 	rte_tel_data_add_dict_uint(d, "small_pkts_out", u.small_pkts_out);
 	rte_tel_data_add_dict_uint(d, "small_pkt_size", u.small_pkt_size);
+	rte_tel_data_add_dict_uint(d, "mid_pkts", u.mid_pkts);
+	rte_tel_data_add_dict_uint(d, "mid_pkts_out", u.mid_pkts_out);
+	rte_tel_data_add_dict_uint(d, "mid_pkt_size", u.mid_pkt_size);
 	rte_tel_data_add_dict_uint(d, "head_size", u.head_size);
 	rte_tel_data_add_dict_uint(d, "chunk_size", NPOOL_CHUNK_SIZE);
 	rte_tel_data_add_dict_uint(d, "small_chunk_size",
@@ -105,6 +108,7 @@ tel_usage(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_uint(d, "pinned_big", u.pinned_big);
 	rte_tel_data_add_dict_uint(d, "pinned_small", u.pinned_small);
 	rte_tel_data_add_dict_uint(d, "pinned_tiny", u.pinned_tiny);
+	rte_tel_data_add_dict_uint(d, "pinned_mid", u.pinned_mid);
 	rte_tel_data_add_dict_uint(d, "pinned_heads", u.pinned_heads);
 	rte_tel_data_add_dict_uint(d, "pinned", u.pinned);
 	return 0;

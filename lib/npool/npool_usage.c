@@ -119,11 +119,17 @@ npool_instance_usage_get(const struct npool *np, struct npool_usage *u)
 		u->small_pkts_out = rte_mempool_in_use_count(np->small_pool);
 		u->small_pkt_size = obj_size(np->small_pool);
 	}
+	if (np->mid_pool != NULL) {
+		u->mid_pkts = np->mid_pool->size;
+		u->mid_pkts_out = rte_mempool_in_use_count(np->mid_pool);
+		u->mid_pkt_size = obj_size(np->mid_pool);
+	}
 	usage_pinned(np, u);
 	u->pinned_tiny = (uint64_t)u->small_pkts_out * u->small_pkt_size;
+	u->pinned_mid = (uint64_t)u->mid_pkts_out * u->mid_pkt_size;
 	u->pinned_heads = (uint64_t)u->heads_out * u->head_size;
 	u->pinned = u->pinned_big + u->pinned_small + u->pinned_tiny +
-		u->pinned_heads;
+		u->pinned_mid + u->pinned_heads;
 	return 0;
 }
 
@@ -160,9 +166,13 @@ npool_usage_get(struct npool_usage *u)
 		NPOOL_USAGE_SUM(pinned_tiny);
 		NPOOL_USAGE_SUM(pinned_heads);
 		NPOOL_USAGE_SUM(pinned);
+		NPOOL_USAGE_SUM(mid_pkts);
+		NPOOL_USAGE_SUM(mid_pkts_out);
+		NPOOL_USAGE_SUM(pinned_mid);
 #undef NPOOL_USAGE_SUM
 		u->small_pkt_size = RTE_MAX(u->small_pkt_size,
 				one.small_pkt_size);
+		u->mid_pkt_size = RTE_MAX(u->mid_pkt_size, one.mid_pkt_size);
 		u->head_size = RTE_MAX(u->head_size, one.head_size);
 	}
 	return 0;

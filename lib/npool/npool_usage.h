@@ -22,7 +22,8 @@ struct npool;
  * out, and what the packets (and fragments) alive now pin, in bytes.
  *
  * What a live packet pins is its class's memory: a tiny packet its
- * object (@c small_pkt_size); a head + fragment packet its head object
+ * object (@c small_pkt_size), a mid-size one its object
+ * (@c mid_pkt_size); a head + fragment packet its head object
  * (@c head_size) and the chunk its fragment is in, whole, until the
  * chunk's last fragment comes back: a small chunk (4 KiB) for a small
  * packet, a big one (NPOOL_CHUNK_SIZE) for any other (npool_pkt.h). A
@@ -59,8 +60,18 @@ struct npool_usage {
 	uint64_t pinned_tiny;
 	/** Bytes pinned by heads out: heads_out * head_size. */
 	uint64_t pinned_heads;
-	/** All the bytes pinned: the four above. */
+	/** All the bytes pinned: the five pinned_* figures. */
 	uint64_t pinned;
+	/** Mid-size packets (npool_pkt.h): objects of the mid-size pool
+	 * (0 without it). */
+	uint32_t mid_pkts;
+	/** Mid-size packets handed out, not yet back in their pool. */
+	uint32_t mid_pkts_out;
+	/** Bytes one mid-size packet pins: its whole mempool object (2368
+	 * with the defaults, a stock mbuf's). */
+	uint32_t mid_pkt_size;
+	/** Bytes pinned by mid-size packets: mid_pkts_out * mid_pkt_size. */
+	uint64_t pinned_mid;
 };
 
 /**

@@ -57,7 +57,7 @@ obj_size(const struct rte_mempool *mp)
 }
 
 /* What npool's live packets pin, counted here: the arena's chunks in
- * use, the heads and the tiny packets out. */
+ * use, the heads, the tiny and the mid-size packets out. */
 static double
 npool_counted(const struct npool_usage *u)
 {
@@ -69,7 +69,8 @@ npool_counted(const struct npool_usage *u)
 		NPOOL_SMALL_CHUNK_SIZE +
 		(double)rte_mempool_in_use_count(npool_head_pool()) *
 		obj_size(npool_head_pool()) +
-		(double)u->small_pkts_out * u->small_pkt_size;
+		(double)u->small_pkts_out * u->small_pkt_size +
+		(double)u->mid_pkts_out * u->mid_pkt_size;
 }
 
 /*

@@ -62,12 +62,12 @@ v = next(o["value"] for o in json.load(sys.stdin)
          if o["name"] == "b_sanitize")
 print(",".join(v) or "none" if isinstance(v, list) else v)')
 # The guide's figures are for 32 KiB chunks; another -Dchunk_size
-# changes what 16 big packets pin (one chunk and their heads).
+# changes what 4 big packets pin (one chunk and their heads).
 chunk=$(meson introspect "$build" --buildoptions | python3 -c '
 import json, sys
 print(next(o["value"] for o in json.load(sys.stdin)
            if o["name"] == "chunk_size"))')
-big_pinned=$((chunk + 16 * 192))
+big_pinned=$((chunk + 4 * 192))
 sanflags=
 [ "$san" = none ] || sanflags="-fsanitize=$san -fno-sanitize-recover=all"
 # As the guide builds it: the libdir as myapp's RUNPATH.
@@ -172,8 +172,8 @@ for lcores in 0 0-1; do
 	echo "$out"
 	for line in "copied 4" "headroom 64" \
 			"tiny 60 B: 16 kept, 8192 B pinned, 512 B a packet" \
-			"small 600 B: 16 kept, 19456 B pinned, 1216 B a packet" \
-			"big 1500 B: 16 kept, $big_pinned B pinned, $((big_pinned / 16)) B a packet" \
+			"mid 1500 B: 16 kept, 37888 B pinned, 2368 B a packet" \
+			"big 4000 B: 4 kept, $big_pinned B pinned, $((big_pinned / 4)) B a packet" \
 			"frags out 0, heads out 0, rx mbufs free 8191 of 8191" \
 			"npool_fini 0"; do
 		if ! grep -qx -- "$line" <<<"$out"; then

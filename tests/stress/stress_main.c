@@ -263,9 +263,10 @@ npool_start(const struct st_conf *c)
 	nc.nb_small_chunks = c->small;
 	nc.nb_heads = c->heads;
 	/* The stress model is the head + fragment packet at every size
-	 * (its checks read the fragment); tiny packets are covered by
-	 * tests/unit/pkt_tiny_test.c. */
+	 * (its checks read the fragment); tiny and mid-size packets are
+	 * covered by tests/unit/pkt_tiny_test.c and pkt_mid_test.c. */
 	nc.tiny_len = 0;
+	nc.mid_len = 0;
 	if (npool_init(&nc) != 0) {
 		fprintf(stderr, "npool_init: %s\n", rte_strerror(rte_errno));
 		return -1;

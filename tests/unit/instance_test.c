@@ -30,6 +30,7 @@ make(int socket)
 
 	npool_conf_defaults(&c);
 	c.tiny_len = ut_tiny_len;
+	c.mid_len = ut_mid_len;
 	c.nb_chunks = CHUNKS;
 	c.nb_small_chunks = SMALL;
 	c.nb_heads = HEADS;
@@ -89,6 +90,7 @@ test_create_errors(void **state __rte_unused)
 
 	npool_conf_defaults(&c);
 	c.tiny_len = ut_tiny_len;
+	c.mid_len = ut_mid_len;
 	c.nb_chunks = CHUNKS;
 	c.nb_heads = HEADS;
 	c.socket_id = RTE_MAX_NUMA_NODES;

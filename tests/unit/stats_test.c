@@ -37,18 +37,23 @@ test_conf_defaults_are_the_documented_values(void **state __rte_unused)
 	assert_int_equal(c.nb_tiny, NPOOL_CONF_AUTO);
 	assert_int_equal(c.headroom, RTE_PKTMBUF_HEADROOM);
 	assert_int_equal(c.socket_id, SOCKET_ID_ANY);
+	assert_int_equal(c.tiny_len, NPOOL_PKT_SMALL_LEN);
+	assert_int_equal(c.mid_len, NPOOL_PKT_MID_LEN);
+	assert_int_equal(c.mid_len, 2048);
+	assert_int_equal(c.nb_mid, NPOOL_CONF_AUTO);
 }
 
 /* npool_init() with nb_pkts @p pkts, the sizes left at NPOOL_CONF_AUTO
  * but @p heads; npool.h's rules, L lcores: the usage read back. */
 static struct npool_usage
-sized_for(uint32_t pkts, uint32_t heads)
+sized_for(uint32_t pkts, uint32_t heads, uint32_t mid_len)
 {
 	struct npool_conf c;
 	struct npool_usage u;
 
 	npool_conf_defaults(&c);
 	c.nb_pkts = pkts;
+	c.mid_len = mid_len;
 	if (heads != 0)
 		c.nb_heads = heads;
 	assert_int_equal(npool_init(&c), 0);
@@ -63,18 +68,28 @@ test_sizes_follow_nb_pkts(void **state __rte_unused)
 	const uint32_t l = rte_lcore_count();
 	/* 1728 B fragments of full-size frames at the default headroom. */
 	const uint32_t per = NPOOL_CHUNK_SIZE / 1728;
-	struct npool_usage u = sized_for(8192, 0);
+	struct npool_usage u = sized_for(8192, 0, NPOOL_PKT_MID_LEN);
 
-	assert_int_equal(u.chunks, (8192 + per - 1) / per + 2 * l);
+	/* Mid-size packets take full-size frames off the chunks: a
+	 * quarter of them left. */
+	assert_int_equal(u.chunks, (8192 / 4 + per - 1) / per + 2 * l);
 	assert_int_equal(u.small_chunks, 8192 / 16 + 2 * l);
 	assert_int_equal(u.heads, 8192 + 96 * l);
 	assert_int_equal(u.small_pkts, 8192 + 384 * l);
+	assert_int_equal(u.mid_pkts, 8192 + 384 * l);
+	assert_int_equal(u.mid_pkt_size, 2368);
+	/* Without them, every frame in chunks. */
+	u = sized_for(8192, 0, 0);
+	assert_int_equal(u.chunks, (8192 + per - 1) / per + 2 * l);
+	assert_int_equal(u.mid_pkts, 0);
+	assert_int_equal(u.small_pkts, 8192 + 384 * l);
 	/* A quarter of the packets: every size follows; one set stays. */
-	u = sized_for(1000, 200);
-	assert_int_equal(u.chunks, (1000 + per - 1) / per + 2 * l);
+	u = sized_for(1000, 200, NPOOL_PKT_MID_LEN);
+	assert_int_equal(u.chunks, ((1000 + 3) / 4 + per - 1) / per + 2 * l);
 	assert_int_equal(u.small_chunks, (1000 + 15) / 16 + 2 * l);
 	assert_int_equal(u.heads, 200);
 	assert_int_equal(u.small_pkts, 1000 + 384 * l);
+	assert_int_equal(u.mid_pkts, 1000 + 384 * l);
 }
 
 static void

@@ -145,6 +145,7 @@ ut_in_pthread(int (*fn)(void *), void *arg)
 }
 
 uint32_t ut_tiny_len = NPOOL_PKT_SMALL_LEN;
+uint32_t ut_mid_len;
 
 int
 ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
@@ -161,6 +162,7 @@ ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 	if (headroom != 0)
 		conf.headroom = headroom;
 	conf.tiny_len = ut_tiny_len;
+	conf.mid_len = ut_mid_len;
 	return npool_init(&conf);
 }
 
@@ -171,6 +173,7 @@ ut_setup_default(void **state __rte_unused)
 
 	npool_conf_defaults(&conf);
 	conf.tiny_len = ut_tiny_len;
+	conf.mid_len = ut_mid_len;
 	return npool_init(&conf) == 0 ? 0 : -1;
 }
 

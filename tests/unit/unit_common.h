@@ -69,6 +69,13 @@ int ut_in_pthread(int (*fn)(void *), void *arg);
  */
 extern uint32_t ut_tiny_len;
 
+/*
+ * npool_conf.mid_len of the same instances: 0 (no mid-size class, so
+ * that packets above tiny_len are head + fragment, which most tests
+ * test), or NPOOL_PKT_MID_LEN in the tests of mid-size packets.
+ */
+extern uint32_t ut_mid_len;
+
 int ut_npool_init(uint32_t nb_chunks, uint32_t nb_small, uint32_t nb_heads,
 		uint32_t headroom);
 
