@@ -24,7 +24,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-tsan}
 case $build in /*) ;; *) build=$root/$build ;; esac
-unit_tests="frag_thread frag_pcp head_cache mempool_ops pkt pkt_clone stats pkt_defer pkt_keep"
+unit_tests="frag_thread frag_pcp head_cache mempool_ops pkt pkt_clone stats pkt_defer pkt_keep pkt_mid"
 
 if [ ! -f "$build/build.ninja" ]; then
 	# -O2 -g: reports name files and lines.

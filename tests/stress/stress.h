@@ -46,6 +46,7 @@ enum st_ev {
 	EV_NOBUFS,        /* allocation refused: ENOBUFS (no head) */
 	EV_CONDENSE,      /* a kept packet moved by npool_pkt_condense() */
 	EV_DEFER_DRAIN,   /* a packet freed by npool_napi_defer_drain() */
+	EV_PKT_MID,       /* a packet allocated as a mid-size object */
 	EV_NB,
 };
 #define EV_FIRST_RELEASE EV_FREE_FRAG

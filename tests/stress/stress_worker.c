@@ -30,6 +30,7 @@
 struct st_local {
 	struct st_worker *w;
 	struct rte_mempool *heads;      /* npool's head pool (clones) */
+	struct rte_mempool *mid;        /* npool's mid-size packets */
 	int eal;                        /* 1 on an EAL lcore: napi allowed */
 	unsigned int nb_batch;          /* packets waiting in @batch */
 	unsigned int batch_max;         /* flush when this many wait */
@@ -195,6 +196,20 @@ flush_batch(struct st_local *l)
 	l->batch_max = 1 + rnd_below(l->w, ST_BATCH);
 }
 
+/* Whether @p mb is of a shape npool makes: a head + fragment packet (or
+ * a clone of one), a mid-size object, or a clone of that. */
+static int
+pkt_shape_ok(const struct st_local *l, const struct rte_mbuf *mb)
+{
+	if (npool_pkt_is_npool(mb))
+		return mb->pool == l->heads;
+	if (RTE_MBUF_CLONED(mb))
+		return mb->pool == l->heads &&
+			rte_mbuf_from_indirect((struct rte_mbuf *)(uintptr_t)mb)
+			->pool == l->mid;
+	return mb->pool == l->mid;
+}
+
 /* The fields and the data of a packet as its maker left them. */
 static void
 check_pkt(const struct st_local *l, const struct st_msg *m)
@@ -202,7 +217,7 @@ check_pkt(const struct st_local *l, const struct st_msg *m)
 	struct rte_mbuf *mb = m->obj;
 	char *bad;
 
-	if (!npool_pkt_is_npool(mb) || mb->pool != l->heads ||
+	if (!pkt_shape_ok(l, mb) ||
 			mb->data_len != m->len || mb->pkt_len != m->len ||
 			mb->nb_segs != 1 || mb->next != NULL) {
 		st_error("packet %p (tag %#" PRIx64 "): npool %d pool %p data_len %u pkt_len %u segs %u, want len %u",
@@ -440,6 +455,15 @@ make_frag(struct st_local *l)
 	dispatch(l, &m);
 }
 
+/* Count @p mb, just allocated, if it is a mid-size object; @p mb. */
+static struct rte_mbuf *
+count_mid(struct st_local *l, struct rte_mbuf *mb)
+{
+	if (mb != NULL && mb->pool == l->mid)
+		ev_add(l->w, EV_PKT_MID, 1);
+	return mb;
+}
+
 /* A packet of @len bytes: napi, guarded, or built on a fragment. */
 static struct rte_mbuf *
 alloc_pkt(struct st_local *l, uint32_t len)
@@ -454,7 +478,7 @@ alloc_pkt(struct st_local *l, uint32_t len)
 		mb = npool_napi_alloc_pkt(len);
 		if (mb != NULL)
 			ev_add(w, EV_PKT_NAPI, 1);
-		return mb;
+		return count_mid(l, mb);
 	}
 	/* A burst of one: its head may be one handed back to this lcore
 	 * (npool_napi_defer_take()). */
@@ -462,13 +486,13 @@ alloc_pkt(struct st_local *l, uint32_t len)
 		if (npool_napi_alloc_pkt_bulk(&mb, &len, 1) != 1)
 			return NULL;
 		ev_add(w, EV_PKT_NAPI, 1);
-		return mb;
+		return count_mid(l, mb);
 	}
 	if (r < 60) {
 		mb = npool_alloc_pkt(len);
 		if (mb != NULL)
 			ev_add(w, EV_PKT_GUARDED, 1);
-		return mb;
+		return count_mid(l, mb);
 	}
 	/* build_skb(): a cache-line aligned fragment, then a head. */
 	napi = l->eal && rnd_below(w, 2) == 0;
@@ -587,6 +611,7 @@ st_worker_main(void *arg)
 	}
 	l->w = w;
 	l->heads = npool_head_pool();
+	l->mid = npool_default()->mid_pool;
 	l->eal = rte_lcore_id() < RTE_MAX_LCORE;
 	flush_batch(l);
 	while (ops_caused(w) < target) {
