@@ -12,8 +12,9 @@
  *   pkt  the library's packet API: npool_napi_alloc_pkt_bulk(), freed by
  *        npool_napi_consume_bulk(); against rte_pktmbuf_alloc_bulk() and
  *        rte_pktmbuf_free_bulk() on a stock pool with the mempool cache
- *        of the npool pool that serves the size (256: the tiny packets'
- *        pool at 64 B; 64: the heads of a head + fragment packet);
+ *        of the npool pool that serves the size (256: the tiny and the
+ *        mid-size packets' pools up to NPOOL_PKT_MID_LEN; 64: the heads
+ *        of a head + fragment packet);
  *   rx   rte_eth_rx_burst() on a net_null port whose RX pool is on the
  *        "npool" ops (npool_pktmbuf_pool_create(), cache 64) or stock
  *        (cache 64);
@@ -357,7 +358,7 @@ ho_case(enum ho_src src, uint32_t len, unsigned int workers,
 		a->one_lcore = v == HV_NPOOL_1LC || v == HV_STOCK_1LC;
 		a->workers = workers;
 		a->work = work;
-		a->mp = len <= NPOOL_PKT_SMALL_LEN ? stock256 : stock64;
+		a->mp = len <= NPOOL_PKT_MID_LEN ? stock256 : stock64;
 		a->port = port_of[a->npool][len > 64];
 		if (src == SRC_CB && !a->npool)
 			a->mp = stock_tiny;
