@@ -21,6 +21,7 @@ enum {
 	OPT_NB_CHUNKS,
 	OPT_NB_SMALL_CHUNKS,
 	OPT_NB_HEADS,
+	OPT_NB_MID,
 	OPT_MBUF_SIZE,
 	OPT_MBCACHE,
 	OPT_STATS,
@@ -41,6 +42,7 @@ static const struct option common_long_opts[] = {
 	{ "nb-chunks", required_argument, NULL, OPT_NB_CHUNKS },
 	{ "nb-small-chunks", required_argument, NULL, OPT_NB_SMALL_CHUNKS },
 	{ "nb-heads", required_argument, NULL, OPT_NB_HEADS },
+	{ "nb-mid", required_argument, NULL, OPT_NB_MID },
 	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
 	{ "mbcache", required_argument, NULL, OPT_MBCACHE },
 	{ "stats", required_argument, NULL, OPT_STATS },
@@ -103,12 +105,16 @@ static const struct {
 		"                      0..1048576 (default: sized from the rings;\n"
 		"                      0: no small and no tiny packets)\n",
 		false, NULL },
+	{ "  --nb-mid N          npool mid-size packets (one object of up to 2 KiB),\n"
+		"                      0..16777216 (default: sized from the rings;\n"
+		"                      0: a head and a fragment instead)\n",
+		false, NULL },
 	{ "  --nb-heads N        npool packet heads, 64..16777216 (default: sized\n"
-		"                      from the rings); the three apply with --pool\n"
+		"                      from the rings); the four apply with --pool\n"
 		"                      npool or --copybreak\n",
 		false,
 		"  --nb-heads N        npool packet heads, 64..16777216 (default: sized\n"
-		"                      from the rings and the TX queues); the three\n"
+		"                      from the rings and the TX queues); the four\n"
 		"                      apply with --pool npool\n" },
 	{ "  --mbuf-size BYTES   RX mbuf data room, headroom included (default:\n"
 		"                      the RX profile's plan: a whole frame of the port\n"
@@ -151,6 +157,7 @@ app_opts_defaults(struct app_opts *o, const char *prog)
 	o->pool = APP_POOL_NPOOL;
 	o->mbcache = APP_MEMPOOL_CACHE;
 	o->nb_small_chunks = APP_NPOOL_DEFAULT;
+	o->nb_mid = APP_NPOOL_DEFAULT;
 	app_err_set_prog(prog);
 }
 
@@ -323,6 +330,8 @@ parse_common(struct app_opts *o, int opt, const char *arg)
 				&o->nb_small_chunks);
 	case OPT_NB_HEADS:
 		return parse_u32("--nb-heads", arg, 64, 1 << 24, &o->nb_heads);
+	case OPT_NB_MID:
+		return parse_u32("--nb-mid", arg, 0, 1 << 24, &o->nb_mid);
 	case OPT_MBUF_SIZE:
 		if (app_parse_u64("--mbuf-size", arg, RTE_PKTMBUF_HEADROOM + 64,
 				UINT16_MAX, &v))

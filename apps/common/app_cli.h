@@ -62,6 +62,8 @@ struct app_opts {
 	                           *   APP_NPOOL_DEFAULT = npool's default */
 	uint32_t nb_heads;       /**< --nb-heads: npool packet heads,
 	                          *   0 = npool's default or the app's */
+	uint32_t nb_mid;         /**< --nb-mid: npool mid-size packets,
+	                          *   APP_NPOOL_DEFAULT = npool's default */
 	uint16_t mbuf_size;      /**< --mbuf-size data room, 0 = profile's */
 	uint16_t nb_rxd;         /**< --rx-queue-size descriptors per RX
 	                          *   queue, 0 = the RX profile's */

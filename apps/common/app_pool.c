@@ -57,6 +57,8 @@ app_pool_npool_up(uint32_t ring_pkts)
 		conf.nb_chunks = o->nb_chunks;
 	if (o->nb_small_chunks != APP_NPOOL_DEFAULT)
 		conf.nb_small_chunks = o->nb_small_chunks;
+	if (o->nb_mid != APP_NPOOL_DEFAULT)
+		conf.nb_mid = o->nb_mid;
 	if (o->no_numa) {
 		/* One instance for every lcore, as l3fwd's one pool. */
 		ret = npool_init(&conf);

@@ -76,6 +76,7 @@ fz_check_taken(const struct app_opts *o, const struct fwd_conf *fc)
 		{ "--nb-small-chunks", o->nb_small_chunks, APP_NPOOL_DEFAULT,
 			0, 1 << 20 },
 		{ "--nb-heads", o->nb_heads, 0, 64, 1 << 24 },
+		{ "--nb-mid", o->nb_mid, APP_NPOOL_DEFAULT, 0, 1 << 24 },
 		{ "--mbuf-size", o->mbuf_size, 0, RTE_PKTMBUF_HEADROOM + 64,
 			UINT16_MAX },
 		{ "--mbcache", o->mbcache, 0, 0, RTE_MEMPOOL_CACHE_MAX_SIZE },

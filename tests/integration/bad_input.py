@@ -214,6 +214,8 @@ CASES = [
     ('--nb-small-chunks above 2^20', ['-p', '0x3', '--nb-small-chunks',
                                       '1048577'],
      r'--nb-small-chunks: 1048577 is out of range 0\.\.1048576'),
+    ('--nb-mid above 2^24', ['-p', '0x3', '--nb-mid', '16777217'],
+     r'--nb-mid: 16777217 is out of range 0\.\.16777216'),
     ('--nb-heads below 64', ['-p', '0x3', '--nb-heads', '63'],
      r'--nb-heads: 63 is out of range 64\.\.16777216'),
     # l3fwd's options

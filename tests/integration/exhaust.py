@@ -25,8 +25,9 @@ Cases (APP fwd|drop, POOL npool|mempool):
   copybreak-APP-POOL     --copybreak 1500 with an arena of one 32 KiB chunk
                          and no small chunk (--nb-chunks 1
                          --nb-small-chunks 0, so no tiny packet either,
-                         and --nb-heads 100: the sizes show in the pools'
-                         table): a burst of copies needs more than the
+                         --nb-mid 0, so every copy is a head and a
+                         fragment, and --nb-heads 100: the sizes show in
+                         the pools' table): a burst of copies needs more than the
                          chunk, which runs dry inside bursts, and
                          copy-break keeps those packets in their RX mbufs:
                          every packet is still forwarded (oracle, byte for
@@ -235,7 +236,7 @@ def case_copybreak(a, work, app, pool):
     inputs = run_fwd.capture_inputs(a.captures)
     res = run_app(a, work, app, inputs, pool,
                   ['--nb-chunks', '1', '--nb-small-chunks', '0',
-                   '--nb-heads', '100'], EXHAUST_COPYBREAK)
+                   '--nb-mid', '0', '--nb-heads', '100'], EXHAUST_COPYBREAK)
     probs = app_problems(res, app, len(inputs.frames), pool, EXHAUST_COPYBREAK,
                          inputs)
     # The pools' table at exit shows the sizes asked for.
