@@ -302,6 +302,15 @@ def run_variant(a, work, variant, seconds, mix, mix_path):
     copybreak = '--copybreak' in VARIANTS[variant]
     try:
         tel = apps_measure.connect(proc, sock, 30)
+        # The socket answers once EAL runs; /app/stats once the app has
+        # set up its ports and pools (slower on a loaded machine).
+        deadline = time.monotonic() + 60
+        while not isinstance(tel.query('/app/stats'), dict):
+            if proc.poll() is not None:
+                raise Fail('npool-fwd died (status %d)' % proc.returncode)
+            if time.monotonic() > deadline:
+                raise Fail('no /app/stats 60 s after telemetry answered')
+            time.sleep(0.1)
         t_end = time.monotonic() + seconds
         while not probs:
             time.sleep(min(a.every, max(0.0, t_end - time.monotonic())))
