@@ -103,6 +103,14 @@ fwd_sum20_ok(uint32_t s)
 	return s * 0xfffeffffu <= 0x10001u;
 }
 
+/** fwd_sum20_ok() as a sign: negative when it is false, so that it is
+ * ORed with other such differences and one sign bit tested for all. */
+static __rte_always_inline int64_t
+fwd_sum20_neg(uint32_t s)
+{
+	return (int64_t)0x10001 - (int64_t)(uint32_t)(s * 0xfffeffffu);
+}
+
 /**
  * Whether an IPv4 header sums to 0xffff, as rte_raw_cksum(ip, ihl) ==
  * 0xffff: fwd_sum20() for the common 20-byte header, the generic loop

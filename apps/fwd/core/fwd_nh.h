@@ -46,7 +46,7 @@
 /** A next hop: what a packet sent by it gets and where it goes. */
 struct fwd_nh {
 	/** Destination and source MAC, then 4 zero bytes: the one pass
-	 * stores the first 12 with the packet's EtherType and version. */
+	 * copies the first 12. */
 	uint8_t eth16[16];
 	/** The TX buffer: the egress port, or FWD_TX_HOLD. */
 	uint16_t tx;

@@ -18,7 +18,9 @@
  * its route's next hop one of the next-hop table (the tables hold
  * FWD_HOP_BAD for a route to a port not enabled: one compare). Its TTL
  * and checksum are updated as one 32-bit word (RFC 1624), its MACs with
- * one 16-byte store from the next hop's object, as l3fwd does. Anything
+ * a 12-byte copy from the next hop's object (an 8- and a 4-byte move: no
+ * register kept for the frame's first 16 bytes past the compare, no mask
+ * to merge the EtherType back, as l3fwd's 16-byte store needs). Anything
  * else goes to the slow path (fwd_slow()), which takes IPv6 and checks
  * the rest one packet at a time; the verdict, the counters and the bytes
  * of a packet do not depend on which way it went.
@@ -76,8 +78,10 @@ static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
 /** What a pass keeps for a whole burst. */
 struct fwd_pass_k {
 	fwd_v16 rx16;          /**< t->rx16[in_port] */
-	uint32_t segs_port;    /**< nb_segs 1 and the port, as one word */
-	uint64_t lone_port;    /**< refcnt 1 too (copy-break), one word */
+	/** nb_segs 1 and the port at their places in the rearm word
+	 * (refcnt 1 too with copy-break), XORed with it at once. */
+	uint64_t segs_port;
+	uint64_t lone_port;
 	uint32_t len_max;      /**< MTU + 14: the longest frame taken */
 	const struct rte_lpm *lpm;
 	const struct fwd_nht *nht;
@@ -102,9 +106,8 @@ fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
 	const struct fwd_tables *t = c->t;
 
 	memcpy(&k->rx16, t->rx16[c->in_port], sizeof(k->rx16));
-	k->segs_port = NPOOL_MBUF_SEGS_PORT(1, c->in_port);
-	k->lone_port = NPOOL_MBUF_REARM(0, 1, 1, c->in_port) >>
-		FWD_LONE_PORT_SHIFT;
+	k->segs_port = NPOOL_MBUF_REARM(0, 0, 1, c->in_port);
+	k->lone_port = NPOOL_MBUF_REARM(0, 1, 1, c->in_port);
 	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
 	k->lpm = t->lpm4;
 	k->nht = t->nht;
@@ -127,10 +130,32 @@ fwd_v16_eq_bits(fwd_v16 x, fwd_v16 y)
 #endif
 }
 
+/* The IPv4 destination of frame @p p, host order. */
+static __rte_always_inline uint32_t
+fwd_fast4_dst(const uint8_t *p)
+{
+	uint32_t d;
+
+	memcpy(&d, p + RTE_ETHER_HDR_LEN + 16, sizeof(d));
+	return rte_be_to_cpu_32(d);
+}
+
+/* fwd_fast4_dst() read again where it is rarely needed: a volatile read,
+ * so that the compiler keeps no register for it from the checks (it
+ * holds only dst >> 8 there, the tbl24 index). */
+static __rte_always_inline uint32_t
+fwd_fast4_dst_again(const uint8_t *p)
+{
+	const volatile uint8_t *d = p + RTE_ETHER_HDR_LEN + 16;
+
+	return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
+		(uint32_t)d[2] << 8 | d[3];
+}
+
 /*
  * The checks of one packet, without a branch: 0 when @p m is plain IPv4
  * (the route aside), with what the rewrite needs in @p f. The nb_segs and
- * port words (one load with data_off), pkt_len against data_len, the
+ * port words (one load with data_off, one XOR), pkt_len against data_len, the
  * 16-byte compare of destination MAC, EtherType and version/IHL, the
  * lengths (a frame no longer than MTU + 14 holds no IP packet above the
  * MTU: a longer one is not read) and TTL, the first octet of the source in
@@ -148,57 +173,60 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 		const bool lone)
 {
 	const uint32_t len = m->pkt_len;
-	uint32_t d, s;
-	uint64_t bad;
+	uint32_t s;
+	uint64_t bad, len34;
 	uint64_t rearm;
-	uint16_t t16;
-	int32_t neg;
+	uint32_t t32;
+	int64_t neg;
 	uint8_t *p;
 
 	rearm = npool_mbuf_rearm(m);
 	f->rearm = rearm;
 	f->len = len;
+	/* The mbuf's words first, done with early. 48 bits with refcnt:
+	 * the difference itself, no compare. */
+	if (lone)
+		bad = (rearm ^ k->lone_port) >> FWD_LONE_PORT_SHIFT;
+	else
+		bad = (uint32_t)((rearm ^ k->segs_port) >>
+				FWD_SEGS_PORT_SHIFT);
+	bad |= len ^ m->data_len;
 	p = (uint8_t *)m->buf_addr +
 		(uint16_t)(rearm >> NPOOL_MBUF_DATA_OFF_SHIFT);
 	/* A frame shorter than the headers read, or longer than MTU + 14
 	 * (it holds no IP packet within the MTU): read in its place. */
-	if (len - sizeof(fwd_no_hdr) > k->len_max - sizeof(fwd_no_hdr))
+	len34 = (uint64_t)len - sizeof(fwd_no_hdr);
+	if (len34 > k->len_max - sizeof(fwd_no_hdr))
 		p = (uint8_t *)(uintptr_t)fwd_no_hdr;
 	memcpy(&f->h, p, sizeof(f->h));
-	memcpy(&t16, p + RTE_ETHER_HDR_LEN + 2, sizeof(t16));
+	/* The total length with the ID after it: one 32-bit swap. */
+	memcpy(&t32, p + RTE_ETHER_HDR_LEN + 2, sizeof(t32));
 	memcpy(&f->w, p + RTE_ETHER_HDR_LEN + 8, sizeof(f->w));
-	memcpy(&d, p + RTE_ETHER_HDR_LEN + 16, sizeof(d));
 	f->p = p;
-	f->tot = rte_be_to_cpu_16(t16);
-	f->dst = rte_be_to_cpu_32(d);
+	f->tot = rte_be_to_cpu_32(t32) >> 16;
+	f->dst = fwd_fast4_dst(p);
 	/* With --forward-otherhost (@p oh) any unicast destination MAC:
 	 * the group bit of its first byte is what is left to test. */
-	bad = ~fwd_v16_eq_bits(f->h, k->rx16) &
+	bad |= ~fwd_v16_eq_bits(f->h, k->rx16) &
 		(oh ? FWD_RX16_MASK_OH : FWD_RX16_MASK);
 	if (oh)
 		bad |= (uint32_t)p[0] & 1;
-	/* 48 bits with refcnt: the difference itself, no compare. */
-	if (lone)
-		bad |= (rearm >> FWD_LONE_PORT_SHIFT) ^ k->lone_port;
-	else
-		bad |= (uint32_t)(rearm >> FWD_SEGS_PORT_SHIFT) ^
-			k->segs_port;
-	bad |= len ^ m->data_len;
 	/* The first octet of the source; its last is none of the router's
 	 * addresses' (fwd_addr_own4()). Both tables from one base. */
 	bad |= (uint32_t)k->t->src_odd4[p[RTE_ETHER_HDR_LEN + 12]];
 	bad |= (uint32_t)k->t->own4_octet[p[RTE_ETHER_HDR_LEN + 15]];
-	/* Negative when wrong: 20 <= total length <= frame - 14 (padding
-	 * may follow), TTL > 1. */
-	neg = (int32_t)(len - RTE_ETHER_HDR_LEN - f->tot) |
-		(int32_t)(f->tot - sizeof(struct rte_ipv4_hdr)) |
-		((int32_t)(uint8_t)f->w - 2);
-	bad |= (uint32_t)neg >> 31;
+	/* Negative when wrong, each a 64-bit difference, one sign bit
+	 * tested for all: 20 <= total length <= frame - 14 (padding may
+	 * follow; the frame is at least 34 bytes, else negative too), TTL >
+	 * 1, and a summed checksum right. */
+	neg = (int64_t)len34 -
+		(int64_t)(uint32_t)(f->tot - sizeof(struct rte_ipv4_hdr));
+	neg |= (int64_t)(uint8_t)f->w - 2;
 	if (ck != FWD_PASS_CK_HW) {
 		/* Version and IHL are checked: the sum is not 0. */
 		s = fwd_sum20(p + RTE_ETHER_HDR_LEN);
 		if (ck == FWD_PASS_CK_SUM) {
-			bad |= !fwd_sum20_ok(s);
+			neg |= fwd_sum20_neg(s);
 		} else {
 			const uint64_t fl = m->ol_flags &
 				RTE_MBUF_F_RX_IP_CKSUM_MASK;
@@ -208,7 +236,7 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 				 !fwd_sum20_ok(s));
 		}
 	}
-	return bad;
+	return bad | (uint64_t)neg >> 63;
 }
 
 /*
@@ -220,15 +248,11 @@ static __rte_always_inline void
 fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 		struct rte_mbuf *m, const struct fwd_fast4 *f, uint32_t hop)
 {
-	static const fwd_v16 keep = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-	};
 	const uint32_t len = RTE_ETHER_HDR_LEN + f->tot;
 	const struct fwd_nh *nh = fwd_nh_get(k->nht, hop);
 	struct fwd_tx *tx = k->tx;
 	uint8_t *p = f->p;
 	struct rte_mbuf **q;
-	fwd_v16 mac;
 	uint32_t w;
 
 	/* Copy-break: the test npool_rx_copybreak_pkt() makes that the
@@ -236,10 +260,8 @@ fwd_fast4_out(const struct fwd_pass_k *k, struct npool_rx_cb *cb,
 	if (cb != NULL && f->len <= cb->copybreak)
 		m = npool_rx_copybreak_copy(cb, m, f->len, f->rearm,
 				(char **)&p);
-	/* Both MACs in one store, EtherType and version/IHL kept. */
-	memcpy(&mac, nh->eth16, sizeof(mac));
-	mac |= f->h & keep;
-	memcpy(p, &mac, sizeof(mac));
+	/* Both MACs, 12 bytes: the EtherType and on are not written. */
+	memcpy(p, nh->eth16, 2 * RTE_ETHER_ADDR_LEN);
 	/* TTL, protocol and checksum as one word: TTL - 1, the checksum +
 	 * 0x0100 with end-around carry, 0xffff folding to 0 (RFC 1624; its
 	 * bytes in memory order: the low half of the checksum comes
@@ -294,7 +316,8 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 				RTE_LPM_LOOKUP_SUCCESS))) {
 			/* A tbl8 group or the default route, or not
 			 * plain. */
-			hop = bad == 0 ? fwd_lpm_hop(&k, f.dst) :
+			hop = bad == 0 ? fwd_lpm_hop(&k,
+					fwd_fast4_dst_again(f.p)) :
 				FWD_HOP_BAD;
 			if (!fwd_hop_odd(hop))
 				fwd_fast4_out(&k, cb, m, &f, hop);
