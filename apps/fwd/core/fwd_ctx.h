@@ -15,6 +15,7 @@
  * RTE_MBUF_PORT_INVALID and are only freed).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -106,20 +107,28 @@ struct fwd_ctx {
 void fwd_tx_flush(struct fwd_tx *tx, struct app_lcore_ctr *ctr, uint16_t b);
 
 /** Send the TX buffers of the ports in @p ports, and the hold buffer,
- * that hold at least @p least packets (1: all that hold any). */
-static inline void
+ * that hold at least @p least packets (1: all that hold any). Whether
+ * one of them still holds a packet (fewer than @p least). */
+static inline bool
 fwd_tx_flush_ports(struct fwd_tx *tx, struct app_lcore_ctr *ctr,
 		uint64_t ports, uint16_t least)
 {
-	uint16_t p;
+	uint16_t p, n, left = 0;
 
 	if (unlikely(fwd_tx_count(tx, FWD_TX_HOLD) >= least))
 		fwd_tx_flush(tx, ctr, FWD_TX_HOLD);
 	for (; ports != 0; ports &= ports - 1) {
 		p = (uint16_t)__builtin_ctzll(ports);
-		if (p < RTE_MAX_ETHPORTS && fwd_tx_count(tx, p) >= least)
+		if (p >= RTE_MAX_ETHPORTS)
+			continue;
+		n = fwd_tx_count(tx, p);
+		if (n >= least)
 			fwd_tx_flush(tx, ctr, p);
+		else
+			left |= n;
 	}
+	/* A port's flush sends the hold buffer first. */
+	return (left | fwd_tx_count(tx, FWD_TX_HOLD)) != 0;
 }
 
 /**

@@ -155,7 +155,7 @@ fwd_lcore_main(void *arg __rte_unused)
 	struct fwd_ctx c;
 	unsigned int done;
 	uint64_t ports;
-	bool cmd;
+	bool cmd, held = false;
 	uint16_t i, n;
 
 	RTE_BUILD_BUG_ON(FWD_BURST > FWD_BURST_MAX);
@@ -190,14 +190,24 @@ fwd_lcore_main(void *arg __rte_unused)
 			/* Copy-break is made in the pass
 			 * (fwd_burst_decide()). */
 			fwd_burst_decide(&c, pkts, n);
-			fwd_burst_drops(&c);
-			/* Room for the next burst (FWD_TX_ROOM). */
+			/* Its own test, without the call, when none. */
+			if (c.nd != 0)
+				fwd_burst_drops(&c);
+			/* Room for the next burst (FWD_TX_ROOM); whether a
+			 * buffer still holds packets, known from the
+			 * look. */
+			held = true;
 			if (l->nb_rxq > 1)
-				fwd_tx_flush_ports(c.tx, c.ctr, ports,
+				held = fwd_tx_flush_ports(c.tx, c.ctr, ports,
 						FWD_BURST);
 		}
 		done = unlikely(cmd) ? fwd_cmd_poll(&c) : 0;
-		fwd_tx_flush_ports(c.tx, c.ctr, ports, 1);
+		/* The end of the round: no buffer looked at when every one
+		 * was empty after the last look and nothing came since
+		 * (the command lcore's answers may have). */
+		if (held || cmd)
+			fwd_tx_flush_ports(c.tx, c.ctr, ports, 1);
+		held = false;
 		fwd_cmd_done(&c, done);
 		if (qsv != NULL)
 			rte_rcu_qsbr_quiescent(qsv, lcore);
