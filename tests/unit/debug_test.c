@@ -389,10 +389,11 @@ run_child(const char *name, misuse_fn *fn)
 		dup2(out[1], STDERR_FILENO);
 		setrlimit(RLIMIT_CORE, &no_core);
 		/* Head + fragment packets at every size: their heads are
-		 * the ones the debug hooks check and poison (a tiny packet
-		 * is a stock mempool's mbuf). */
+		 * the ones the debug hooks check and poison (a tiny or a
+		 * mid-size packet is a stock mempool's mbuf). */
 		npool_conf_defaults(&conf);
 		conf.tiny_len = 0;
+		conf.mid_len = 0;
 		if (ut_eal_init(prefix, 0, NULL) != 0 || npool_init(&conf) != 0)
 			_exit(2);
 		if (write(fds[1], "1", 1) != 1)
