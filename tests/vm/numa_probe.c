@@ -208,6 +208,9 @@ probe_create(void)
 		conf.socket_id = s;
 		conf.nb_chunks = PROBE_NB_CHUNKS;
 		conf.nb_heads = PROBE_NB_HEADS;
+		/* Head + fragment packets, whose heads and data it counts
+		 * (a mid-size packet is one object of another pool). */
+		conf.mid_len = 0;
 		probe_np[s] = npool_create(&conf);
 		if (probe_np[s] == NULL) {
 			fprintf(stderr, "numa_probe: npool_create(socket %d): %s\n",
