@@ -15,7 +15,9 @@ past which a new entry first collects old ones, then is refused), every
 flood packet dropped and counted (not_ip, local), no ARP or NDP packet
 lost for want of room between the lcores and the control thread beyond
 what neigh_ev_lost counts, the answers the requests get sent, and every
-mbuf back at exit.
+mbuf back at exit. A run whose control thread fell so far behind that it
+got no more than gc_thresh3 requests is replayed (RUNS at most): the fill
+is tested in every pass.
 
   fwd_neigh_flood.py --app build/apps/fwd/npool-fwd [--keep]
 Exit 0 pass, 1 fail.
@@ -40,6 +42,8 @@ ROUTER6 = '2001:2::1'
 N = 3000
 N_NS = 500
 GC_THRESH3 = 1024
+# replays of the flood at most, until the control thread keeps up
+RUNS = 3
 
 
 def mac_of(i, kind):
@@ -101,6 +105,71 @@ def frames():
     return out
 
 
+def flood_run(app, work, cap):
+    """One replay of the flood: (problems, requests the control thread
+    got, made or refused)."""
+    vdevs = ['net_pcap0,rx_pcap=%s,tx_pcap=%s' % (
+        cap, work.file('tx0.pcap')), 'net_null1,no-rx=1']
+    rules = work.file('none.cfg')
+    with open(rules, 'w') as f:
+        f.write('# the connected routes only\n')
+    res = harness.run_json(app, work, vdevs, [
+        '-p', '0x3', '--port-addr', '0,%s/16,%s/64' % (ROUTER4, ROUTER6),
+        '--rule_ipv4', rules, '--rule_ipv6', rules,
+        '--idle-exit', '1500'], lcores='0-1')
+    probs = harness.run_problems(res, 'npool-fwd')
+    js = res.json
+    nb = js.get('neighbours', {})
+    arp, ndp = nb.get('arp', {}), nb.get('ndp', {})
+    tot = js.get('total', {})
+    drops = tot.get('drops', {})
+    router = tot.get('router', {})
+    harness.log('ARP table: %s entries, allocs %s, destroys %s, '
+                'table_fulls %s, forced_gc_runs %s, ignored %s' % (
+                    arp.get('entries'), arp.get('allocs'),
+                    arp.get('destroys'), arp.get('table_fulls'),
+                    arp.get('forced_gc_runs'), arp.get('ignored')))
+    harness.log('NDP table: %s entries, allocs %s, ignored %s; events '
+                '%s, lost %s; drops %s; router %s' % (
+                    ndp.get('entries'), ndp.get('allocs'),
+                    ndp.get('ignored'), nb.get('events'),
+                    router.get('neigh_ev_lost'),
+                    {k: v for k, v in drops.items() if v},
+                    {k: v for k, v in router.items() if v}))
+    lost = router.get('neigh_ev_lost', 0)
+    if (arp.get('entries') or 0) > GC_THRESH3:
+        probs.append('ARP table %s entries, above gc_thresh3 %d'
+                     % (arp.get('entries'), GC_THRESH3))
+    if (ndp.get('entries') or 0) > N_NS:
+        probs.append('NDP table %s entries: the advertisements nobody '
+                     'asked for made some' % ndp.get('entries'))
+    # Every request for us learnt (or refused as the table was full),
+    # every other ARP and NA ignored: what the lcores handed over.
+    seen = (arp.get('allocs') or 0) + (arp.get('table_fulls') or 0)
+    if seen + lost < N:
+        probs.append('ARP: %d entries made or refused, %d lost, of %d '
+                     'requests' % (seen, lost, N))
+    # More requests than gc_thresh3 reached the thread: the table is full
+    # and the rest refused.
+    if seen > GC_THRESH3 and (arp.get('entries') != GC_THRESH3 or
+                              not arp.get('table_fulls')):
+        probs.append('the flood did not fill the ARP table to '
+                     'gc_thresh3 (%s entries, %s refused)'
+                     % (arp.get('entries'), arp.get('table_fulls')))
+    if (ndp.get('allocs') or 0) + lost < N_NS:
+        probs.append('NDP: %s entries made of %d solicitations'
+                     % (ndp.get('allocs'), N_NS))
+    if router.get('arp_reply', 0) != N:
+        probs.append('arp_reply %s, want %d' % (router.get('arp_reply'), N))
+    if router.get('nd_advert', 0) != N_NS:
+        probs.append('nd_advert %s, want %d' % (router.get('nd_advert'),
+                                                N_NS))
+    if tot.get('forwarded'):
+        probs.append('forwarded %s of a flood of ARP and NDP'
+                     % tot.get('forwarded'))
+    return probs, seen
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--app', required=True)
@@ -110,76 +179,21 @@ def main():
     with harness.Workdir('nflood', a.keep) as work:
         cap = work.file('flood.pcap')
         pcaplib.write(cap, frames())
-        empty = work.file('empty.pcap')
-        pcaplib.write_empty(empty)
-        vdevs = ['net_pcap0,rx_pcap=%s,tx_pcap=%s' % (
-            cap, work.file('tx0.pcap')), 'net_null1,no-rx=1']
-        rules = work.file('none.cfg')
-        with open(rules, 'w') as f:
-            f.write('# the connected routes only\n')
-        res = harness.run_json(a.app, work, vdevs, [
-            '-p', '0x3', '--port-addr', '0,%s/16,%s/64' % (ROUTER4,
-                                                           ROUTER6),
-            '--rule_ipv4', rules, '--rule_ipv6', rules,
-            '--idle-exit', '1500'], lcores='0-1')
-        probs = harness.run_problems(res, 'npool-fwd')
-        js = res.json
-        nb = js.get('neighbours', {})
-        arp, ndp = nb.get('arp', {}), nb.get('ndp', {})
-        tot = js.get('total', {})
-        drops = tot.get('drops', {})
-        router = tot.get('router', {})
-        harness.log('ARP table: %s entries, allocs %s, destroys %s, '
-                    'table_fulls %s, forced_gc_runs %s, ignored %s' % (
-                        arp.get('entries'), arp.get('allocs'),
-                        arp.get('destroys'), arp.get('table_fulls'),
-                        arp.get('forced_gc_runs'), arp.get('ignored')))
-        harness.log('NDP table: %s entries, allocs %s, ignored %s; events '
-                    '%s, lost %s; drops %s; router %s' % (
-                        ndp.get('entries'), ndp.get('allocs'),
-                        ndp.get('ignored'), nb.get('events'),
-                        router.get('neigh_ev_lost'),
-                        {k: v for k, v in drops.items() if v},
-                        {k: v for k, v in router.items() if v}))
-        lost = router.get('neigh_ev_lost', 0)
-        if (arp.get('entries') or 0) > GC_THRESH3:
-            probs.append('ARP table %s entries, above gc_thresh3 %d'
-                         % (arp.get('entries'), GC_THRESH3))
-        if (ndp.get('entries') or 0) > N_NS:
-            probs.append('NDP table %s entries: the advertisements nobody '
-                         'asked for made some' % ndp.get('entries'))
-        # Every request for us learnt (or refused as the table was full),
-        # every other ARP and NA ignored: what the lcores handed over.
-        seen = (arp.get('allocs') or 0) + (arp.get('table_fulls') or 0)
-        if seen + lost < N:
-            probs.append('ARP: %d entries made or refused, %d lost, of %d '
-                         'requests' % (seen, lost, N))
-        # The table fills when the control thread gets more requests
-        # than gc_thresh3; a thread that falls behind (a sanitizer build
-        # on a loaded machine) loses events to the ring instead, counted,
-        # and the fill is not reached in that run: said, not failed.
-        if seen > GC_THRESH3 and (arp.get('entries') != GC_THRESH3 or
-                                  not arp.get('table_fulls')):
-            probs.append('the flood did not fill the ARP table to '
-                         'gc_thresh3 (%s entries, %s refused)'
-                         % (arp.get('entries'), arp.get('table_fulls')))
-        elif seen <= GC_THRESH3:
-            harness.log('note: the control thread got %d requests (%d '
-                        'events lost to the ring), not more than '
-                        'gc_thresh3: the fill is not tested in this run'
-                        % (seen, lost))
-        if (ndp.get('allocs') or 0) + lost < N_NS:
-            probs.append('NDP: %s entries made of %d solicitations'
-                         % (ndp.get('allocs'), N_NS))
-        if router.get('arp_reply', 0) != N:
-            probs.append('arp_reply %s, want %d' % (router.get('arp_reply'),
-                                                    N))
-        if router.get('nd_advert', 0) != N_NS:
-            probs.append('nd_advert %s, want %d' % (router.get('nd_advert'),
-                                                    N_NS))
-        if tot.get('forwarded'):
-            probs.append('forwarded %s of a flood of ARP and NDP'
-                         % tot.get('forwarded'))
+        # A control thread that falls behind the flood (a sanitizer
+        # build on a loaded machine) loses events to the ring, counted,
+        # and may get no more than gc_thresh3 requests: the table's fill
+        # is then not reached. The flood is replayed (a new process) until
+        # it is, at most RUNS times; a run's other checks hold each time.
+        for run in range(1, RUNS + 1):
+            probs, seen = flood_run(a.app, work, cap)
+            if probs or seen > GC_THRESH3:
+                break
+            harness.log('run %d: the control thread got %d requests, not '
+                        'more than gc_thresh3: again' % (run, seen))
+        else:
+            probs = ['the control thread got no more than gc_thresh3 '
+                     '(%d) requests in %d runs: the table\'s fill was '
+                     'never tested' % (GC_THRESH3, RUNS)]
         for p in probs:
             harness.log('FAIL ' + p)
         if probs:
