@@ -218,8 +218,9 @@ VARIANTS = [
 
 
 def run(a):
-    work = os.path.abspath(a.work or os.path.join(
-        os.path.dirname(os.path.abspath(a.out)), 'budget'))
+    # Beside --out and named after it: two runs with their --out in one
+    # folder do not share it.
+    work = os.path.abspath(a.work or os.path.splitext(a.out)[0] + '.work')
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     targs = argparse.Namespace(
