@@ -75,9 +75,18 @@ static const uint8_t fwd_no_hdr[RTE_ETHER_HDR_LEN +
 #define FWD_LONE_PORT_SHIFT \
 	RTE_MIN(NPOOL_MBUF_REFCNT_SHIFT, FWD_SEGS_PORT_SHIFT)
 
+/* With --forward-otherhost, the bits of a frame's first 16 bytes the
+ * compare sees: the destination's group bit, the EtherType, version and
+ * IHL. */
+static const fwd_v16 fwd_oh16 = {
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0
+};
+
 /** What a pass keeps for a whole burst. */
 struct fwd_pass_k {
-	fwd_v16 rx16;          /**< t->rx16[in_port] */
+	/** t->rx16[in_port]; with --forward-otherhost ANDed with fwd_oh16
+	 * (a port's MAC is unicast: the group bit is 0 there). */
+	fwd_v16 rx16;
 	/** nb_segs 1 and the port at their places in the rearm word
 	 * (refcnt 1 too with copy-break), XORed with it at once. */
 	uint64_t segs_port;
@@ -101,11 +110,13 @@ struct fwd_fast4 {
 };
 
 static __rte_always_inline void
-fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c)
+fwd_pass_k_init(struct fwd_pass_k *k, const struct fwd_ctx *c, const bool oh)
 {
 	const struct fwd_tables *t = c->t;
 
 	memcpy(&k->rx16, t->rx16[c->in_port], sizeof(k->rx16));
+	if (oh)
+		k->rx16 &= fwd_oh16;
 	k->segs_port = NPOOL_MBUF_REARM(0, 0, 1, c->in_port);
 	k->lone_port = NPOOL_MBUF_REARM(0, 1, 1, c->in_port);
 	k->len_max = RTE_ETHER_HDR_LEN + (uint32_t)t->mtu;
@@ -206,11 +217,10 @@ fwd_fast4_check(const struct fwd_pass_k *k, const struct rte_mbuf *m,
 	f->tot = rte_be_to_cpu_32(t32) >> 16;
 	f->dst = fwd_fast4_dst(p);
 	/* With --forward-otherhost (@p oh) any unicast destination MAC:
-	 * the group bit of its first byte is what is left to test. */
-	bad |= ~fwd_v16_eq_bits(f->h, k->rx16) &
+	 * of the MAC only the group bit of its first byte is compared (0),
+	 * in the same compare. */
+	bad |= ~fwd_v16_eq_bits(oh ? f->h & fwd_oh16 : f->h, k->rx16) &
 		(oh ? FWD_RX16_MASK_OH : FWD_RX16_MASK);
-	if (oh)
-		bad |= (uint32_t)p[0] & 1;
 	/* The first octet of the source; its last is none of the router's
 	 * addresses' (fwd_addr_own4()). Both tables from one base. */
 	bad |= (uint32_t)k->t->src_odd4[p[RTE_ETHER_HDR_LEN + 12]];
@@ -303,7 +313,7 @@ fwd_pass_lpm(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 	struct fwd_pass_k k;
 	uint16_t i;
 
-	fwd_pass_k_init(&k, c);
+	fwd_pass_k_init(&k, c, oh);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct fwd_fast4 f;
@@ -362,7 +372,7 @@ fwd_pass_bulk(struct fwd_ctx *c, struct rte_mbuf **pkts, uint16_t n,
 	struct fwd_pass_k k;
 	uint16_t i, nk = 0;
 
-	fwd_pass_k_init(&k, c);
+	fwd_pass_k_init(&k, c, oh);
 	for (i = 0; i < n; i++) {
 		struct fwd_fast4 f;
 

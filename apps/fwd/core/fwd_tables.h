@@ -343,9 +343,10 @@ struct fwd_tables {
  * the destination MAC (0-5), the EtherType (12, 13), version/IHL (14). */
 #define FWD_RX16_MASK 0x703fu
 
-/** FWD_RX16_MASK with --forward-otherhost: the EtherType and version /
- * IHL only (the destination's group bit is tested apart). */
-#define FWD_RX16_MASK_OH 0x7000u
+/** FWD_RX16_MASK with --forward-otherhost: of the destination MAC its
+ * first byte only, of which the group bit alone is compared (fwd_pass.h),
+ * the EtherType and version / IHL. */
+#define FWD_RX16_MASK_OH 0x7001u
 
 /** The egress IP MTU of port @p port (--port-mtu, else --mtu). */
 static inline uint16_t
