@@ -406,8 +406,10 @@ if [[ " $app_benches " == *" fwd "* ]] && [ "${CALLGRIND:-1}" != 0 ]; then
 	if command -v valgrind >/dev/null; then
 		cg_setup apps/fwd/npool-fwd
 		echo
+		# The l3fwd of the timed rows (DPDK's baseline -march, built
+		# once: NATIVE=1's is apart).
 		python3 "$root/tests/bench/apps_budget.py" --build "$cg_build" \
-			--l3fwd-dir "$build/l3fwd-baseline" \
+			--l3fwd-dir "$build/l3fwd" \
 			${quick:+--frames udp64} \
 			--out "$budget_json" | tee "$out/budget.txt" ||
 			echo "bench.sh: apps_budget.py failed" >&2
