@@ -43,8 +43,10 @@ outs = set(l.rsplit(':', 1)[0] for l in subprocess.run(
     ['ninja', '-C', build, '-t', 'targets', 'all'], check=True,
     capture_output=True, text=True).stdout.splitlines())
 for t in tests:
-    if ('sanitizers' in t['suite'] or 'stress' in t['suite'] or
-            ('unit' in t['suite'] and t['name'] in units)):
+    # meson names each suite PROJECT:SUITE
+    suites = {s.split(':')[-1] for s in t['suite']}
+    if ('sanitizers' in suites or 'stress' in suites or
+            ('unit' in suites and t['name'] in units)):
         for c in t['cmd']:
             rel = os.path.relpath(c, build)
             if c.startswith(build + '/') and rel in outs:
