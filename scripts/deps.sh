@@ -54,12 +54,13 @@ if [ $list -eq 1 ]; then
 	echo $want
 	exit 0
 fi
+# One dpkg-query for them all (every make target runs this).
+# shellcheck disable=SC2086
+installed=$'\n'$(dpkg-query -W -f='${Package} ${Status}\n' $want 2>/dev/null |
+	sed -n 's/ install ok installed$//p')$'\n'
 missing=()
 for p in $want; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed"; then
-		missing+=("$p")
-	fi
+	[[ $installed == *$'\n'"$p"$'\n'* ]] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
