@@ -54,10 +54,11 @@ if [ $list -eq 1 ]; then
 	echo $want
 	exit 0
 fi
-# One dpkg-query for them all (every make target runs this).
+# One dpkg-query for them all (every make target runs this); it exits 1
+# when one of them was never installed, which is what this looks for.
 # shellcheck disable=SC2086
-installed=$'\n'$(dpkg-query -W -f='${Package} ${Status}\n' $want 2>/dev/null |
-	sed -n 's/ install ok installed$//p')$'\n'
+installed=$'\n'$({ dpkg-query -W -f='${Package} ${Status}\n' $want \
+	2>/dev/null || true; } | sed -n 's/ install ok installed$//p')$'\n'
 missing=()
 for p in $want; do
 	[[ $installed == *$'\n'"$p"$'\n'* ]] || missing+=("$p")
